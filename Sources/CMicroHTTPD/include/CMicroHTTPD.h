@@ -1,0 +1,34 @@
+#ifndef CMICROHTTPD_H
+#define CMICROHTTPD_H
+
+#include <microhttpd.h>
+#include <stdint.h>
+
+/// Limits and switches for one daemon, passed as a struct because Swift cannot call the variadic
+/// MHD_start_daemon.
+typedef struct {
+    unsigned int connectionLimit;
+    unsigned int perIPConnectionLimit;
+    unsigned int connectionTimeoutSeconds;
+    size_t connectionMemoryLimit;
+    /// Listening socket made by the caller (bound, listening); -1 to let MHD bind `port`.
+    int listenSocket;
+    uint16_t port;
+} CMicroHTTPD_Options;
+
+/// Starts a daemon with an internal polling thread, epoll and suspend/resume, as DESIGN.md asks.
+/// Why a shim: MHD_start_daemon is variadic, and Swift cannot call C variadic functions.
+struct MHD_Daemon *CMicroHTTPD_start(
+    CMicroHTTPD_Options options,
+    MHD_AccessHandlerCallback handler, void *handlerContext,
+    MHD_RequestCompletedCallback completed, void *completedContext);
+
+/// The port MHD actually bound (for port 0). Why a shim: MHD_get_daemon_info returns a union pointer.
+uint16_t CMicroHTTPD_boundPort(struct MHD_Daemon *daemon);
+
+/// Why shims: these are macros (or a cast macro) that Swift does not import.
+extern const uint64_t CMicroHTTPD_SIZE_UNKNOWN;
+extern const ssize_t CMicroHTTPD_CONTENT_READER_END_OF_STREAM;
+extern const ssize_t CMicroHTTPD_CONTENT_READER_END_WITH_ERROR;
+
+#endif

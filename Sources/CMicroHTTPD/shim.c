@@ -1,0 +1,37 @@
+#include "CMicroHTTPD.h"
+
+const uint64_t CMicroHTTPD_SIZE_UNKNOWN = MHD_SIZE_UNKNOWN;
+const ssize_t CMicroHTTPD_CONTENT_READER_END_OF_STREAM = MHD_CONTENT_READER_END_OF_STREAM;
+const ssize_t CMicroHTTPD_CONTENT_READER_END_WITH_ERROR = MHD_CONTENT_READER_END_WITH_ERROR;
+
+struct MHD_Daemon *CMicroHTTPD_start(
+    CMicroHTTPD_Options options,
+    MHD_AccessHandlerCallback handler, void *handlerContext,
+    MHD_RequestCompletedCallback completed, void *completedContext)
+{
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME
+        | MHD_USE_ERROR_LOG;
+    if (options.listenSocket >= 0) {
+        return MHD_start_daemon(flags, 0, NULL, NULL, handler, handlerContext,
+            MHD_OPTION_LISTEN_SOCKET, (MHD_socket)options.listenSocket,
+            MHD_OPTION_CONNECTION_LIMIT, options.connectionLimit,
+            MHD_OPTION_PER_IP_CONNECTION_LIMIT, options.perIPConnectionLimit,
+            MHD_OPTION_CONNECTION_TIMEOUT, options.connectionTimeoutSeconds,
+            MHD_OPTION_CONNECTION_MEMORY_LIMIT, options.connectionMemoryLimit,
+            MHD_OPTION_NOTIFY_COMPLETED, completed, completedContext,
+            MHD_OPTION_END);
+    }
+    return MHD_start_daemon(flags, options.port, NULL, NULL, handler, handlerContext,
+        MHD_OPTION_CONNECTION_LIMIT, options.connectionLimit,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, options.perIPConnectionLimit,
+        MHD_OPTION_CONNECTION_TIMEOUT, options.connectionTimeoutSeconds,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, options.connectionMemoryLimit,
+        MHD_OPTION_NOTIFY_COMPLETED, completed, completedContext,
+        MHD_OPTION_END);
+}
+
+uint16_t CMicroHTTPD_boundPort(struct MHD_Daemon *daemon)
+{
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}

@@ -1,0 +1,20 @@
+/// A card's motion: from one transform to another along a curve, starting at a server time.
+public struct CardAnimation: Sendable, Equatable {
+    /// Server time the motion starts, in milliseconds since the Unix epoch.
+    public var start: Millis
+    /// How long the motion lasts; at `start + duration` the card is exactly at `to`.
+    public var duration: Millis
+    public var curve: Curve
+    public var from: CardTransform
+    public var to: CardTransform
+
+    public init(start: Millis, duration: Millis, curve: Curve, from: CardTransform, to: CardTransform) {
+        self.start = start
+        self.duration = duration
+        self.curve = curve
+        self.from = from
+        self.to = to
+    }
+
+    public var end: Millis { start + duration }
+}
