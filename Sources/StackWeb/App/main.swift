@@ -1,1 +1,61 @@
-print("stackweb")
+import Dispatch
+import Foundation
+import Glibc
+
+/// Entry point: parse the configuration, start, print where to look, run until SIGINT/SIGTERM.
+private func run() -> Never {
+    let outcome: Configuration.Outcome
+    do {
+        outcome = try Configuration.parse(
+            arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+    } catch {
+        FileHandle.standardError.write(Data("stackweb: \(error)\n\(Configuration.usage)\n".utf8))
+        exit(2)
+    }
+    switch outcome {
+    case .help:
+        print(Configuration.usage)
+        exit(0)
+    case .version:
+        print("stackweb \(Configuration.version)")
+        exit(0)
+    case .run(let configuration):
+        // A viewer that vanishes mid-write must not kill the server.
+        signal(SIGPIPE, SIG_IGN)
+        let app: Application
+        do {
+            app = try Application(configuration: configuration)
+        } catch {
+            FileHandle.standardError.write(Data("stackweb: \(error)\n".utf8))
+            exit(1)
+        }
+        say("StackWeb \(Configuration.version) listening on \(app.url)")
+        waitForTermination()
+        app.stop()
+        say("StackWeb stopped")
+        exit(0)
+    }
+}
+
+/// Writes a line to standard output at once (print is block-buffered when stdout is a pipe).
+private func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// Blocks until SIGINT or SIGTERM arrives.
+private func waitForTermination() {
+    let received = DispatchSemaphore(value: 0)
+    var sources: [any DispatchSourceSignal] = []
+    for signalNumber in [SIGINT, SIGTERM] {
+        signal(signalNumber, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+        source.setEventHandler { received.signal() }
+        source.resume()
+        sources.append(source)
+    }
+    received.wait()
+    withExtendedLifetime(sources) {}
+}
+
+CVipsSetup.start()
+run()

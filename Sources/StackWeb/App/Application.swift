@@ -1,0 +1,78 @@
+import Dispatch
+import Foundation
+import StackModel
+
+/// The running program: photo library, rooms, router and HTTP server, wired from a configuration.
+final class Application {
+    enum Failure: Error, CustomStringConvertible {
+        case resourcesNotFound
+        case noPhotos(folder: String)
+        case unreadableFolder(String, reason: String)
+
+        var description: String {
+            switch self {
+            case .resourcesNotFound: "cannot find the web resources (web/index.html); pass --resources DIR"
+            case .noPhotos(let folder): "no readable photos in \(folder)"
+            case .unreadableFolder(let folder, let reason): "cannot read \(folder): \(reason)"
+            }
+        }
+    }
+
+    let configuration: Configuration
+    let rooms: RoomRegistry
+    let server: HTTPServer
+    private let heartbeat: any DispatchSourceTimer
+
+    init(configuration: Configuration) throws {
+        self.configuration = configuration
+        guard let resources = ResourceLocator.locate(explicit: configuration.resources) else {
+            throw Failure.resourcesNotFound
+        }
+        let folder = configuration.photos ?? resources + "/demo-photos"
+        let library: PhotoLibrary
+        do {
+            library = try PhotoLibrary.scan(folder: folder)
+        } catch {
+            throw Failure.unreadableFolder(folder, reason: "\(error.localizedDescription)")
+        }
+        guard !library.entries.isEmpty else { throw Failure.noPhotos(folder: folder) }
+
+        let photos = library.photos
+        let stage = configuration.stage
+        let style = configuration.style
+        rooms = RoomRegistry(maxRooms: configuration.maxRooms, clock: Application.now) { name in
+            // Each room's tilts come from its name, so they are the same after a restart.
+            Stack(photos: photos, stage: stage, style: style, seed: FNV1a.hash(name.utf8))
+        }
+        let limits = ServerLimits()
+        let router = Router(
+            staticFiles: try StaticFiles.load(folder: resources + "/web"), rooms: rooms, photos: library,
+            maxBodyBytes: limits.maxBodyBytes)
+        server = try HTTPServer(host: configuration.host, port: configuration.port, limits: limits, responder: router)
+
+        heartbeat = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "stackweb.heartbeat"))
+        let interval = DispatchTimeInterval.milliseconds(Int(configuration.heartbeatSeconds * 1000))
+        heartbeat.schedule(deadline: .now() + interval, repeating: interval)
+        heartbeat.setEventHandler { [rooms] in
+            for room in rooms.all { room.heartbeat() }
+        }
+        heartbeat.resume()
+    }
+
+    /// Server time: milliseconds since the Unix epoch.
+    @Sendable static func now() -> Millis { Date().timeIntervalSince1970 * 1000 }
+
+    /// The address to open in a browser.
+    var url: String {
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        let shown = host == "0.0.0.0" || host == "[::]" ? "127.0.0.1" : host
+        return "http://\(shown):\(server.port)/"
+    }
+
+    /// Closes every viewer's stream, then stops the server.
+    func stop() {
+        heartbeat.cancel()
+        for room in rooms.all { room.closeAll() }
+        server.stop()
+    }
+}

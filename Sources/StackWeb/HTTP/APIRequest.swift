@@ -1,0 +1,93 @@
+import Foundation
+import StackModel
+
+/// A refusal of a request's content: status and a message for `{"error": …}`.
+struct APIError: Error, Equatable {
+    var status: Int
+    var message: String
+
+    static func badRequest(_ message: String) -> APIError { APIError(status: 400, message: message) }
+}
+
+/// Decodes and checks the JSON bodies the page posts (docs/wire-protocol.md).
+enum APIRequest {
+    /// Most samples one POST may carry: a frame's coalesced moves are a few dozen at most.
+    static let maxEventsPerPost = 512
+    /// Coordinates beyond this many stage points are refused as nonsense.
+    static let maxCoordinate = 1_000_000.0
+
+    private struct PointerBody: Decodable {
+        struct Sample: Decodable {
+            var type: String
+            var pointer: Int
+            var x: Double
+            var y: Double
+            var t: Double
+        }
+
+        var viewer: String
+        var events: [Sample]
+    }
+
+    private struct CommandBody: Decodable {
+        var command: String
+        var index: Int?
+    }
+
+    static func pointerInputs(from body: [UInt8]) throws(APIError) -> [PointerInput] {
+        let decoded: PointerBody = try decode(body)
+        guard (1...64).contains(decoded.viewer.utf8.count) else {
+            throw .badRequest("viewer must be 1 to 64 bytes")
+        }
+        guard decoded.events.count <= maxEventsPerPost else {
+            throw .badRequest("at most \(maxEventsPerPost) events per request")
+        }
+        return try decoded.events.enumerated().map { (index, sample) throws(APIError) -> PointerInput in
+            guard let phase = PointerInput.Phase(rawValue: sample.type) else {
+                throw .badRequest("events[\(index)].type must be down, move, up or cancel")
+            }
+            guard sample.t.isFinite, abs(sample.x) <= maxCoordinate, abs(sample.y) <= maxCoordinate else {
+                throw .badRequest("events[\(index)] has a coordinate or time out of range")
+            }
+            return PointerInput(
+                viewer: decoded.viewer, phase: phase, pointer: sample.pointer, x: sample.x, y: sample.y, t: sample.t)
+        }
+    }
+
+    static func command(from body: [UInt8]) throws(APIError) -> StackCommand {
+        let decoded: CommandBody = try decode(body)
+        switch decoded.command {
+        case "next": return .next
+        case "previous": return .previous
+        case "goto":
+            guard let index = decoded.index else { throw .badRequest("goto needs an integer index") }
+            return .goto(index: index)
+        default:
+            throw .badRequest("unknown command '\(decoded.command.prefix(40))'")
+        }
+    }
+
+    private static func decode<Body: Decodable>(_ body: [UInt8]) throws(APIError) -> Body {
+        do {
+            return try JSONDecoder().decode(Body.self, from: Data(body))
+        } catch let error as DecodingError {
+            throw .badRequest(describe(error))
+        } catch {
+            throw .badRequest("malformed JSON")
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "missing field \(path(context)).\(key.stringValue)"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "wrong type at \(path(context).isEmpty ? "top level" : path(context))"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "malformed JSON" : "invalid value at \(path(context))"
+        @unknown default: return "malformed JSON"
+        }
+    }
+}

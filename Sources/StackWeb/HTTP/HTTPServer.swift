@@ -1,0 +1,203 @@
+import CMicroHTTPD
+import CMicroHTTPDSystem
+import Glibc
+import Synchronization
+
+/// Limits the daemon enforces, all explicit (libmicrohttpd's default timeout is none).
+struct ServerLimits: Sendable {
+    var connectionLimit: UInt32 = 4096
+    var perIPConnectionLimit: UInt32 = 0
+    var connectionTimeoutSeconds: UInt32 = 60
+    var connectionMemoryLimit: Int = 64 * 1024
+    /// Largest request body accepted; larger ones get 413.
+    var maxBodyBytes: Int = 64 * 1024
+}
+
+/// Errors starting the server.
+enum HTTPServerError: Error, CustomStringConvertible {
+    case cannotStart(host: String, port: UInt16, reason: String)
+
+    var description: String {
+        switch self {
+        case .cannotStart(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
+        }
+    }
+}
+
+/// The answers the server needs from the application, called on libmicrohttpd's thread.
+protocol RequestResponder: Sendable {
+    /// Decides from the request line and headers alone whether to refuse before any body arrives.
+    func refusal(forHead request: Request) -> Response?
+    func respond(to request: Request) -> Response
+}
+
+/// Owns the one libmicrohttpd daemon: starts it, turns its callbacks into `Request`s and sends the
+/// `Response`s back. No MHD type or raw pointer leaves this file.
+final class HTTPServer: Sendable {
+    /// The daemon handle; MHD itself serialises access to it.
+    nonisolated(unsafe) private let daemon: OpaquePointer
+    private let context: Unmanaged<ServerContext>
+    /// The port actually bound (differs from the one asked for when that was 0).
+    let port: UInt16
+
+    init(host: String, port: UInt16, limits: ServerLimits, responder: any RequestResponder) throws {
+        let socket = try ListeningSocket.open(host: host, port: port)
+        let context = ServerContext(responder: responder, limits: limits)
+        // Retained for the daemon's lifetime; released in `stop()` after the daemon is gone.
+        self.context = Unmanaged.passRetained(context)
+        let options = CMicroHTTPD_Options(
+            connectionLimit: limits.connectionLimit,
+            perIPConnectionLimit: limits.perIPConnectionLimit,
+            connectionTimeoutSeconds: limits.connectionTimeoutSeconds,
+            connectionMemoryLimit: limits.connectionMemoryLimit,
+            listenSocket: socket,
+            port: port
+        )
+        guard
+            let daemon = CMicroHTTPD_start(
+                options, accessHandler, self.context.toOpaque(), requestCompleted, self.context.toOpaque())
+        else {
+            close(socket)
+            self.context.release()
+            throw HTTPServerError.cannotStart(host: host, port: port, reason: "libmicrohttpd refused to start")
+        }
+        self.daemon = daemon
+        self.port = CMicroHTTPD_boundPort(daemon)
+    }
+
+    /// Ends every open event stream, then stops the daemon and frees what it held.
+    func stop() {
+        context.takeUnretainedValue().closeAllStreams()
+        MHD_stop_daemon(daemon)
+        context.release()
+    }
+}
+
+/// What the C callbacks recover from their context pointer.
+final class ServerContext: Sendable {
+    let responder: any RequestResponder
+    let limits: ServerLimits
+    private let streams = Mutex<[ObjectIdentifier: StreamConnection]>([:])
+
+    init(responder: any RequestResponder, limits: ServerLimits) {
+        self.responder = responder
+        self.limits = limits
+    }
+
+    func register(_ stream: StreamConnection) {
+        streams.withLock { $0[ObjectIdentifier(stream)] = stream }
+    }
+
+    func unregister(_ stream: StreamConnection) {
+        _ = streams.withLock { $0.removeValue(forKey: ObjectIdentifier(stream)) }
+    }
+
+    func closeAllStreams() {
+        let open = streams.withLock { Array($0.values) }
+        for stream in open { stream.close() }
+    }
+}
+
+/// One request in flight: its head, the body gathered so far, and an early refusal if any.
+private final class RequestState {
+    var request: Request
+    var refusal: Response?
+
+    init(request: Request) { self.request = request }
+}
+
+// MARK: - libmicrohttpd callbacks (capture nothing; recover Swift owners with Unmanaged)
+
+private let accessHandler: MHD_AccessHandlerCallback = {
+    contextPointer, connection, url, method, _, uploadData, uploadSize, requestPointer in
+    guard let contextPointer, let connection, let url, let method, let uploadSize, let requestPointer else {
+        return .NO
+    }
+    let context = Unmanaged<ServerContext>.fromOpaque(contextPointer).takeUnretainedValue()
+    guard let statePointer = requestPointer.pointee else {
+        let request = Request(
+            method: String(cString: method), path: String(cString: url),
+            query: connectionValues(connection, kind: .GET_ARGUMENT_KIND),
+            headers: connectionValues(connection, kind: .HEADER_KIND))
+        let state = RequestState(request: request)
+        state.refusal = context.responder.refusal(forHead: request)
+        // Released in `requestCompleted`, which MHD calls for every request it started.
+        requestPointer.pointee = Unmanaged.passRetained(state).toOpaque()
+        return .YES
+    }
+    let state = Unmanaged<RequestState>.fromOpaque(statePointer).takeUnretainedValue()
+    if uploadSize.pointee > 0 {
+        if state.refusal == nil, let uploadData {
+            if state.request.body.count + uploadSize.pointee > context.limits.maxBodyBytes {
+                state.refusal = .error(413, "request body larger than \(context.limits.maxBodyBytes) bytes")
+            } else {
+                uploadData.withMemoryRebound(to: UInt8.self, capacity: uploadSize.pointee) {
+                    state.request.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: uploadSize.pointee))
+                }
+            }
+        }
+        uploadSize.pointee = 0
+        return .YES
+    }
+    let response = state.refusal ?? context.responder.respond(to: state.request)
+    return queue(response, on: connection, context: context)
+}
+
+private let requestCompleted: MHD_RequestCompletedCallback = { _, _, requestPointer, _ in
+    guard let requestPointer, let statePointer = requestPointer.pointee else { return }
+    Unmanaged<RequestState>.fromOpaque(statePointer).release()
+    requestPointer.pointee = nil
+}
+
+/// Collects one kind of connection values (headers or query arguments) into a dictionary.
+private func connectionValues(_ connection: OpaquePointer, kind: MHD_ValueKind) -> [String: String] {
+    final class Box { var values: [String: String] = [:] }
+    let box = Box()
+    withExtendedLifetime(box) {
+        _ = MHD_get_connection_values(
+            connection, kind,
+            { boxPointer, _, key, value in
+                guard let boxPointer, let key else { return .YES }
+                let box = Unmanaged<Box>.fromOpaque(boxPointer).takeUnretainedValue()
+                box.values[String(cString: key)] = value.map { String(cString: $0) } ?? ""
+                return .YES
+            }, Unmanaged.passUnretained(box).toOpaque())
+    }
+    return box.values
+}
+
+/// Turns a `Response` into an MHD response and queues it.
+private func queue(_ response: Response, on connection: OpaquePointer, context: ServerContext) -> MHD_Result {
+    let mhdResponse: OpaquePointer?
+    var response = response
+    switch response.body {
+    case .bytes(let bytes):
+        mhdResponse = bytes.withUnsafeBytes {
+            MHD_create_response_from_buffer(
+                $0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
+        }
+    case .file(let path):
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        var info = stat()
+        guard fd >= 0, fstat(fd, &info) == 0 else {
+            if fd >= 0 { close(fd) }
+            return queue(.error(404, "not found"), on: connection, context: context)
+        }
+        // MHD owns the descriptor from here and closes it with the response.
+        mhdResponse = MHD_create_response_from_fd64(UInt64(info.st_size), fd)
+    case .eventStream(let attach):
+        let stream = StreamConnection(connection: connection, context: context)
+        mhdResponse = stream.makeResponse()
+        response.headers += [
+            ("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"), ("X-Accel-Buffering", "no"),
+        ]
+        attach(stream)
+    }
+    guard let mhdResponse else { return .NO }
+    for (name, value) in response.headers {
+        MHD_add_response_header(mhdResponse, name, value)
+    }
+    let result = MHD_queue_response(connection, UInt32(response.status), mhdResponse)
+    MHD_destroy_response(mhdResponse)
+    return result
+}

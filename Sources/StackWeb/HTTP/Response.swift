@@ -1,0 +1,47 @@
+/// An HTTP answer the router decides and the server sends.
+struct Response: Sendable {
+    enum Body: Sendable {
+        case bytes([UInt8])
+        /// A file streamed from its descriptor, never read whole into memory.
+        case file(path: String)
+        /// A Server-Sent Events stream: the closure is handed the sink once the stream is open.
+        case eventStream(@Sendable (any EventSink) -> Void)
+    }
+
+    var status: Int
+    var headers: [(String, String)]
+    var body: Body
+
+    init(status: Int, headers: [(String, String)] = [], body: Body = .bytes([])) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A JSON answer; `json` must already be encoded.
+    static func json(_ json: [UInt8], status: Int = 200) -> Response {
+        Response(
+            status: status,
+            headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
+            body: .bytes(json)
+        )
+    }
+
+    /// The contract's error shape: `{"error": "…"}` with the given status.
+    static func error(_ status: Int, _ message: String) -> Response {
+        var writer = JSONWriter()
+        writer.object { $0.field("error", message) }
+        return .json(writer.bytes, status: status)
+    }
+}
+
+/// Where a stream's bytes go: one viewer's connection. Implemented by the server.
+protocol EventSink: AnyObject, Sendable {
+    /// Queues bytes for the viewer. Returns false when the stream is closed (the viewer is gone
+    /// or was too slow) and will take nothing more.
+    @discardableResult func send(_ bytes: [UInt8]) -> Bool
+    /// Ends the stream after what is queued.
+    func close()
+    /// Called once, on any thread, when the connection is gone.
+    func onClose(_ handler: @escaping @Sendable () -> Void)
+}

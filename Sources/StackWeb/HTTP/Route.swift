@@ -1,0 +1,38 @@
+/// What a request path names, independent of the method.
+enum Route: Equatable {
+    case health
+    case metrics
+    case snapshot(room: String)
+    case events(room: String)
+    case pointer(room: String)
+    case commands(room: String)
+    case photo(id: String)
+    /// Anything else: maybe one of the page's files.
+    case file
+
+    init(path: String) {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        switch parts.count {
+        case 1 where parts[0] == "healthz": self = .health
+        case 1 where parts[0] == "metrics": self = .metrics
+        case 2 where parts[0] == "photos": self = .photo(id: parts[1])
+        case 3 where parts[0] == "api" && parts[1] == "rooms": self = .snapshot(room: parts[2])
+        case 4 where parts[0] == "api" && parts[1] == "rooms":
+            switch parts[3] {
+            case "events": self = .events(room: parts[2])
+            case "pointer": self = .pointer(room: parts[2])
+            case "commands": self = .commands(room: parts[2])
+            default: self = .file
+            }
+        default: self = .file
+        }
+    }
+
+    /// The methods this route answers.
+    var methods: [String] {
+        switch self {
+        case .health, .metrics, .snapshot, .events, .photo, .file: ["GET", "HEAD"]
+        case .pointer, .commands: ["POST"]
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import CMicroHTTPD
+import CMicroHTTPDSystem
+import Glibc
+import Synchronization
+
+/// One Server-Sent Events connection: a queue of bytes the room fills and libmicrohttpd drains.
+///
+/// The reader never returns 0 without suspending the connection first (that would busy-loop the
+/// daemon); a `send` resumes a parked connection. The `parked` flag is ours because resuming a
+/// connection that is not suspended is undefined in libmicrohttpd.
+final class StreamConnection: EventSink {
+    /// Bytes queued beyond this mark the viewer as too slow: the stream is closed and the page
+    /// reconnects (getting a fresh snapshot) rather than stalling the room or growing memory.
+    static let maxQueuedBytes = 1 << 20
+
+    private struct State {
+        var chunks: [[UInt8]] = []
+        var firstChunkOffset = 0
+        var queuedBytes = 0
+        var parked = false
+        var closed = false
+        /// libmicrohttpd has destroyed the response: the connection is gone.
+        var finished = false
+        var closeHandlers: [@Sendable () -> Void] = []
+    }
+
+    /// Only used for suspend/resume, which libmicrohttpd allows from any thread.
+    nonisolated(unsafe) private let connection: OpaquePointer
+    private let context: ServerContext
+    private let state = Mutex(State())
+
+    init(connection: OpaquePointer, context: ServerContext) {
+        self.connection = connection
+        self.context = context
+        context.register(self)
+    }
+
+    /// Makes the MHD response whose reader drains this stream; it holds a retain on `self` that
+    /// its free callback releases.
+    func makeResponse() -> OpaquePointer? {
+        MHD_create_response_from_callback(
+            CMicroHTTPD_SIZE_UNKNOWN, 16 * 1024, streamReader, Unmanaged.passRetained(self).toOpaque(),
+            streamFinished)
+    }
+
+    @discardableResult
+    func send(_ bytes: [UInt8]) -> Bool {
+        let accepted: Bool = state.withLock { state in
+            guard !state.closed else { return false }
+            guard state.queuedBytes + bytes.count <= Self.maxQueuedBytes else {
+                state.closed = true
+                resumeIfParked(&state)
+                return false
+            }
+            state.chunks.append(bytes)
+            state.queuedBytes += bytes.count
+            resumeIfParked(&state)
+            return true
+        }
+        return accepted
+    }
+
+    func close() {
+        state.withLock { state in
+            state.closed = true
+            resumeIfParked(&state)
+        }
+    }
+
+    func onClose(_ handler: @escaping @Sendable () -> Void) {
+        // A stream that ended before anyone listened still tells its listener, once.
+        let alreadyGone = state.withLock { state in
+            if state.finished { return true }
+            state.closeHandlers.append(handler)
+            return false
+        }
+        if alreadyGone { handler() }
+    }
+
+    private func resumeIfParked(_ state: inout State) {
+        if state.parked {
+            state.parked = false
+            MHD_resume_connection(connection)
+        }
+    }
+
+    /// Copies queued bytes into libmicrohttpd's buffer; parks the connection when there are none.
+    fileprivate func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        state.withLock { state in
+            guard !state.chunks.isEmpty else {
+                if state.closed { return CMicroHTTPD_CONTENT_READER_END_OF_STREAM }
+                state.parked = true
+                MHD_suspend_connection(connection)
+                return 0
+            }
+            var written = 0
+            while written < buffer.count, !state.chunks.isEmpty {
+                let chunk = state.chunks[0]
+                let available = chunk.count - state.firstChunkOffset
+                let count = min(available, buffer.count - written)
+                chunk.withUnsafeBytes { source in
+                    let start = source.baseAddress!.advanced(by: state.firstChunkOffset)
+                    buffer.baseAddress!.advanced(by: written).copyMemory(from: start, byteCount: count)
+                }
+                written += count
+                state.firstChunkOffset += count
+                if state.firstChunkOffset == chunk.count {
+                    state.chunks.removeFirst()
+                    state.firstChunkOffset = 0
+                }
+            }
+            state.queuedBytes -= written
+            return written
+        }
+    }
+
+    /// The connection is gone: run the close handlers once, outside the lock.
+    fileprivate func finish() {
+        let handlers = state.withLock { state in
+            state.closed = true
+            state.finished = true
+            defer { state.closeHandlers.removeAll() }
+            return state.closeHandlers
+        }
+        context.unregister(self)
+        for handler in handlers { handler() }
+    }
+}
+
+private let streamReader: MHD_ContentReaderCallback = { streamPointer, _, buffer, max in
+    guard let streamPointer, let buffer else { return CMicroHTTPD_CONTENT_READER_END_WITH_ERROR }
+    let stream = Unmanaged<StreamConnection>.fromOpaque(streamPointer).takeUnretainedValue()
+    return stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max))
+}
+
+/// Balances the retain taken in `makeResponse`.
+private let streamFinished: MHD_ContentReaderFreeCallback = { streamPointer in
+    guard let streamPointer else { return }
+    let stream = Unmanaged<StreamConnection>.fromOpaque(streamPointer).takeRetainedValue()
+    stream.finish()
+}

@@ -1,0 +1,142 @@
+import Dispatch
+import StackModel
+import Synchronization
+
+/// One live stack and everyone watching it.
+///
+/// The lock is the room's serial executor: events, timer ticks and subscriptions are applied one
+/// at a time, in order. Each change is encoded once and the same bytes go to every viewer.
+final class Room: Sendable {
+    /// How many recent change events are kept for `Last-Event-ID` resumption.
+    static let replayCapacity = 512
+
+    let name: String
+    private let clock: @Sendable () -> Millis
+    private let state: Mutex<State>
+    private let timerQueue: DispatchQueue
+
+    private struct State {
+        var stack: Stack
+        var seq = 0
+        var viewers: [ObjectIdentifier: any EventSink] = [:]
+        var replay = ReplayBuffer(capacity: Room.replayCapacity)
+        var scheduledTick: Millis?
+    }
+
+    init(name: String, stack: Stack, clock: @escaping @Sendable () -> Millis) {
+        self.name = name
+        self.clock = clock
+        self.state = Mutex(State(stack: stack))
+        self.timerQueue = DispatchQueue(label: "stackweb.room.\(name).timer")
+    }
+
+    var viewerCount: Int { state.withLock { $0.viewers.count } }
+
+    /// The room's current snapshot as JSON.
+    func snapshotJSON() -> [UInt8] {
+        state.withLock { snapshot(of: $0) }
+    }
+
+    /// Adds a viewer: first `retry:` and either the events it missed since `lastEventID` or a
+    /// snapshot, then every change as it happens.
+    func subscribe(_ sink: any EventSink, lastEventID: Int?) {
+        state.withLock { state in
+            var opening = Array("retry: 1000\n\n".utf8)
+            if let lastEventID, let missed = state.replay.events(after: lastEventID, latest: state.seq) {
+                for event in missed { opening += event }
+            } else {
+                opening += ServerSentEvent.encode(id: state.seq, event: "snapshot", data: snapshot(of: state))
+            }
+            state.viewers[ObjectIdentifier(sink)] = sink
+            sink.send(opening)
+        }
+        let id = ObjectIdentifier(sink)
+        sink.onClose { [weak self] in
+            self?.state.withLock { _ = $0.viewers.removeValue(forKey: id) }
+        }
+    }
+
+    /// Applies a batch of pointer samples in order; returns the room's sequence number after them.
+    func apply(pointer events: [PointerInput]) -> Int {
+        state.withLock { state in
+            let now = clock()
+            var change = StackChange()
+            for event in events {
+                // Pointer samples never fail in the model; a refused one simply changes nothing.
+                if let next = try? state.stack.handle(.pointer(event), at: now) { change.merge(next) }
+            }
+            publish(change, at: now, in: &state)
+            return state.seq
+        }
+    }
+
+    /// Applies one command; returns the sequence number after it.
+    func apply(_ command: StackCommand) throws(StackError) -> Int {
+        try state.withLock { (state) throws(StackError) -> Int in
+            let now = clock()
+            let change = try state.stack.handle(.command(command), at: now)
+            publish(change, at: now, in: &state)
+            return state.seq
+        }
+    }
+
+    /// Sends a comment line to every viewer: keeps proxies from closing idle streams and lets the
+    /// server notice viewers that are gone (a write to a closed peer fails).
+    func heartbeat() {
+        let bytes = Array(": heartbeat\n\n".utf8)
+        state.withLock { state in
+            for sink in state.viewers.values { sink.send(bytes) }
+        }
+    }
+
+    /// Ends every viewer's stream (server shutdown).
+    func closeAll() {
+        state.withLock { state in
+            for sink in state.viewers.values { sink.close() }
+        }
+    }
+
+    private func snapshot(of state: State) -> [UInt8] {
+        let now = clock()
+        return RoomEncoder.snapshot(summary(of: state, at: now), cards: state.stack.drawnCards(at: now))
+    }
+
+    private func summary(of state: State, at now: Millis) -> RoomEncoder.Summary {
+        RoomEncoder.Summary(
+            room: name, seq: state.seq, serverTime: now, style: state.stack.style, stage: state.stack.stage,
+            count: state.stack.count, current: state.stack.current, playing: false,
+            viewers: state.viewers.count)
+    }
+
+    /// Numbers, encodes once, fans out and remembers a change; then re-arms the timer.
+    private func publish(_ change: StackChange, at now: Millis, in state: inout State) {
+        if !change.isEmpty {
+            state.seq += 1
+            let data = RoomEncoder.change(summary(of: state, at: now), change: change)
+            let event = ServerSentEvent.encode(id: state.seq, event: "change", data: data)
+            state.replay.append(seq: state.seq, bytes: event)
+            for sink in state.viewers.values { sink.send(event) }
+        }
+        scheduleTick(in: &state)
+    }
+
+    /// Arms a one-shot timer for the model's next deadline (animation end, gesture timeout).
+    private func scheduleTick(in state: inout State) {
+        guard let deadline = state.stack.nextDeadline else { return }
+        if let scheduled = state.scheduledTick, scheduled <= deadline { return }
+        state.scheduledTick = deadline
+        let delay = max(0, deadline - clock()) + 1
+        timerQueue.asyncAfter(deadline: .now() + .microseconds(Int(delay * 1000))) { [weak self] in
+            self?.tick()
+        }
+    }
+
+    private func tick() {
+        state.withLock { state in
+            state.scheduledTick = nil
+            let now = clock()
+            let change = (try? state.stack.handle(.tick, at: now)) ?? StackChange()
+            publish(change, at: now, in: &state)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import StackModel
+
+/// Encodes what a room sends: snapshots, changes and cards, as in docs/wire-protocol.md.
+enum RoomEncoder {
+    struct Summary {
+        var room: String
+        var seq: Int
+        var serverTime: Millis
+        var style: StyleName
+        var stage: StageSize
+        var count: Int
+        var current: Int
+        var playing: Bool
+        var viewers: Int
+    }
+
+    static func snapshot(_ summary: Summary, cards: [DrawnCard]) -> [UInt8] {
+        var writer = JSONWriter(capacity: 256 + cards.count * 320)
+        writer.object { json in
+            json.field("room", summary.room)
+            writeSummary(summary, into: &json)
+            json.object("stage") { stage in
+                stage.field("w", summary.stage.width)
+                stage.field("h", summary.stage.height)
+            }
+            json.field("viewers", summary.viewers)
+            json.array("cards") { list in
+                for card in cards { write(card, at: summary.serverTime, into: &list) }
+            }
+        }
+        return writer.bytes
+    }
+
+    static func change(_ summary: Summary, change: StackChange) -> [UInt8] {
+        var writer = JSONWriter(capacity: 160 + change.cards.count * 320)
+        writer.object { json in
+            writeSummary(summary, into: &json)
+            json.array("cards") { list in
+                for card in change.cards { write(card, at: summary.serverTime, into: &list) }
+            }
+            json.array("removed") { list in
+                for id in change.removed { list.string(id) }
+            }
+        }
+        return writer.bytes
+    }
+
+    private static func writeSummary(_ summary: Summary, into json: inout JSONWriter) {
+        json.field("seq", summary.seq)
+        json.field("serverTime", summary.serverTime)
+        json.field("style", summary.style.rawValue)
+        json.field("count", summary.count)
+        json.field("current", summary.current)
+        json.field("playing", summary.playing)
+    }
+
+    /// A card's transform at `now`, plus the rest of its motion while it moves.
+    private static func write(_ card: DrawnCard, at now: Millis, into json: inout JSONWriter) {
+        json.object { json in
+            json.field("id", card.id)
+            json.field("photo", card.photo)
+            json.field("src", "/photos/\(card.photo)")
+            json.field("position", card.position)
+            let current = card.animation.map { $0.value(at: now) } ?? card.transform
+            writeTransform(current, into: &json)
+            json.field("z", card.z)
+            json.field("highlight", card.highlight)
+            if let animation = card.animation, animation.end > now {
+                json.object("anim") { anim in
+                    anim.field("start", animation.start)
+                    anim.field("duration", animation.duration)
+                    anim.object("curve") { writeCurve(animation.curve, into: &$0) }
+                    anim.object("from") { writeTransform(animation.from, into: &$0) }
+                    anim.object("to") { writeTransform(animation.to, into: &$0) }
+                }
+            }
+        }
+    }
+
+    private static func writeTransform(_ t: CardTransform, into json: inout JSONWriter) {
+        json.field("x", t.x)
+        json.field("y", t.y)
+        json.field("w", t.w)
+        json.field("h", t.h)
+        json.field("rotation", t.rotation)
+        json.field("scaleX", t.scaleX)
+        json.field("scaleY", t.scaleY)
+        json.field("opacity", t.opacity)
+        json.field("flip", t.flip)
+    }
+
+    private static func writeCurve(_ curve: Curve, into json: inout JSONWriter) {
+        switch curve {
+        case .spring(let stiffness, let damping, let mass, let velocity):
+            json.field("type", "spring")
+            json.field("stiffness", stiffness)
+            json.field("damping", damping)
+            json.field("mass", mass)
+            json.field("velocity", velocity)
+        case .easeOut: json.field("type", "easeOut")
+        case .easeInOut: json.field("type", "easeInOut")
+        case .linear: json.field("type", "linear")
+        }
+    }
+}

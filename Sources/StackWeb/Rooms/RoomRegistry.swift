@@ -1,0 +1,46 @@
+import StackModel
+import Synchronization
+
+/// Every room of this server, created on first use up to an explicit limit.
+final class RoomRegistry: Sendable {
+    enum Failure: Error, Equatable {
+        case invalidName
+        case tooManyRooms(limit: Int)
+    }
+
+    let maxRooms: Int
+    private let makeStack: @Sendable (_ roomName: String) -> Stack
+    private let clock: @Sendable () -> Millis
+    private let rooms = Mutex<[String: Room]>([:])
+
+    init(maxRooms: Int, clock: @escaping @Sendable () -> Millis, makeStack: @escaping @Sendable (String) -> Stack) {
+        self.maxRooms = maxRooms
+        self.clock = clock
+        self.makeStack = makeStack
+    }
+
+    /// Room names as the contract allows them: `[a-z0-9][a-z0-9_-]{0,63}`.
+    static func isValidName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard let first = bytes.first, bytes.count <= 64, isLowerAlphanumeric(first) else { return false }
+        return bytes.allSatisfy { isLowerAlphanumeric($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
+    }
+
+    private static func isLowerAlphanumeric(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
+    /// The room of that name, made now if it is new.
+    func room(named name: String) throws(Failure) -> Room {
+        guard Self.isValidName(name) else { throw .invalidName }
+        return try rooms.withLock { (rooms) throws(Failure) -> Room in
+            if let room = rooms[name] { return room }
+            guard rooms.count < maxRooms else { throw .tooManyRooms(limit: maxRooms) }
+            let room = Room(name: name, stack: makeStack(name), clock: clock)
+            rooms[name] = room
+            return room
+        }
+    }
+
+    var all: [Room] { rooms.withLock { Array($0.values) } }
+}
