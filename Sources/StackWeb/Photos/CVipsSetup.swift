@@ -2,9 +2,10 @@ import CVips
 
 /// libvips must be started once per process before any image call.
 enum CVipsSetup {
+    /// Swift runs a static initialiser exactly once, even when many threads ask at the same time.
+    private static let started: Bool = CVips_init("stackweb") == 0
+
     static func start() {
-        if CVips_init("stackweb") != 0 {
-            fatalError("libvips failed to start")
-        }
+        guard started else { fatalError("libvips failed to start") }
     }
 }

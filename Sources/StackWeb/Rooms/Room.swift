@@ -41,13 +41,13 @@ final class Room: Sendable {
     /// snapshot, then every change as it happens.
     func subscribe(_ sink: any EventSink, lastEventID: Int?) {
         state.withLock { state in
+            state.viewers[ObjectIdentifier(sink)] = sink
             var opening = Array("retry: 1000\n\n".utf8)
             if let lastEventID, let missed = state.replay.events(after: lastEventID, latest: state.seq) {
                 for event in missed { opening += event }
             } else {
                 opening += ServerSentEvent.encode(id: state.seq, event: "snapshot", data: snapshot(of: state))
             }
-            state.viewers[ObjectIdentifier(sink)] = sink
             sink.send(opening)
         }
         let id = ObjectIdentifier(sink)

@@ -1,0 +1,107 @@
+// Decoded photos, by URL, for the renderer. Each photo is asked for at a width from a short ladder,
+// so that a card changing size asks the server for a handful of variants, not one per frame.
+
+const WIDTH_LADDER = Object.freeze([256, 512, 768, 1024, 1536, 2048, 3072]);
+const RETRY_FAILED_AFTER_MS = 10000;
+
+/** The ladder width to ask for when `pixels` device pixels are needed. */
+export function widthBucket(pixels) {
+  return WIDTH_LADDER.find((width) => width >= pixels) ?? WIDTH_LADDER[WIDTH_LADDER.length - 1];
+}
+
+/** `src` asking for a variant `width` pixels wide. */
+export function variantURL(src, width) {
+  return `${src}${src.includes('?') ? '&' : '?'}w=${width}`;
+}
+
+/** Fetches and fully decodes an image off the main thread, so drawing it never stalls a frame. */
+export async function loadBitmap(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: ${response.status}`);
+  return createImageBitmap(await response.blob());
+}
+
+/**
+ * A bounded cache, least recently used evicted first (a kiosk runs for months). `get` never waits:
+ * it answers with what is decoded, starts loading what is missing and calls `onReady` when it lands.
+ */
+export class ImageCache {
+  #entries = new Map();
+  #limit;
+  #load;
+  #onReady;
+  #now;
+
+  constructor({ limit = 64, load = loadBitmap, onReady = () => {}, now = () => performance.now() } = {}) {
+    this.#limit = limit;
+    this.#load = load;
+    this.#onReady = onReady;
+    this.#now = now;
+  }
+
+  get size() {
+    return this.#entries.size;
+  }
+
+  /**
+   * A decoded image of `src` for `pixels` device pixels: the right variant when it is ready, else
+   * the best variant already decoded (a sharper one arrives shortly), else null.
+   */
+  get(src, pixels) {
+    const width = widthBucket(pixels);
+    const url = variantURL(src, width);
+    const wanted = this.#touch(url);
+    if (wanted?.image) return wanted.image;
+    // Found before loading starts: the eviction that loading may cause then cannot take it.
+    const fallback = this.#bestDecoded(src, width);
+    if (!wanted || this.#shouldRetry(wanted)) this.#start(url);
+    return fallback;
+  }
+
+  #bestDecoded(src, exceptWidth) {
+    for (let i = WIDTH_LADDER.length - 1; i >= 0; i -= 1) {
+      const entry = WIDTH_LADDER[i] === exceptWidth ? null : this.#touch(variantURL(src, WIDTH_LADDER[i]));
+      if (entry?.image) return entry.image;
+    }
+    return null;
+  }
+
+  #touch(url) {
+    const entry = this.#entries.get(url);
+    if (entry) {
+      this.#entries.delete(url);
+      this.#entries.set(url, entry);
+    }
+    return entry;
+  }
+
+  #shouldRetry(entry) {
+    return entry.failedAt !== undefined && this.#now() - entry.failedAt > RETRY_FAILED_AFTER_MS;
+  }
+
+  #start(url) {
+    const entry = { image: null, failedAt: undefined };
+    this.#entries.set(url, entry);
+    this.#evict();
+    this.#load(url).then(
+      (image) => {
+        entry.image = image;
+        // An entry evicted while it loaded is not drawn again: free its pixels now.
+        if (this.#entries.get(url) !== entry) image.close?.();
+        else this.#onReady(url);
+      },
+      (error) => {
+        entry.failedAt = this.#now();
+        console.warn('StackWeb: could not load', url, error.message);
+      },
+    );
+  }
+
+  #evict() {
+    while (this.#entries.size > this.#limit) {
+      const [oldestURL, oldest] = this.#entries.entries().next().value;
+      this.#entries.delete(oldestURL);
+      oldest.image?.close?.();
+    }
+  }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// Idle viewers must cost no CPU: the SSE reader suspends its connection instead of returning 0
+/// (which would busy-loop libmicrohttpd). Measured on the real binary in its own process, so the
+/// test runner's other work does not count.
+@Suite struct IdleCostTests {
+    @Test func twentyIdleViewersCostNoCPU() throws {
+        let server = try ServerProcess.start()
+        defer { server.stop() }
+        let viewers = try (0..<20).map { _ in try SSETestClient(port: server.port, path: "/api/rooms/main/events") }
+        for viewer in viewers { _ = try viewer.next() }
+        let before = try server.cpuSeconds()
+        Thread.sleep(forTimeInterval: 2)  // the measurement interval itself, not a wait for a result
+        let used = try server.cpuSeconds() - before
+        // A busy loop would burn ~2 s here; an idle server needs a few milliseconds at most.
+        #expect(used < 0.1, "idle server used \(used) s of CPU in 2 s")
+    }
+}
+
+/// The `stackweb` binary built next to the test bundle, run on an ephemeral port.
+final class ServerProcess {
+    let process = Process()
+    let port: UInt16
+
+    static func start(arguments: [String] = []) throws -> ServerProcess {
+        try ServerProcess(arguments: arguments)
+    }
+
+    private init(arguments: [String]) throws {
+        let buildFolder = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            .deletingLastPathComponent()
+        process.executableURL = buildFolder.appendingPathComponent("stackweb")
+        process.arguments = ["--port", "0", "--resources", TestServer.repositoryRoot.appendingPathComponent("Resources").path]
+            + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        // The first line names the URL with the port the kernel chose.
+        var line = ""
+        while !line.hasSuffix("\n") {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            guard !byte.isEmpty else { break }
+            line += String(decoding: byte, as: UTF8.self)
+        }
+        guard let range = line.range(of: #":(\d+)/"#, options: .regularExpression),
+            let port = UInt16(line[range].dropFirst().dropLast())
+        else {
+            process.terminate()
+            throw TestSocket.Failure.malformed
+        }
+        self.port = port
+    }
+
+    /// User plus system CPU time of the server process so far.
+    func cpuSeconds() throws -> Double {
+        let stat = try String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)
+        // Fields after the command name (which may hold spaces) start after the last ')'.
+        let fields = stat[stat.index(after: stat.lastIndex(of: ")")!)...].split(separator: " ")
+        let ticks = (Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)
+        return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}

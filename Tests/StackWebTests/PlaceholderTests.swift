@@ -1,5 +1,0 @@
-import Testing
-
-@Suite struct ServerPlaceholderTests {
-    @Test func builds() { #expect(Bool(true)) }
-}

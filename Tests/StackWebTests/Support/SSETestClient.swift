@@ -1,0 +1,86 @@
+import Foundation
+
+/// A Server-Sent Events reader over a real socket: sends the GET, checks the head, then yields
+/// events one by one as a browser's EventSource would parse them.
+final class SSETestClient {
+    struct Event: Equatable {
+        var id: String?
+        var event: String
+        var data: String
+
+        func json() throws -> [String: Any] {
+            try JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any] ?? [:]
+        }
+    }
+
+    let status: Int
+    let headers: [String: String]
+    private(set) var retry: Int?
+    private(set) var comments = 0
+    private let socket: TestSocket
+    private var decoder = ChunkedDecoder()
+    private var text = ""
+    private var queued: [Event] = []
+
+    init(port: UInt16, path: String, headers: [String: String] = [:]) throws {
+        socket = try TestSocket(port: port)
+        var head = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        try socket.write(Array((head + "\r\n").utf8))
+        var raw: [UInt8] = []
+        while raw.firstRange(of: Array("\r\n\r\n".utf8)) == nil {
+            guard let chunk = try socket.read() else { throw TestSocket.Failure.malformed }
+            raw += chunk
+        }
+        let split = raw.firstRange(of: Array("\r\n\r\n".utf8))!
+        let reply = try HTTPTestClient.parse(Array(raw[..<split.upperBound]), method: "GET")
+        status = reply.status
+        self.headers = reply.headers
+        let rest = Array(raw[split.upperBound...])
+        text += String(decoding: reply.header("transfer-encoding") == "chunked" ? decoder.feed(rest) : rest, as: UTF8.self)
+        isChunked = reply.header("transfer-encoding") == "chunked"
+    }
+
+    private let isChunked: Bool
+
+    /// The next event, waiting at most `timeout` seconds; throws `TestSocket.Failure.timedOut`.
+    func next(timeout: Double = 5) throws -> Event {
+        socket.setReceiveTimeout(timeout)
+        while true {
+            parseBufferedEvents()
+            if !queued.isEmpty { return queued.removeFirst() }
+            guard let bytes = try socket.read() else { throw TestSocket.Failure.malformed }
+            text += String(decoding: isChunked ? decoder.feed(bytes) : bytes, as: UTF8.self)
+        }
+    }
+
+    /// Reads events until one satisfies `match`, returning it and everything skipped before it.
+    func next(timeout: Double = 5, where match: (Event) -> Bool) throws -> Event {
+        while true {
+            let event = try next(timeout: timeout)
+            if match(event) { return event }
+        }
+    }
+
+    private func parseBufferedEvents() {
+        while let end = text.range(of: "\n\n") {
+            let block = text[..<end.lowerBound]
+            text.removeSubrange(..<end.upperBound)
+            var event = Event(id: nil, event: "message", data: "")
+            var hasData = false
+            for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
+                if line.hasPrefix(":") { comments += 1; continue }
+                let field = line.split(separator: ":", maxSplits: 1).map(String.init)
+                let value = field.count > 1 ? String(field[1].drop(while: { $0 == " " })) : ""
+                switch field.first {
+                case "id": event.id = value
+                case "event": event.event = value
+                case "data": event.data += (hasData ? "\n" : "") + value; hasData = true
+                case "retry": retry = Int(value)
+                default: break
+                }
+            }
+            if hasData { queued.append(event) }
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+@testable import StackWeb
+
+/// A real StackWeb server on an ephemeral port in this process, with the repository's resources.
+final class TestServer {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    let app: Application
+    var port: UInt16 { app.server.port }
+    var http: HTTPTestClient { HTTPTestClient(port: port) }
+
+    init(configure: (inout Configuration) -> Void = { _ in }) throws {
+        CVipsSetup.start()
+        var configuration = Configuration()
+        configuration.port = 0
+        configuration.resources = TestServer.repositoryRoot.appendingPathComponent("Resources").path
+        configure(&configuration)
+        app = try Application(configuration: configuration)
+    }
+
+    deinit { app.stop() }
+
+    func events(room: String = "main", headers: [String: String] = [:]) throws -> SSETestClient {
+        try SSETestClient(port: port, path: "/api/rooms/\(room)/events", headers: headers)
+    }
+
+    func snapshot(room: String = "main") throws -> [String: Any] {
+        try http.get("/api/rooms/\(room)").json()
+    }
+
+    func command(_ json: String, room: String = "main") throws -> HTTPTestClient.Reply {
+        try http.post("/api/rooms/\(room)/commands", json: json)
+    }
+}

@@ -1,0 +1,58 @@
+import Glibc
+
+/// A blocking TCP connection to 127.0.0.1 with a receive timeout, so no test can hang forever.
+final class TestSocket {
+    enum Failure: Error {
+        case connect(Int32)
+        case write(Int32)
+        case timedOut
+        case malformed
+    }
+
+    private let fd: Int32
+
+    init(port: UInt16, receiveTimeout: Double = 10) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            let error = errno
+            close(fd)
+            throw Failure.connect(error)
+        }
+        setReceiveTimeout(receiveTimeout)
+    }
+
+    deinit { close(fd) }
+
+    func setReceiveTimeout(_ seconds: Double) {
+        var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    func write(_ bytes: [UInt8]) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { throw Failure.write(errno) }
+            sent += count
+        }
+    }
+
+    /// The next bytes, or `nil` at end of stream. Throws `timedOut` when nothing arrives in time.
+    func read() throws -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if count > 0 { return Array(buffer[..<count]) }
+        if count == 0 { return nil }
+        if errno == EAGAIN || errno == EWOULDBLOCK { throw Failure.timedOut }
+        return nil
+    }
+}
