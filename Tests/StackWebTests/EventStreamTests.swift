@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import StackWeb
 
 /// Server-Sent Events over real sockets: snapshot first, ids, fan-out, resume, heartbeats.
@@ -47,7 +48,8 @@ import Testing
         // A quick drag to the left: 60 pt every 16 ms is 3,750 pt/s, far past any flick threshold.
         var events = [#"{"type":"down","pointer":1,"x":\#(x),"y":\#(y),"t":1000}"#]
         for step in 1...5 {
-            events.append(#"{"type":"move","pointer":1,"x":\#(x - Double(step) * 60),"y":\#(y),"t":\#(1000 + step * 16)}"#)
+            events.append(
+                #"{"type":"move","pointer":1,"x":\#(x - Double(step) * 60),"y":\#(y),"t":\#(1000 + step * 16)}"#)
         }
         events.append(#"{"type":"up","pointer":1,"x":\#(x - 300),"y":\#(y),"t":1082}"#)
         let reply = try server.http.post(

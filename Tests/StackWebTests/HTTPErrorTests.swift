@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import StackWeb
 
 /// Every refusal is JSON `{"error": …}` with the contract's status.
@@ -24,13 +25,25 @@ import Testing
         Case(method: "POST", path: "/api/rooms/main/commands", body: "[1,2]", status: 400),
         Case(method: "POST", path: "/api/rooms/main/commands", body: "{\"command\":\"explode\"}", status: 400),
         Case(method: "POST", path: "/api/rooms/main/commands", body: "{\"command\":\"goto\"}", status: 400),
-        Case(method: "POST", path: "/api/rooms/main/commands", body: "{\"command\":\"goto\",\"index\":99}", status: 400),
-        Case(method: "POST", path: "/api/rooms/main/commands", body: "{\"command\":\"goto\",\"index\":-1}", status: 400),
+        Case(
+            method: "POST", path: "/api/rooms/main/commands", body: "{\"command\":\"goto\",\"index\":99}", status: 400),
+        Case(
+            method: "POST", path: "/api/rooms/main/commands", body: "{\"command\":\"goto\",\"index\":-1}", status: 400),
         Case(method: "POST", path: "/api/rooms/main/commands", body: "{\"command\":7}", status: 400),
-        Case(method: "POST", path: "/api/rooms/main/commands", contentType: nil, body: "{\"command\":\"next\"}", status: 415),
-        Case(method: "POST", path: "/api/rooms/main/commands", contentType: "text/plain", body: "{\"command\":\"next\"}", status: 415),
-        Case(method: "POST", path: "/api/rooms/main/pointer", body: "{\"viewer\":\"v\",\"events\":[{\"type\":\"hover\",\"pointer\":1,\"x\":1,\"y\":1,\"t\":1}]}", status: 400),
-        Case(method: "POST", path: "/api/rooms/main/pointer", body: "{\"viewer\":\"v\",\"events\":[{\"type\":\"down\",\"pointer\":1,\"x\":1e9,\"y\":1,\"t\":1}]}", status: 400),
+        Case(
+            method: "POST", path: "/api/rooms/main/commands", contentType: nil, body: "{\"command\":\"next\"}",
+            status: 415),
+        Case(
+            method: "POST", path: "/api/rooms/main/commands", contentType: "text/plain", body: "{\"command\":\"next\"}",
+            status: 415),
+        Case(
+            method: "POST", path: "/api/rooms/main/pointer",
+            body: "{\"viewer\":\"v\",\"events\":[{\"type\":\"hover\",\"pointer\":1,\"x\":1,\"y\":1,\"t\":1}]}",
+            status: 400),
+        Case(
+            method: "POST", path: "/api/rooms/main/pointer",
+            body: "{\"viewer\":\"v\",\"events\":[{\"type\":\"down\",\"pointer\":1,\"x\":1e9,\"y\":1,\"t\":1}]}",
+            status: 400),
         Case(method: "POST", path: "/api/rooms/main/pointer", body: "{\"viewer\":\"\",\"events\":[]}", status: 400),
         Case(method: "POST", path: "/api/rooms/main/pointer", body: "{\"events\":[]}", status: 400),
     ]
@@ -40,7 +53,8 @@ import Testing
         let server = try TestServer()
         var headers: [String: String] = [:]
         if let type = test.contentType { headers["Content-Type"] = type }
-        let reply = try server.http.send(method: test.method, path: test.path, headers: headers, body: Array(test.body.utf8))
+        let reply = try server.http.send(
+            method: test.method, path: test.path, headers: headers, body: Array(test.body.utf8))
         #expect(reply.status == test.status)
         #expect(reply.header("Content-Type") == "application/json")
         let message = try reply.json()["error"] as? String

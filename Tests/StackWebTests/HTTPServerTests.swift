@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import StackWeb
 
 /// The HTTP surface over real sockets: page, static files, errors.
@@ -23,7 +24,9 @@ import Testing
         #expect(module.header("Content-Type") == "text/javascript; charset=utf-8")
     }
 
-    @Test(arguments: ["/Package.swift", "/../Package.swift", "/web/index.html", "/demo-photos/01-sunset.jpg", "/etc/passwd"])
+    @Test(arguments: [
+        "/Package.swift", "/../Package.swift", "/web/index.html", "/demo-photos/01-sunset.jpg", "/etc/passwd",
+    ])
     func onlyAllowListedFilesAreServed(path: String) throws {
         let server = try TestServer()
         let reply = try server.http.get(path)

@@ -28,10 +28,13 @@ final class ServerProcess {
     }
 
     private init(arguments: [String]) throws {
-        let buildFolder = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            .deletingLastPathComponent()
+        let buildFolder = URL(
+            fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        )
+        .deletingLastPathComponent()
         process.executableURL = buildFolder.appendingPathComponent("stackweb")
-        process.arguments = ["--port", "0", "--resources", TestServer.repositoryRoot.appendingPathComponent("Resources").path]
+        process.arguments =
+            ["--port", "0", "--resources", TestServer.repositoryRoot.appendingPathComponent("Resources").path]
             + arguments
         let output = Pipe()
         process.standardOutput = output

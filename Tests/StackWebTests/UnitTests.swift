@@ -1,6 +1,7 @@
 import Foundation
 import StackModel
 import Testing
+
 @testable import StackWeb
 
 @Suite struct RouteTests {
@@ -40,7 +41,9 @@ import Testing
         #expect(outcome == .run(expected))
     }
 
-    @Test(arguments: [["--port", "70000"], ["--stage", "10x10"], ["--style", "cube"], ["--bogus", "1"], ["--port"], ["x"]])
+    @Test(arguments: [
+        ["--port", "70000"], ["--stage", "10x10"], ["--style", "cube"], ["--bogus", "1"], ["--port"], ["x"],
+    ])
     func badArgumentsAreRefused(arguments: [String]) {
         #expect(throws: Configuration.Failure.self) { try Configuration.parse(arguments: arguments, environment: [:]) }
     }
@@ -85,7 +88,9 @@ import Testing
             json.field("w", 3.0)
             json.field("n", Double.nan)
             json.field("b", true)
-            json.array("a") { $0.number(1); $0.string("x") }
+            json.array("a") {
+                $0.number(1); $0.string("x")
+            }
         }
         let text = String(decoding: writer.bytes, as: UTF8.self)
         #expect(text == #"{"s":"a\"b\\c\nd\u0001","i":42,"d":0.5,"w":3,"n":0,"b":true,"a":[1,"x"]}"#)

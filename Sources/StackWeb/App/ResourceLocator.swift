@@ -15,7 +15,8 @@ enum ResourceLocator {
     /// `<prefix>/share/stackweb` for an installed binary, then `Resources/` in any folder above the
     /// executable (a build inside the source tree), then below the working directory.
     private static func candidates() -> [String] {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         var folder = URL(fileURLWithPath: executable).deletingLastPathComponent().standardizedFileURL
         var found = [folder.deletingLastPathComponent().appendingPathComponent("share/stackweb").path]

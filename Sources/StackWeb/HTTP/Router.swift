@@ -100,8 +100,10 @@ struct Router: RequestResponder {
     private func photo(id: String) -> Response {
         guard let entry = photos.entry(id: id) else { return .error(404, "no photo \(id.prefix(40))") }
         let ext = entry.path.split(separator: ".").last.map { $0.lowercased() } ?? ""
-        let type = ["jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp",
-                    "gif": "image/gif", "heic": "image/heic", "heif": "image/heif", "avif": "image/avif"][ext]
+        let type = [
+            "jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp",
+            "gif": "image/gif", "heic": "image/heic", "heif": "image/heif", "avif": "image/avif",
+        ][ext]
         return Response(
             status: 200,
             headers: [("Content-Type", type ?? "application/octet-stream"), ("Cache-Control", "public, max-age=3600")],

@@ -40,7 +40,9 @@ struct StaticFiles: Sendable {
         guard let file = files[path == "/" ? "/index.html" : path] else { return nil }
         // no-cache: the browser revalidates with the ETag, so a new version shows on reload.
         let headers = [("ETag", file.etag), ("Cache-Control", "no-cache")]
-        if let ifNoneMatch, ifNoneMatch.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == file.etag }) {
+        if let ifNoneMatch,
+            ifNoneMatch.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == file.etag })
+        {
             return Response(status: 304, headers: headers)
         }
         return Response(status: 200, headers: headers + [("Content-Type", file.contentType)], body: .bytes(file.bytes))

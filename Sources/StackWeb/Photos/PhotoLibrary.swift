@@ -28,8 +28,9 @@ struct PhotoLibrary: Sendable {
     /// Scans `folder` recursively, ordered by relative path. Files libvips cannot read are skipped.
     static func scan(folder: String) throws -> PhotoLibrary {
         let root = URL(fileURLWithPath: folder).resolvingSymlinksInPath().standardizedFileURL
-        guard let walker = FileManager.default.enumerator(
-            at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+        guard
+            let walker = FileManager.default.enumerator(
+                at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
         else {
             throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: folder])
         }

@@ -22,8 +22,9 @@ struct HTTPTestClient {
     }
 
     func post(_ path: String, json: String, headers: [String: String] = [:]) throws -> Reply {
-        try send(method: "POST", path: path, headers: ["Content-Type": "application/json"].merging(headers) { $1 },
-                 body: Array(json.utf8))
+        try send(
+            method: "POST", path: path, headers: ["Content-Type": "application/json"].merging(headers) { $1 },
+            body: Array(json.utf8))
     }
 
     func send(method: String, path: String, headers: [String: String] = [:], body: [UInt8] = []) throws -> Reply {
@@ -46,7 +47,8 @@ struct HTTPTestClient {
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         var body = Array(raw[split.upperBound...])
         if headers["transfer-encoding"] == "chunked" {

@@ -37,7 +37,8 @@ final class SSETestClient {
         status = reply.status
         self.headers = reply.headers
         let rest = Array(raw[split.upperBound...])
-        text += String(decoding: reply.header("transfer-encoding") == "chunked" ? decoder.feed(rest) : rest, as: UTF8.self)
+        text += String(
+            decoding: reply.header("transfer-encoding") == "chunked" ? decoder.feed(rest) : rest, as: UTF8.self)
         isChunked = reply.header("transfer-encoding") == "chunked"
     }
 

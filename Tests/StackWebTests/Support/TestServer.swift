@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import StackWeb
 
 /// A real StackWeb server on an ephemeral port in this process, with the repository's resources.

@@ -1,0 +1,72 @@
+# StackWeb — build, run and test on Debian.
+#   make run    install what is missing, build (release), start on the bundled demo photos
+#   make test   everything CI runs: Swift tests (plain and under ThreadSanitizer), page tests, browser tests
+SHELL := /bin/bash
+.DEFAULT_GOAL := build
+
+PREFIX ?= /usr/local
+PORT ?= 8080
+HOST ?= 127.0.0.1
+ARGS ?=
+PYTHON ?= python3
+
+# Debian packages the project needs to build, run and test.
+APT_PACKAGES := libmicrohttpd-dev libvips-dev pkg-config chromium chromium-driver nodejs
+PIP_REQUIREMENTS := Tests/e2e/requirements.txt
+
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+RELEASE_BIN := .build/release/stackweb
+DEBUG_BIN := .build/debug/stackweb
+TSAN_PATH := .build/tsan
+
+.PHONY: deps apt-deps pip-deps build release run test test-swift test-tsan test-web test-e2e lint install clean
+
+## Installs only what is missing: apt-get is slow even when it has nothing to do.
+deps: apt-deps pip-deps
+
+apt-deps:
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:" $$missing; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+pip-deps:
+	@$(PYTHON) -c "import selenium, pytest" 2>/dev/null || $(PYTHON) -m pip install -q -r $(PIP_REQUIREMENTS)
+
+build: apt-deps
+	swift build
+
+release: apt-deps
+	swift build -c release
+
+run: release
+	$(RELEASE_BIN) --host $(HOST) --port $(PORT) $(ARGS)
+
+test: deps test-swift test-tsan test-web test-e2e
+
+test-swift:
+	swift build --build-tests
+	swift test --skip-build
+
+## The server tests again, under ThreadSanitizer, in a build folder of their own.
+test-tsan:
+	swift build --build-tests --sanitize=thread --scratch-path $(TSAN_PATH)
+	TSAN_OPTIONS=halt_on_error=1 swift test --skip-build --sanitize=thread --scratch-path $(TSAN_PATH) --filter StackWebTests
+
+test-web:
+	node --test Tests/web
+
+test-e2e: build
+	STACKWEB_BIN=$(DEBUG_BIN) $(PYTHON) -m pytest -q Tests/e2e
+
+lint:
+	swift format lint --recursive --strict Package.swift Sources Tests
+
+install: release
+	install -D -m 755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/stackweb
+	mkdir -p $(DESTDIR)$(PREFIX)/share/stackweb
+	cp -R Resources/web Resources/demo-photos $(DESTDIR)$(PREFIX)/share/stackweb/
+
+clean:
+	rm -rf .build
