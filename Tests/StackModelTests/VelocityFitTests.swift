@@ -47,6 +47,11 @@ import Testing
         #expect(VelocityFit.standard.velocity(of: points, endingAt: 200) == Point(x: 500, y: 0))
     }
 
+    @Test func aRestingFingerGivesExactlyZero() {
+        let resting = samples((0..<8).map { index in (Millis(index) * 13, 630.94, 384.1) })
+        #expect(VelocityFit.standard.velocity(of: resting, endingAt: 91) == .zero)
+    }
+
     @Test func fewerThanTwoSamplesOrOneInstantGiveZero() {
         #expect(VelocityFit.standard.velocity(of: samples([(0, 0, 0), (150, 30, 0)]), endingAt: 150) == .zero)
         #expect(VelocityFit.standard.velocity(of: samples([(150, 0, 0), (150, 30, 0)]), endingAt: 150) == .zero)

@@ -18,18 +18,18 @@ struct VelocityFit: Sendable, Equatable {
     func velocity(of samples: [PointerSample], endingAt end: Millis) -> Point {
         let recent = samples.filter { $0.t >= end - window && $0.t <= end }
         guard recent.count >= 2 else { return .zero }
-        let count = Double(recent.count)
-        let meanT = recent.reduce(0) { $0 + $1.t } / count
-        let meanX = recent.reduce(0) { $0 + $1.point.x } / count
-        let meanY = recent.reduce(0) { $0 + $1.point.y } / count
+        let meanT = recent.reduce(0) { $0 + $1.t } / Double(recent.count)
+        // Positions are taken relative to the first sample rather than to their mean: the slope is the
+        // same, since the time deviations sum to zero, and a resting finger gives exactly zero.
+        let origin = recent[0].point
         var spreadT = 0.0
         var covarianceX = 0.0
         var covarianceY = 0.0
         for sample in recent {
             let dt = sample.t - meanT
             spreadT += dt * dt
-            covarianceX += dt * (sample.point.x - meanX)
-            covarianceY += dt * (sample.point.y - meanY)
+            covarianceX += dt * (sample.point.x - origin.x)
+            covarianceY += dt * (sample.point.y - origin.y)
         }
         guard spreadT > 0 else { return .zero }
         // Slopes are in points per millisecond.
