@@ -1,5 +1,6 @@
-@testable import StackModel
 import Testing
+
+@testable import StackModel
 
 @Suite struct CurveTests {
     @Test(arguments: [
@@ -17,7 +18,8 @@ import Testing
 
     @Test(arguments: [
         Curve.linear, .easeOut, .easeInOut, .spring(stiffness: 170, damping: 26, mass: 1, velocity: 0),
-        .spring(stiffness: 100, damping: 20, mass: 1, velocity: 3), .spring(stiffness: 100, damping: 40, mass: 1, velocity: 0),
+        .spring(stiffness: 100, damping: 20, mass: 1, velocity: 3),
+        .spring(stiffness: 100, damping: 40, mass: 1, velocity: 0),
     ])
     func progressIsZeroBeforeTheStartAndExactlyOneFromTheEnd(curve: Curve) {
         #expect(curve.progress(elapsed: -10, duration: 400) == 0)
@@ -29,7 +31,8 @@ import Testing
     @Test func springStartsAtTheGivenVelocity() {
         for (damping, velocity) in [(12.0, 0.0), (12, 4), (20, 0), (20, -3), (40, 0), (40, 6)] {
             let curve = Curve.spring(stiffness: 100, damping: damping, mass: 1, velocity: velocity)
-            let slope = (curve.progress(elapsed: 0.001, duration: 10_000) - curve.progress(elapsed: 0, duration: 10_000)) / 1e-6
+            let slope =
+                (curve.progress(elapsed: 0.001, duration: 10_000) - curve.progress(elapsed: 0, duration: 10_000)) / 1e-6
             #expect(abs(slope - velocity) < 1e-3, "damping \(damping), velocity \(velocity)")
         }
     }
@@ -48,7 +51,8 @@ import Testing
     func springSettleDurationIsAWholeMillisecondAfterWhichTheSpringRests(
         stiffness: Double, damping: Double, mass: Double, velocity: Double
     ) {
-        let duration = Curve.springSettleDuration(stiffness: stiffness, damping: damping, mass: mass, velocity: velocity)
+        let duration = Curve.springSettleDuration(
+            stiffness: stiffness, damping: damping, mass: mass, velocity: velocity)
         let curve = Curve.spring(stiffness: stiffness, damping: damping, mass: mass, velocity: velocity)
         #expect(duration == duration.rounded() && duration > 0 && duration < 5000)
         func x(_ elapsed: Millis) -> Double { curve.progress(elapsed: elapsed, duration: .infinity) }

@@ -51,7 +51,9 @@ import Testing
             }
         }
 
-        init(type: String, stiffness: Double? = nil, damping: Double? = nil, mass: Double? = nil, velocity: Double? = nil) {
+        init(
+            type: String, stiffness: Double? = nil, damping: Double? = nil, mass: Double? = nil, velocity: Double? = nil
+        ) {
             self.type = type
             self.stiffness = stiffness
             self.damping = damping
@@ -69,7 +71,8 @@ import Testing
     static func vectors() -> [Vector] {
         curves.map { curve in
             let duration = duration(of: curve)
-            let times = [-50, 0, 12.5] + (1...9).map { duration * Double($0) / 10 } + [duration - 1, duration, duration + 100]
+            let times =
+                [-50, 0, 12.5] + (1...9).map { duration * Double($0) / 10 } + [duration - 1, duration, duration + 100]
             let samples = times.map { [$0, curve.progress(elapsed: $0, duration: duration)] }
             return Vector(curve: CurveDescription(curve), duration: duration, samples: samples)
         }
@@ -79,15 +82,18 @@ import Testing
     static func json(_ vectors: [Vector]) -> String {
         func curve(_ description: CurveDescription) -> String {
             var fields = ["\"type\": \"\(description.type)\""]
-            for (key, value) in [("stiffness", description.stiffness), ("damping", description.damping),
-                                 ("mass", description.mass), ("velocity", description.velocity)] {
+            for (key, value) in [
+                ("stiffness", description.stiffness), ("damping", description.damping),
+                ("mass", description.mass), ("velocity", description.velocity),
+            ] {
                 if let value { fields.append("\"\(key)\": \(value)") }
             }
             return "{\(fields.joined(separator: ", "))}"
         }
         let entries = vectors.map { vector in
             let samples = vector.samples.map { "[\($0[0]), \($0[1])]" }.joined(separator: ",\n    ")
-            return "  {\"curve\": \(curve(vector.curve)), \"duration\": \(vector.duration),\n   \"samples\": [\n    \(samples)]}"
+            return
+                "  {\"curve\": \(curve(vector.curve)), \"duration\": \(vector.duration),\n   \"samples\": [\n    \(samples)]}"
         }
         return "[\n\(entries.joined(separator: ",\n"))\n]\n"
     }
@@ -120,9 +126,10 @@ import Testing
                 kinds.insert("\(curve)")
             }
         }
-        #expect(kinds == [
-            "under at rest", "under moving", "critical at rest", "critical moving", "over at rest", "over moving",
-            "linear", "easeOut", "easeInOut",
-        ])
+        #expect(
+            kinds == [
+                "under at rest", "under moving", "critical at rest", "critical moving", "over at rest", "over moving",
+                "linear", "easeOut", "easeInOut",
+            ])
     }
 }

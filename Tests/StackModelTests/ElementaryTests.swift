@@ -1,6 +1,7 @@
 import Foundation
-@testable import StackModel
 import Testing
+
+@testable import StackModel
 
 @Suite struct ElementaryTests {
     static let arguments: [Double] = [
@@ -50,7 +51,10 @@ import Testing
         #expect(Elementary.squareRoot(4) == 2)
     }
 
-    @Test(arguments: [(-2.5, -3.0, -2.0, -2.0), (-2.0, -2, -2, -2), (-0.4, -1, 0, 0), (0.5, 0, 1, 1), (2.49, 2, 3, 2), (1e17, 1e17, 1e17, 1e17)])
+    @Test(arguments: [
+        (-2.5, -3.0, -2.0, -2.0), (-2.0, -2, -2, -2), (-0.4, -1, 0, 0), (0.5, 0, 1, 1), (2.49, 2, 3, 2),
+        (1e17, 1e17, 1e17, 1e17),
+    ])
     func rounding(x: Double, floor: Double, ceiling: Double, nearest: Double) {
         #expect(Elementary.floor(x) == floor)
         #expect(Elementary.ceiling(x) == ceiling)

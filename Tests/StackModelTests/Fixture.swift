@@ -85,14 +85,16 @@ extension Fixture {
     /// The settle spring (react-spring's default) from `from` to `to`.
     static func settle(from: CardTransform, to: CardTransform, start: Millis, velocity: Double = 0) -> CardAnimation {
         CardAnimation(
-            start: start, duration: Curve.springSettleDuration(stiffness: 170, damping: 26, mass: 1, velocity: velocity),
+            start: start,
+            duration: Curve.springSettleDuration(stiffness: 170, damping: 26, mass: 1, velocity: velocity),
             curve: .spring(stiffness: 170, damping: 26, mass: 1, velocity: velocity), from: from, to: to)
     }
 
     /// The flight spring (critically damped, ω0 = 15) from `from` to `to`.
     static func flight(from: CardTransform, to: CardTransform, start: Millis, velocity: Double = 0) -> CardAnimation {
         CardAnimation(
-            start: start, duration: Curve.springSettleDuration(stiffness: 225, damping: 30, mass: 1, velocity: velocity),
+            start: start,
+            duration: Curve.springSettleDuration(stiffness: 225, damping: 30, mass: 1, velocity: velocity),
             curve: .spring(stiffness: 225, damping: 30, mass: 1, velocity: velocity), from: from, to: to)
     }
 

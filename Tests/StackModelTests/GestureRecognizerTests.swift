@@ -1,5 +1,6 @@
-@testable import StackModel
 import Testing
+
+@testable import StackModel
 
 @Suite struct GestureRecognizerTests {
     typealias Outcome = GestureRecognizer.Outcome
@@ -35,9 +36,11 @@ import Testing
             #expect(result[2] == .tapped(at: origin))
         } else {
             let velocity = VelocityFit.standard.velocity(
-                of: [PointerSample(point: origin, t: 1000),
-                     PointerSample(point: Point(x: 100 + movement, y: 100), t: 1000 + duration / 2),
-                     PointerSample(point: Point(x: 100 + movement, y: 100), t: 1000 + duration)],
+                of: [
+                    PointerSample(point: origin, t: 1000),
+                    PointerSample(point: Point(x: 100 + movement, y: 100), t: 1000 + duration / 2),
+                    PointerSample(point: Point(x: 100 + movement, y: 100), t: 1000 + duration),
+                ],
                 endingAt: 1000 + duration)
             #expect(result[2] == .released(start: origin, end: Point(x: 100 + movement, y: 100), velocity: velocity))
         }
@@ -55,10 +58,11 @@ import Testing
             Fixture.input(.up, 100 + distance, 100, t: 1100 + interval, viewer: viewer, pointer: 2),
         ])
         let second = Point(x: 100 + distance, y: 100)
-        #expect(result == [
-            .began(at: origin), .tapped(at: origin), .began(at: second),
-            isDouble ? .doubleTapped(at: second) : .tapped(at: second),
-        ])
+        #expect(
+            result == [
+                .began(at: origin), .tapped(at: origin), .began(at: second),
+                isDouble ? .doubleTapped(at: second) : .tapped(at: second),
+            ])
     }
 
     @Test func aThirdTapStartsAfreshAfterADoubleTap() {
@@ -67,7 +71,10 @@ import Testing
             Fixture.input(.down, 100, 100, t: 1100), Fixture.input(.up, 100, 100, t: 1150),
             Fixture.input(.down, 100, 100, t: 1200), Fixture.input(.up, 100, 100, t: 1250),
         ])
-        #expect(result.filter { $0 != .began(at: origin) } == [.tapped(at: origin), .doubleTapped(at: origin), .tapped(at: origin)])
+        #expect(
+            result.filter { $0 != .began(at: origin) } == [
+                .tapped(at: origin), .doubleTapped(at: origin), .tapped(at: origin),
+            ])
     }
 
     @Test func otherPointersAndViewersCannotHijackAGesture() {
@@ -81,12 +88,16 @@ import Testing
             Fixture.input(.cancel, 320, 300, t: 1030, pointer: 2),
             Fixture.input(.move, 150, 100, t: 1040),
         ])
-        #expect(result == [.began(at: origin), .none, .none, .none, .none, .none, .none, .moved(to: Point(x: 150, y: 100))])
+        #expect(
+            result == [.began(at: origin), .none, .none, .none, .none, .none, .none, .moved(to: Point(x: 150, y: 100))])
     }
 
     @Test func aDownOffTheTargetStartsNothing() {
         let result = outcomes(
-            [Fixture.input(.down, 100, 100, t: 1000), Fixture.input(.move, 150, 100, t: 1010), Fixture.input(.up, 150, 100, t: 1020)],
+            [
+                Fixture.input(.down, 100, 100, t: 1000), Fixture.input(.move, 150, 100, t: 1010),
+                Fixture.input(.up, 150, 100, t: 1020),
+            ],
             grabbable: false)
         #expect(result == [.none, .none, .none])
     }
@@ -112,20 +123,22 @@ import Testing
 
     @Test func anOlderMoveJoinsTheFitButDoesNotMoveTheDrag() {
         var recognizer = GestureRecognizer()
-        let result = outcomes([
-            Fixture.input(.down, 100, 100, t: 1000),
-            Fixture.input(.move, 120, 100, t: 1020),
-            Fixture.input(.move, 115, 100, t: 1010),
-            Fixture.input(.up, 130, 100, t: 1030),
-        ], into: &recognizer)
+        let result = outcomes(
+            [
+                Fixture.input(.down, 100, 100, t: 1000),
+                Fixture.input(.move, 120, 100, t: 1020),
+                Fixture.input(.move, 115, 100, t: 1010),
+                Fixture.input(.up, 130, 100, t: 1030),
+            ], into: &recognizer)
         let inTimeOrder = [(1000.0, 100.0), (1010, 115), (1020, 120), (1030, 130)].map {
             PointerSample(point: Point(x: $0.1, y: 100), t: $0.0)
         }
         let velocity = VelocityFit.standard.velocity(of: inTimeOrder, endingAt: 1030)
-        #expect(result == [
-            .began(at: origin), .moved(to: Point(x: 120, y: 100)), .none,
-            .released(start: origin, end: Point(x: 130, y: 100), velocity: velocity),
-        ])
+        #expect(
+            result == [
+                .began(at: origin), .moved(to: Point(x: 120, y: 100)), .none,
+                .released(start: origin, end: Point(x: 130, y: 100), velocity: velocity),
+            ])
     }
 
     @Test func anUpOlderThanTheNewestMoveReleasesAtTheNewest() {
@@ -134,10 +147,14 @@ import Testing
             Fixture.input(.move, 130, 100, t: 1030),
             Fixture.input(.up, 120, 100, t: 1020),
         ])
-        let samples = [(1000.0, 100.0), (1020, 120), (1030, 130)].map { PointerSample(point: Point(x: $0.1, y: 100), t: $0.0) }
-        #expect(result.last == .released(
-            start: origin, end: Point(x: 130, y: 100),
-            velocity: VelocityFit.standard.velocity(of: samples, endingAt: 1030)))
+        let samples = [(1000.0, 100.0), (1020, 120), (1030, 130)].map {
+            PointerSample(point: Point(x: $0.1, y: 100), t: $0.0)
+        }
+        #expect(
+            result.last
+                == .released(
+                    start: origin, end: Point(x: 130, y: 100),
+                    velocity: VelocityFit.standard.velocity(of: samples, endingAt: 1030)))
     }
 
     @Test func aDownFromTheOwnerAfterALostUpRegrabsOrCancels() {
@@ -145,7 +162,11 @@ import Testing
             Fixture.input(.down, 100, 100, t: 1000), Fixture.input(.move, 130, 100, t: 1020),
             Fixture.input(.down, 140, 100, t: 2000), Fixture.input(.move, 150, 100, t: 2010),
         ])
-        #expect(regrab == [.began(at: origin), .moved(to: Point(x: 130, y: 100)), .began(at: Point(x: 140, y: 100)), .moved(to: Point(x: 150, y: 100))])
+        #expect(
+            regrab == [
+                .began(at: origin), .moved(to: Point(x: 130, y: 100)), .began(at: Point(x: 140, y: 100)),
+                .moved(to: Point(x: 150, y: 100)),
+            ])
 
         var recognizer = GestureRecognizer()
         _ = recognizer.handle(Fixture.input(.down, 100, 100, t: 1000), at: 0) { _ in true }

@@ -1,5 +1,6 @@
-@testable import StackModel
 import Testing
+
+@testable import StackModel
 
 @Suite struct RingTests {
     @Test func endsBehaveLikeAnArrayAcrossWrapAroundAndGrowth() {

@@ -1,5 +1,6 @@
-@testable import StackModel
 import Testing
+
+@testable import StackModel
 
 @Suite struct StackDragTests {
     let now = Fixture.now
@@ -31,9 +32,11 @@ import Testing
         var stack = Fixture.stack()
         try stack.apply([(Fixture.pointer(.down, 512, 384, t: 1000), now)])
         let intruders: [StackEvent] = [
-            Fixture.pointer(.down, 512, 384, t: 1005, pointer: 2), Fixture.pointer(.move, 600, 384, t: 1010, pointer: 2),
+            Fixture.pointer(.down, 512, 384, t: 1005, pointer: 2),
+            Fixture.pointer(.move, 600, 384, t: 1010, pointer: 2),
             Fixture.pointer(.up, 600, 384, t: 1015, pointer: 2), Fixture.pointer(.down, 512, 384, t: 50, viewer: "v2"),
-            Fixture.pointer(.move, 700, 384, t: 60, viewer: "v2"), Fixture.pointer(.cancel, 700, 384, t: 70, viewer: "v2"),
+            Fixture.pointer(.move, 700, 384, t: 60, viewer: "v2"),
+            Fixture.pointer(.cancel, 700, 384, t: 70, viewer: "v2"),
         ]
         for (index, event) in intruders.enumerated() {
             #expect(try stack.handle(event, at: now + Millis(index + 1)) == StackChange())
@@ -44,7 +47,9 @@ import Testing
 
     @Test func cancelSpringsTheCardBack() throws {
         var stack = Fixture.stack()
-        try stack.apply([(Fixture.pointer(.down, 512, 384, t: 1000), now), (Fixture.pointer(.move, 562, 384, t: 1016), now + 16)])
+        try stack.apply([
+            (Fixture.pointer(.down, 512, 384, t: 1000), now), (Fixture.pointer(.move, 562, 384, t: 1016), now + 16),
+        ])
         let change = try stack.handle(Fixture.pointer(.cancel, 562, 384, t: 1020), at: now + 32)
         let back = Fixture.settle(from: Fixture.moved(rest, 50), to: rest, start: now + 32)
         #expect(change == StackChange(cards: [Fixture.drawn(0, position: 0, z: 5, rest, animation: back)]))
@@ -54,7 +59,9 @@ import Testing
 
     @Test func aGestureSilentForThreeSecondsOfServerTimeEndsAtTheTick() throws {
         var stack = Fixture.stack()
-        try stack.apply([(Fixture.pointer(.down, 512, 384, t: 1000), now), (Fixture.pointer(.move, 562, 384, t: 1016), now + 16)])
+        try stack.apply([
+            (Fixture.pointer(.down, 512, 384, t: 1000), now), (Fixture.pointer(.move, 562, 384, t: 1016), now + 16),
+        ])
         #expect(stack.nextDeadline == now + 3016)
         #expect(try stack.handle(.tick, at: now + 3015) == StackChange())
         let change = try stack.handle(.tick, at: now + 3016)
@@ -65,7 +72,9 @@ import Testing
 
     @Test func aMoveOlderThanTheNewestIsNotApplied() throws {
         var stack = Fixture.stack()
-        try stack.apply([(Fixture.pointer(.down, 512, 384, t: 1000), now), (Fixture.pointer(.move, 532, 384, t: 1020), now + 20)])
+        try stack.apply([
+            (Fixture.pointer(.down, 512, 384, t: 1000), now), (Fixture.pointer(.move, 532, 384, t: 1020), now + 20),
+        ])
         #expect(try stack.handle(Fixture.pointer(.move, 522, 384, t: 1010), at: now + 21) == StackChange())
         #expect(stack.drawnCards(at: now + 21)[0].transform == Fixture.moved(rest, 20))
     }
@@ -108,10 +117,20 @@ import Testing
         var stack = Fixture.stack()
         // 200 pt right at 1000 pt/s, then back for 100 ms at `backSpeed`: still far, or fast, but homeward.
         var events: [(event: StackEvent, at: Millis)] = [(Fixture.pointer(.down, 512, 384, t: 1000), now)]
-        for step in 1...20 { events.append((Fixture.pointer(.move, 512 + Double(step) * 10, 384, t: 1000 + Millis(step) * 10), now + Millis(step) * 10)) }
+        for step in 1...20 {
+            events.append(
+                (
+                    Fixture.pointer(.move, 512 + Double(step) * 10, 384, t: 1000 + Millis(step) * 10),
+                    now + Millis(step) * 10
+                ))
+        }
         for step in 1...10 {
             let x = 712 + backSpeed * Double(step) / 100
-            events.append((Fixture.pointer(step == 10 ? .up : .move, x, 384, t: 1200 + Millis(step) * 10), now + 200 + Millis(step) * 10))
+            events.append(
+                (
+                    Fixture.pointer(step == 10 ? .up : .move, x, 384, t: 1200 + Millis(step) * 10),
+                    now + 200 + Millis(step) * 10
+                ))
         }
         let change = try stack.apply(events)
         #expect(stack.current == 0 && !change.summaryChanged)
@@ -152,7 +171,10 @@ import Testing
     @Test func aDoubleTapDoesNotToggleTheHighlightBack() throws {
         var stack = Fixture.stack()
         let tap: (Millis) -> [(event: StackEvent, at: Millis)] = { t in
-            [(Fixture.pointer(.down, 512, 384, t: t), now + t), (Fixture.pointer(.up, 512, 384, t: t + 60), now + t + 60)]
+            [
+                (Fixture.pointer(.down, 512, 384, t: t), now + t),
+                (Fixture.pointer(.up, 512, 384, t: t + 60), now + t + 60),
+            ]
         }
         try stack.apply(tap(1000))
         #expect(stack.drawnCards(at: now + 1060)[0].highlight)

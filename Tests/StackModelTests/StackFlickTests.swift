@@ -1,11 +1,13 @@
-@testable import StackModel
 import Testing
+
+@testable import StackModel
 
 @Suite struct StackFlickTests {
     let now = Fixture.now
 
     /// A 1500 pt/s throw to the right, released 90 pt out at `now + 60`.
-    private func flicked(cards: Int = 5, seed: UInt64 = 7) throws -> (stack: Stack, change: StackChange, before: Stack) {
+    private func flicked(cards: Int = 5, seed: UInt64 = 7) throws -> (stack: Stack, change: StackChange, before: Stack)
+    {
         var stack = Fixture.stack(cards: cards, seed: seed)
         let before = stack
         let change = try stack.apply(Fixture.drag(speed: 1500, duration: 60))
@@ -21,20 +23,28 @@ import Testing
         let (stack, change, before) = try flicked()
         let held = Fixture.moved(Fixture.rest(), 90)
         // Right edge plus half the card plus the 24-pt shadow margin, at the same height.
-        let target = CardTransform(x: 1024 + Fixture.cardWidth / 2 + 24, y: 384, w: Fixture.cardWidth, h: Fixture.cardHeight)
+        let target = CardTransform(
+            x: 1024 + Fixture.cardWidth / 2 + 24, y: 384, w: Fixture.cardWidth, h: Fixture.cardHeight)
         let flight = try #require(change.cards.last?.animation)
         guard case .spring(225, 30, 1, let velocity) = flight.curve else { throw Unexpected.curve }
         // Release speed over the distance to travel, in progress units per second.
         #expect(abs(velocity - 1500 / (target.x - held.x)) < 1e-9)
         let release = now + 60
         let tilt1 = Fixture.rest(of: 1, in: before, position: 1)
-        #expect(change == StackChange(cards: [
-            Fixture.drawn(1, position: 0, z: 5, Fixture.rest(), animation: settled(from: tilt1, to: Fixture.rest(), at: release)),
-            Fixture.drawn(2, position: 1, z: 4, Fixture.rest(of: 2, in: stack, position: 1)),
-            Fixture.drawn(3, position: 2, z: 3, Fixture.rest(of: 3, in: stack, position: 2)),
-            Fixture.drawn(4, position: 3, z: 2, Fixture.rest(of: 4, in: stack, position: 3)),
-            Fixture.drawn(0, position: 4, z: 6, target, animation: Fixture.flight(from: held, to: target, start: release, velocity: velocity)),
-        ], summaryChanged: true))
+        #expect(
+            change
+                == StackChange(
+                    cards: [
+                        Fixture.drawn(
+                            1, position: 0, z: 5, Fixture.rest(),
+                            animation: settled(from: tilt1, to: Fixture.rest(), at: release)),
+                        Fixture.drawn(2, position: 1, z: 4, Fixture.rest(of: 2, in: stack, position: 1)),
+                        Fixture.drawn(3, position: 2, z: 3, Fixture.rest(of: 3, in: stack, position: 2)),
+                        Fixture.drawn(4, position: 3, z: 2, Fixture.rest(of: 4, in: stack, position: 3)),
+                        Fixture.drawn(
+                            0, position: 4, z: 6, target,
+                            animation: Fixture.flight(from: held, to: target, start: release, velocity: velocity)),
+                    ], summaryChanged: true))
         #expect(stack.current == 1 && stack.count == 5)
         #expect(stack.nextDeadline == flight.end)
     }
@@ -49,9 +59,13 @@ import Testing
         var offStage = flight.to
         offStage.rotation = home.rotation
         let landing = try stack.handle(.tick, at: flight.end + 5)
-        #expect(landing == StackChange(cards: [
-            Fixture.drawn(0, position: 4, z: 1, home, animation: Fixture.settle(from: offStage, to: home, start: flight.end + 5)),
-        ]))
+        #expect(
+            landing
+                == StackChange(cards: [
+                    Fixture.drawn(
+                        0, position: 4, z: 1, home,
+                        animation: Fixture.settle(from: offStage, to: home, start: flight.end + 5))
+                ]))
         #expect(stack.nextDeadline == nil)
         #expect(stack.drawnCards(at: flight.end + 5).map(\.id) == ["c1", "c2", "c3", "c4", "c0"])
         #expect(stack.drawnCards(at: flight.end + 5)[0].transform.rotation == 0)

@@ -1,5 +1,6 @@
-@testable import StackModel
 import Testing
+
+@testable import StackModel
 
 /// A million cards: correctness only; timing belongs to the benchmarks. Expectations take plain
 /// values, never the stack, so that a failure does not print a million cards.
@@ -18,7 +19,8 @@ import Testing
         // A clean throw at 2000 pt/s filling the whole velocity window.
         for step in 1...24 {
             _ = try stack.handle(
-                Fixture.pointer(.move, 532 + Double(step) * 10, 384, t: 1300 + Millis(step) * 5), at: now + 300 + Millis(step))
+                Fixture.pointer(.move, 532 + Double(step) * 10, 384, t: 1300 + Millis(step) * 5),
+                at: now + 300 + Millis(step))
         }
         let flick = try stack.handle(Fixture.pointer(.up, 772, 384, t: 1420), at: now + 325)
         let flown = flick.cards.last.map { "\($0.id) \($0.position)" }
@@ -41,7 +43,8 @@ import Testing
         // The cycle is intact: c0 is back in front of c1, c2…
         let front = stack.drawnCards(at: now + 10_020).map(\.id)
         #expect(front == (0..<10).map { "c\($0)" })
-        _ = try stack.handle(.command(.insert(photo: Photo(id: "new", width: 4, height: 3), at: 500_000)), at: now + 10_030)
+        _ = try stack.handle(
+            .command(.insert(photo: Photo(id: "new", width: 4, height: 3), at: 500_000)), at: now + 10_030)
         let grown = (count: stack.count, current: stack.current)
         #expect(grown == (1_000_001, 0))
         _ = try stack.handle(.command(.goto(index: 1_000_000)), at: now + 10_040)

@@ -1,5 +1,6 @@
-@testable import StackModel
 import Testing
+
+@testable import StackModel
 
 @Suite struct StackTiltTests {
     @Test(arguments: [0, 1, 7, 12_345, UInt64.max])
@@ -18,7 +19,8 @@ import Testing
     @Test func theDrawnCardsAreTheTopTenCentredWithZFallingByPosition() {
         let stack = Fixture.stack(cards: 12)
         let expected = (0..<10).map { number in
-            Fixture.drawn(number, position: number, z: 12 - number, Fixture.rest(of: number, in: stack, position: number))
+            Fixture.drawn(
+                number, position: number, z: 12 - number, Fixture.rest(of: number, in: stack, position: number))
         }
         #expect(stack.drawnCards(at: Fixture.now) == expected)
         #expect(stack.count == 12 && stack.current == 0 && stack.nextDeadline == nil)
@@ -28,20 +30,26 @@ import Testing
         var first = Fixture.stack(cards: 50, seed: 99)
         var second = Fixture.stack(cards: 50, seed: 99)
         #expect(first.cards == second.cards)
-        let events = Fixture.drag(speed: 1500, duration: 80) + [(.command(.next), Fixture.now + 200), (.tick, Fixture.now + 5000)]
+        let events =
+            Fixture.drag(speed: 1500, duration: 80) + [
+                (.command(.next), Fixture.now + 200), (.tick, Fixture.now + 5000),
+            ]
         for (event, time) in events {
             #expect(try first.handle(event, at: time) == second.handle(event, at: time))
         }
         #expect(first.drawnCards(at: Fixture.now + 5000) == second.drawnCards(at: Fixture.now + 5000))
         #expect(first.cards == second.cards)
-        #expect(Fixture.stack(cards: 50, seed: 99).cards.map(\.tilt) != Fixture.stack(cards: 50, seed: 100).cards.map(\.tilt))
+        #expect(
+            Fixture.stack(cards: 50, seed: 99).cards.map(\.tilt)
+                != Fixture.stack(cards: 50, seed: 100).cards.map(\.tilt))
     }
 
     @Test(arguments: [0, 3, 5])
     func insertionKeepsEveryExistingTilt(position: Int) throws {
         var stack = Fixture.stack(cards: 5)
         let tilts = stack.cards.map(\.tilt)
-        _ = try stack.handle(.command(.insert(photo: Photo(id: "new", width: 300, height: 400), at: position)), at: Fixture.now)
+        _ = try stack.handle(
+            .command(.insert(photo: Photo(id: "new", width: 300, height: 400), at: position)), at: Fixture.now)
         #expect(Array(stack.cards.prefix(5).map(\.tilt)) == tilts)
         for card in stack.drawnCards(at: Fixture.now) where card.id != "c5" && card.position > 0 {
             let number = Int(card.id.dropFirst())!

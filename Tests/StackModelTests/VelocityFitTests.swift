@@ -1,5 +1,6 @@
-@testable import StackModel
 import Testing
+
+@testable import StackModel
 
 @Suite struct VelocityFitTests {
     private func samples(_ points: [(t: Millis, x: Double, y: Double)]) -> [PointerSample] {

@@ -17,7 +17,8 @@ struct Spring: Sendable, Equatable {
         guard from != to else { return nil }
         return CardAnimation(
             start: start,
-            duration: Curve.springSettleDuration(stiffness: stiffness, damping: damping, mass: mass, velocity: velocity),
+            duration: Curve.springSettleDuration(
+                stiffness: stiffness, damping: damping, mass: mass, velocity: velocity),
             curve: .spring(stiffness: stiffness, damping: damping, mass: mass, velocity: velocity),
             from: from, to: to)
     }

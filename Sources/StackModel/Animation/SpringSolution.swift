@@ -92,10 +92,14 @@ struct SpringSolution: Sendable {
             )
         case .overDamped(let r1, let r2, let c1, let c2):
             return (
-                [DecayingTerm(constant: abs(c1), linear: 0, rate: -r1),
-                 DecayingTerm(constant: abs(c2), linear: 0, rate: -r2)],
-                [DecayingTerm(constant: abs(c1 * r1), linear: 0, rate: -r1),
-                 DecayingTerm(constant: abs(c2 * r2), linear: 0, rate: -r2)]
+                [
+                    DecayingTerm(constant: abs(c1), linear: 0, rate: -r1),
+                    DecayingTerm(constant: abs(c2), linear: 0, rate: -r2),
+                ],
+                [
+                    DecayingTerm(constant: abs(c1 * r1), linear: 0, rate: -r1),
+                    DecayingTerm(constant: abs(c2 * r2), linear: 0, rate: -r2),
+                ]
             )
         }
     }

@@ -60,7 +60,8 @@ extension Stack {
     mutating func forgetFinishedMotions(drawn: [(number: Int, card: DrawnCard)], at now: Millis) {
         for (card, motion) in motions {
             let isDrawn = drawn.contains { $0.number == card }
-            let isOver = motion.phase == .settling && !travelling.contains(card)
+            let isOver =
+                motion.phase == .settling && !travelling.contains(card)
                 && (motion.animation.map { $0.end <= now } ?? true)
             if !isDrawn || isOver { motions[card] = nil }
         }
