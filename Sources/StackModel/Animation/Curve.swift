@@ -35,15 +35,15 @@ public enum Curve: Sendable, Equatable {
     }
 
     /// Within this distance of rest (in progress units) a spring counts as settled.
-    public static let settleTolerance = 0.001
+    static let settleTolerance = 0.001
     /// Below this speed (progress units per second) a spring counts as settled.
-    public static let settleVelocityTolerance = 0.01
+    static let settleVelocityTolerance = 0.01
     /// The longest settle duration reported, for springs too weakly damped to settle sooner.
-    public static let settleLimit: Millis = 60_000
+    static let settleLimit: Millis = 60_000
 
-    /// The whole milliseconds after which a spring stays within `settleTolerance` of rest and slower
-    /// than `settleVelocityTolerance`: the duration to give its animation so that the jump to
-    /// exactly 1 at the end is never visible.
+    /// The whole milliseconds after which a spring stays within 0.001 of rest, moving slower than
+    /// 0.01 progress units per second: the duration to give its animation, so that the jump to
+    /// exactly 1 at the end is never visible. At most 60 s, for springs too weakly damped to settle.
     public static func springSettleDuration(
         stiffness: Double, damping: Double, mass: Double, velocity: Double
     ) -> Millis {

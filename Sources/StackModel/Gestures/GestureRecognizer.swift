@@ -102,14 +102,16 @@ struct GestureRecognizer: Sendable {
             end()
             return .cancelled
         }
-        let followsTap = lastTap.map {
-            $0.viewer == owner.viewer && sample.t - $0.upAt < Self.doubleTapInterval
-                && (sample.point - $0.down).length < Self.doubleTapSlop
-        } ?? false
-        if gesture != nil { lastTap = nil }
+        // The last tap pairs with this press or with none: a regrab finds it already consumed.
+        let followsTap =
+            lastTap.map {
+                $0.viewer == owner.viewer && sample.t - $0.upAt < Self.doubleTapInterval
+                    && (sample.point - $0.down).length < Self.doubleTapSlop
+            } ?? false
+        lastTap = nil
         gesture = Gesture(
             owner: owner, down: sample, newest: sample, recent: [sample], farthest: 0, heardAt: now,
-            followsTap: followsTap && gesture == nil)
+            followsTap: followsTap)
         return .began(at: sample.point)
     }
 
@@ -124,7 +126,8 @@ struct GestureRecognizer: Sendable {
         let isNewest = sample.t >= current.newest.t
         if isNewest { current.newest = sample }
         // Nothing older than the window before the newest sample can reach a release's fit.
-        current.recent.removeAll { $0.t < current.newest.t - velocityFit.window }
+        let oldest = current.newest.t - velocityFit.window
+        current.recent.removeAll { $0.t < oldest }
         gesture = current
         return isNewest
     }

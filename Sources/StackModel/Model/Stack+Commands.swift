@@ -7,7 +7,8 @@ extension Stack {
         case .next:
             guard !order.isEmpty else { throw .emptyStack }
             abandonGesture(at: now)
-            sendTopToBack(toward: Self.left, speed: 0, retilt: true, isDrawn: true, now: now)
+            sendTopToBack(
+                from: order.first.map { displayed($0, at: now) }, toward: Self.left, speed: 0, retilt: true, now: now)
         case .previous:
             guard !order.isEmpty else { throw .emptyStack }
             abandonGesture(at: now)
@@ -32,12 +33,12 @@ extension Stack {
         }
     }
 
-    /// Moves the top card to the bottom. A drawn card flies off the stage first along the unit vector
-    /// `direction`, at `speed` points per second, and slides back under the pile when its flight ends.
-    /// A flicked card (`retilt`) lands with a new tilt, as the seed's `makeCrooked`.
-    mutating func sendTopToBack(toward direction: Point, speed: Double, retilt: Bool, isDrawn: Bool, now: Millis) {
-        guard let top = order.first else { return }
-        let from = isDrawn ? displayed(top, at: now) : nil
+    /// Moves the top card to the bottom. A drawn card, seen at `from`, flies off the stage first along
+    /// the unit vector `direction` at `speed` points per second, and slides back under the pile when
+    /// its flight ends. A flicked card (`retilt`) lands with a new tilt, as the seed's `makeCrooked`.
+    mutating func sendTopToBack(from: CardTransform?, toward direction: Point, speed: Double, retilt: Bool, now: Millis)
+    {
+        guard !order.isEmpty else { return }
         let card = moveTopToBottom()
         if retilt { cards[card].tilt = randomTilt() }
         travelling.removeAll { $0 == card }
@@ -56,12 +57,14 @@ extension Stack {
         travelling.append(card)
     }
 
-    /// `count` top cards to the bottom, in order; the drawn ones fly out left together. Tilts are kept.
+    /// `count` top cards to the bottom, in order; the drawn ones fly out left together, each from
+    /// where it is seen before any of them moves. Tilts are kept.
     private mutating func sendToBack(_ count: Int, now: Millis) {
-        for step in 0..<count {
-            let top = order[0]
-            let isDrawn = step < PileLayout.drawnLimit || motions[top] != nil
-            sendTopToBack(toward: Self.left, speed: 0, retilt: false, isDrawn: isDrawn, now: now)
+        let seen = order.prefix(count).enumerated().map { step, card in
+            step < PileLayout.drawnLimit || motions[card] != nil ? displayed(card, at: now) : nil
+        }
+        for from in seen {
+            sendTopToBack(from: from, toward: Self.left, speed: 0, retilt: false, now: now)
         }
     }
 

@@ -55,14 +55,16 @@ extension Stack {
     }
 
     private mutating func throwOrReturnHeldCard(translation: Point, velocity: Point, now: Millis) {
-        guard let grab, grab.card == order.first, let held = motions[grab.card]?.target else { return }
+        guard let grab, let held = motions[grab.card]?.target else { return }
         let rule = FlickRule(cardWidth: held.w * held.scaleX, cardHeight: held.h * held.scaleY)
-        guard let direction = rule.flightDirection(translation: translation, velocity: velocity) else {
+        guard grab.card == order.first,
+            let direction = rule.flightDirection(translation: translation, velocity: velocity)
+        else {
             releaseHeldCard(velocity: velocity, now: now)
             return
         }
         self.grab = nil
-        sendTopToBack(toward: direction, speed: max(0, velocity.dot(direction)), retilt: true, isDrawn: true, now: now)
+        sendTopToBack(from: held, toward: direction, speed: max(0, velocity.dot(direction)), retilt: true, now: now)
     }
 
     /// Springs the held card back to its resting place, starting at the pointer's `velocity`.
