@@ -92,8 +92,8 @@ struct GestureRecognizer: Sendable {
     /// Ends the gesture without an outcome (the stack changed under it).
     mutating func abandon() { end() }
 
-    /// A `down` from the owner means its `up` was lost: the new press regrabs if it lands on the
-    /// target, and cancels the gesture otherwise.
+    /// Starts a gesture on the target. A `down` from the owner mid-gesture means its `up` was lost:
+    /// the new press regrabs if it lands on the target, and cancels the gesture otherwise.
     private mutating func pointerWentDown(
         _ owner: Owner, _ sample: PointerSample, at now: Millis, grabs: (Point) -> Bool
     ) -> Outcome {

@@ -59,12 +59,14 @@ extension Stack {
 
     /// `count` top cards to the bottom, in order; the drawn ones fly out left together, each from
     /// where it is seen before any of them moves. Tilts are kept.
+    /// - Complexity: O(count) time, O(drawn cards) memory.
     private mutating func sendToBack(_ count: Int, now: Millis) {
-        let seen = order.prefix(count).enumerated().map { step, card in
-            step < PileLayout.drawnLimit || motions[card] != nil ? displayed(card, at: now) : nil
+        var seen: [Int: CardTransform] = [:]
+        for card in drawnNumbers() where position(of: card) < count {
+            seen[card] = displayed(card, at: now)
         }
-        for from in seen {
-            sendTopToBack(from: from, toward: Self.left, speed: 0, retilt: false, now: now)
+        for _ in 0..<count {
+            sendTopToBack(from: seen[order[0]], toward: Self.left, speed: 0, retilt: false, now: now)
         }
     }
 
