@@ -17,4 +17,11 @@ public struct CardAnimation: Sendable, Equatable {
     }
 
     public var end: Millis { start + duration }
+
+    /// Where the card is at server time `now`: `from` before the start, exactly `to` from the end on.
+    public func value(at now: Millis) -> CardTransform {
+        if now >= end { return to }
+        if now < start { return from }
+        return .interpolate(from, to, progress: curve.progress(elapsed: now - start, duration: duration))
+    }
 }

@@ -1,19 +1,52 @@
 /// A room's stack of cards: the state machine every viewer's picture is computed from.
 ///
-/// Pure: time and the random seed are inputs, so the same events give the same result.
-/// API is the contract with StackWeb; the implementation is provisional until the pile style lands.
+/// Pure: time and the random seed are inputs, so the same events give the same result. Lays cards out
+/// in the `pile` style. Handling a pointer sample and listing the drawn cards cost O(drawn cards),
+/// whatever the stack's size.
 public struct Stack: Sendable {
     public let stage: StageSize
     public private(set) var style: StyleName
-    private var photos: [Photo]
-    /// Photo-list indices in stack order, position 0 first.
-    private var order: [Int]
+    let layout: PileLayout
+    /// The photo list; card number `n` shows `photos[n]`.
+    var photos: [Photo]
+    /// Every card, indexed by card number.
+    var cards: [Card]
+    /// Card numbers in stack order, position 0 first.
+    var order: Ring<Int>
+    /// The slot of position 0: positions are slots relative to it, so moving the top card to the
+    /// bottom renumbers one card, not all of them.
+    var headSlot = 0
+    /// Cards in motion or held, by card number.
+    var motions: [Int: CardMotion] = [:]
+    /// Cards whose animation's end changes the stack: flying out, or sliding back under the pile
+    /// below the drawn cards. They are drawn until then, whatever their position.
+    var travelling: [Int] = []
+    var recognizer = GestureRecognizer()
+    /// The card a pointer holds and where it holds it.
+    var grab: Grab?
+    var random: SplitMix64
 
+    struct Grab: Sendable, Equatable {
+        var card: Int
+        /// Card centre minus pointer, kept while dragging so the card does not jump under the finger.
+        var offset: Point
+    }
+
+    /// One card per photo, in photo-list order, each with a random tilt drawn from `seed`.
+    /// - Complexity: O(photos.count).
     public init(photos: [Photo], stage: StageSize = .default, style: StyleName = .pile, seed: UInt64) {
         self.photos = photos
         self.stage = stage
         self.style = style
-        self.order = Array(photos.indices)
+        layout = PileLayout(stage: stage)
+        var random = SplitMix64(seed: seed)
+        cards = []
+        cards.reserveCapacity(photos.count)
+        for number in photos.indices {
+            cards.append(Card(slot: number, tilt: Self.randomTilt(using: &random), highlight: false))
+        }
+        self.random = random
+        order = Ring(photos.indices)
     }
 
     /// Number of cards in the stack.
@@ -23,29 +56,42 @@ public struct Stack: Sendable {
     public var current: Int { order.first ?? 0 }
 
     /// The next server time at which the room must send `.tick`, or `nil` when nothing is pending.
-    public var nextDeadline: Millis? { nil }
+    public var nextDeadline: Millis? {
+        let arrivals = travelling.compactMap { motions[$0]?.animation?.end }
+        return (arrivals + [recognizer.deadline].compactMap { $0 }).min()
+    }
 
-    /// The cards viewers draw at `now`, ordered by position.
+    /// The cards viewers draw at `now`, ordered by position; motions already over by `now` are left out.
+    /// - Complexity: O(drawn cards).
     public func drawnCards(at now: Millis) -> [DrawnCard] {
-        order.prefix(8).enumerated().map { position, index in
-            DrawnCard(
-                id: "c\(index)", photo: photos[index].id, position: position, z: count - position,
-                transform: CardTransform(x: stage.width / 2, y: stage.height / 2, w: 320, h: 240)
-            )
-        }
+        drawn(at: now).map(\.card)
     }
 
     /// Applies one event at server time `now` and returns what the viewers must redraw.
+    ///
+    /// A refused command throws before changing anything.
     public mutating func handle(_ event: StackEvent, at now: Millis) throws(StackError) -> StackChange {
-        guard case .command(let command) = event else { return StackChange() }
-        guard !order.isEmpty else { throw .emptyStack }
-        switch command {
-        case .next: order.append(order.removeFirst())
-        case .previous: order.insert(order.removeLast(), at: 0)
-        case .goto(let index):
-            guard let at = order.firstIndex(of: index) else { throw .indexOutOfRange(index: index, count: count) }
-            order = Array(order[at...] + order[..<at])
+        let before = drawn(at: now)
+        let summary = (count, current)
+        switch event {
+        case .pointer(let input):
+            pointerReceived(input, at: now)
+        case .command(let command):
+            try perform(command, at: now)
+        case .tick:
+            clockTicked(at: now)
         }
-        return StackChange(cards: drawnCards(at: now), summaryChanged: true)
+        settleMovedCards(before: before, at: now)
+        let after = drawn(at: now)
+        forgetFinishedMotions(drawn: after, at: now)
+        return Self.change(from: before, to: after, summaryChanged: summary != (count, current))
+    }
+
+    func position(of card: Int) -> Int { cards[card].slot - headSlot }
+
+    mutating func randomTilt() -> Int8 { Self.randomTilt(using: &random) }
+
+    private static func randomTilt(using random: inout SplitMix64) -> Int8 {
+        Int8(random.next(in: -PileLayout.rotationOffset...PileLayout.rotationOffset))
     }
 }

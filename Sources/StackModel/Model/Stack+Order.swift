@@ -1,0 +1,33 @@
+/// Moves in the stack order, keeping every moved card's slot right. The order is a ring of card
+/// numbers, so the ends cost O(1).
+extension Stack {
+    /// - Returns: the card moved.
+    mutating func moveTopToBottom() -> Int {
+        let card = order.removeFirst()
+        headSlot += 1
+        order.append(card)
+        cards[card].slot = headSlot + order.count - 1
+        return card
+    }
+
+    /// - Returns: the card moved.
+    mutating func moveBottomToTop() -> Int {
+        let card = order.removeLast()
+        order.prepend(card)
+        headSlot -= 1
+        cards[card].slot = headSlot
+        return card
+    }
+
+    /// - Complexity: O(min(position, count − position)): the shorter side is renumbered.
+    mutating func insertCard(_ card: Int, at position: Int) {
+        order.insert(card, at: position)
+        if position < order.count - 1 - position {
+            headSlot -= 1
+            for index in 0..<position { cards[order[index]].slot = headSlot + index }
+        } else {
+            for index in (position + 1)..<order.count { cards[order[index]].slot = headSlot + index }
+        }
+        cards[card].slot = headSlot + position
+    }
+}

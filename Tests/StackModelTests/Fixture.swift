@@ -1,0 +1,113 @@
+@testable import StackModel
+
+/// Shared stacks and event builders. Photos are 4:3 like the default 1024×768 stage, so every card
+/// fills 62 % of it: 634.88 × 476.16 points, short side 476.16, flick distance 119.04.
+enum Fixture {
+    static let stage = StageSize.default
+    static let centre = Point(x: 512, y: 384)
+    /// Server time of the first event in a test (ms since the epoch).
+    static let now: Millis = 1_764_442_800_000
+
+    static func photos(_ count: Int) -> [Photo] {
+        (0..<count).map { Photo(id: "p\($0)", width: 400, height: 300) }
+    }
+
+    static func stack(cards count: Int = 5, seed: UInt64 = 7) -> Stack {
+        Stack(photos: photos(count), seed: seed)
+    }
+
+    static func pointer(
+        _ phase: PointerInput.Phase, _ x: Double, _ y: Double, t: Millis, viewer: String = "v1", pointer: Int = 1
+    ) -> StackEvent {
+        .pointer(PointerInput(viewer: viewer, phase: phase, pointer: pointer, x: x, y: y, t: t))
+    }
+
+    static func input(
+        _ phase: PointerInput.Phase, _ x: Double, _ y: Double, t: Millis, viewer: String = "v1", pointer: Int = 1
+    ) -> PointerInput {
+        PointerInput(viewer: viewer, phase: phase, pointer: pointer, x: x, y: y, t: t)
+    }
+
+    /// A drag of the top card from the centre: down at page time 1000, then moves every 10 ms at
+    /// `speed` points per second to the right until `duration`, then holds still until released at
+    /// `duration + hold`. Returns the events; server time advances 10 ms per event from `now`.
+    static func drag(speed: Double, duration: Millis, hold: Millis = 0) -> [(event: StackEvent, at: Millis)] {
+        var events: [(StackEvent, Millis)] = [(pointer(.down, centre.x, centre.y, t: 1000), now)]
+        var t: Millis = 10
+        while t <= duration {
+            events.append((pointer(.move, centre.x + speed * t / 1000, centre.y, t: 1000 + t), now + t))
+            t += 10
+        }
+        let endX = centre.x + speed * duration / 1000
+        var held: Millis = 10
+        while held <= hold {
+            events.append((pointer(.move, endX, centre.y, t: 1000 + duration + held), now + duration + held))
+            held += 10
+        }
+        events.append((pointer(.up, endX, centre.y, t: 1000 + duration + hold), now + duration + hold))
+        return events
+    }
+}
+
+extension Stack {
+    /// Applies events in order and returns the last change.
+    @discardableResult
+    mutating func apply(_ events: [(event: StackEvent, at: Millis)]) throws -> StackChange {
+        var last = StackChange()
+        for (event, time) in events { last = try handle(event, at: time) }
+        return last
+    }
+}
+
+extension Fixture {
+    /// The card size of a 400×300 photo on the default stage, computed as the layout does.
+    static let cardWidth = 400 * min(1024 * 0.62 / 400, 768 * 0.62 / 300)
+    static let cardHeight = 300 * min(1024 * 0.62 / 400, 768 * 0.62 / 300)
+
+    static func rest(degrees: Int8 = 0) -> CardTransform {
+        CardTransform(x: 512, y: 384, w: cardWidth, h: cardHeight, rotation: Double(degrees) * .pi / 180)
+    }
+
+    /// Where card `number` rests at `position` in `stack`, with its stored tilt.
+    static func rest(of number: Int, in stack: Stack, position: Int) -> CardTransform {
+        rest(degrees: position == 0 ? 0 : stack.cards[number].tilt)
+    }
+
+    static func drawn(
+        _ number: Int, position: Int, z: Int, _ transform: CardTransform, highlight: Bool = false,
+        animation: CardAnimation? = nil
+    ) -> DrawnCard {
+        DrawnCard(
+            id: "c\(number)", photo: "p\(number)", position: position, z: z, transform: transform,
+            highlight: highlight, animation: animation)
+    }
+
+    /// The settle spring (react-spring's default) from `from` to `to`.
+    static func settle(from: CardTransform, to: CardTransform, start: Millis, velocity: Double = 0) -> CardAnimation {
+        CardAnimation(
+            start: start,
+            duration: Curve.springSettleDuration(stiffness: 170, damping: 26, mass: 1, velocity: velocity),
+            curve: .spring(stiffness: 170, damping: 26, mass: 1, velocity: velocity), from: from, to: to)
+    }
+
+    /// The flight spring (critically damped, ω0 = 15) from `from` to `to`.
+    static func flight(from: CardTransform, to: CardTransform, start: Millis, velocity: Double = 0) -> CardAnimation {
+        CardAnimation(
+            start: start,
+            duration: Curve.springSettleDuration(stiffness: 225, damping: 30, mass: 1, velocity: velocity),
+            curve: .spring(stiffness: 225, damping: 30, mass: 1, velocity: velocity), from: from, to: to)
+    }
+
+    /// The card moved by `dx, dy`.
+    static func moved(_ transform: CardTransform, _ dx: Double, _ dy: Double = 0) -> CardTransform {
+        var moved = transform
+        moved.x += dx
+        moved.y += dy
+        return moved
+    }
+
+    /// Off the left edge, as `next` and `previous` use: centre at −(half width + 24-pt margin).
+    static func offLeft(_ transform: CardTransform) -> CardTransform {
+        PileLayout(stage: stage).offStage(transform, direction: Point(x: -1, y: 0))
+    }
+}
