@@ -28,7 +28,7 @@ let package = Package(
             providers: [.apt(["libvips-dev"])]
         ),
         .target(name: "CVips", dependencies: ["CVipsSystem"]),
-        .target(name: "StackModel", swiftSettings: strictSettings),
+        .target(name: "StackModel", swiftSettings: strictSettings, linkerSettings: [.linkedLibrary("m")]),
         .executableTarget(
             name: "StackWeb",
             dependencies: ["StackModel", "CMicroHTTPD", "CVips"],

@@ -1,7 +1,7 @@
 import CMicroHTTPD
 import CMicroHTTPDSystem
 import Glibc
-import Synchronization
+import Foundation
 
 /// Limits the daemon enforces, all explicit (libmicrohttpd's default timeout is none).
 struct ServerLimits: Sendable {
@@ -77,7 +77,7 @@ final class HTTPServer: Sendable {
 final class ServerContext: Sendable {
     let responder: any RequestResponder
     let limits: ServerLimits
-    private let streams = Mutex<[ObjectIdentifier: StreamConnection]>([:])
+    private let streams = Locked<[ObjectIdentifier: StreamConnection]>([:])
 
     init(responder: any RequestResponder, limits: ServerLimits) {
         self.responder = responder

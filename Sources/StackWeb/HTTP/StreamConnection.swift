@@ -1,7 +1,7 @@
 import CMicroHTTPD
 import CMicroHTTPDSystem
 import Glibc
-import Synchronization
+import Foundation
 
 /// One Server-Sent Events connection: a queue of bytes the room fills and libmicrohttpd drains.
 ///
@@ -27,7 +27,7 @@ final class StreamConnection: EventSink {
     /// Only used for suspend/resume, which libmicrohttpd allows from any thread.
     nonisolated(unsafe) private let connection: OpaquePointer
     private let context: ServerContext
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(connection: OpaquePointer, context: ServerContext) {
         self.connection = connection

@@ -1,6 +1,6 @@
 import Dispatch
 import StackModel
-import Synchronization
+import Foundation
 
 /// One live stack and everyone watching it.
 ///
@@ -12,7 +12,7 @@ final class Room: Sendable {
 
     let name: String
     private let clock: @Sendable () -> Millis
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let timerQueue: DispatchQueue
 
     private struct State {
@@ -26,7 +26,7 @@ final class Room: Sendable {
     init(name: String, stack: Stack, clock: @escaping @Sendable () -> Millis) {
         self.name = name
         self.clock = clock
-        self.state = Mutex(State(stack: stack))
+        self.state = Locked(State(stack: stack))
         self.timerQueue = DispatchQueue(label: "stackweb.room.\(name).timer")
     }
 

@@ -1,5 +1,5 @@
 import StackModel
-import Synchronization
+import Foundation
 
 /// Every room of this server, created on first use up to an explicit limit.
 final class RoomRegistry: Sendable {
@@ -11,7 +11,7 @@ final class RoomRegistry: Sendable {
     let maxRooms: Int
     private let makeStack: @Sendable (_ roomName: String) -> Stack
     private let clock: @Sendable () -> Millis
-    private let rooms = Mutex<[String: Room]>([:])
+    private let rooms = Locked<[String: Room]>([:])
 
     init(maxRooms: Int, clock: @escaping @Sendable () -> Millis, makeStack: @escaping @Sendable (String) -> Stack) {
         self.maxRooms = maxRooms

@@ -44,21 +44,40 @@ final class SSETestClient {
 
     private let isChunked: Bool
 
-    /// The next event, waiting at most `timeout` seconds; throws `TestSocket.Failure.timedOut`.
+    /// The next event, waiting at most `timeout` seconds in all (heartbeats do not extend it);
+    /// throws `TestSocket.Failure.timedOut`.
     func next(timeout: Double = 5) throws -> Event {
-        socket.setReceiveTimeout(timeout)
+        let deadline = Date().addingTimeInterval(timeout)
         while true {
             parseBufferedEvents()
             if !queued.isEmpty { return queued.removeFirst() }
-            guard let bytes = try socket.read() else { throw TestSocket.Failure.malformed }
-            text += String(decoding: isChunked ? decoder.feed(bytes) : bytes, as: UTF8.self)
+            try readMore(before: deadline)
         }
     }
 
-    /// Reads events until one satisfies `match`, returning it and everything skipped before it.
-    func next(timeout: Double = 5, where match: (Event) -> Bool) throws -> Event {
+    /// Reads until at least `count` comment lines (heartbeats) have arrived in all.
+    func waitForComments(_ count: Int, timeout: Double = 5) throws {
+        let deadline = Date().addingTimeInterval(timeout)
         while true {
-            let event = try next(timeout: timeout)
+            parseBufferedEvents()
+            if comments >= count { return }
+            try readMore(before: deadline)
+        }
+    }
+
+    private func readMore(before deadline: Date) throws {
+        let remaining = deadline.timeIntervalSinceNow
+        guard remaining > 0 else { throw TestSocket.Failure.timedOut }
+        socket.setReceiveTimeout(max(remaining, 0.001))
+        guard let bytes = try socket.read() else { throw TestSocket.Failure.malformed }
+        text += String(decoding: isChunked ? decoder.feed(bytes) : bytes, as: UTF8.self)
+    }
+
+    /// Reads events until one satisfies `match` within `timeout` seconds in all.
+    func next(timeout: Double = 5, where match: (Event) -> Bool) throws -> Event {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let event = try next(timeout: deadline.timeIntervalSinceNow)
             if match(event) { return event }
         }
     }

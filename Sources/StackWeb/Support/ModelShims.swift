@@ -1,8 +1,0 @@
-import StackModel
-
-// Provisional until the StackModel branch lands with its own evaluator.
-extension CardAnimation {
-    func value(at now: Millis) -> CardTransform {
-        now >= end ? to : from
-    }
-}

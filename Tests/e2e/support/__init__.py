@@ -1,0 +1,1 @@
+"""Helpers shared by the end-to-end tests: the server process, the browser page, stage mapping, polling."""
