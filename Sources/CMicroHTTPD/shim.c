@@ -11,17 +11,9 @@ struct MHD_Daemon *CMicroHTTPD_start(
 {
     unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME
         | MHD_USE_ERROR_LOG;
-    if (options.listenSocket >= 0) {
-        return MHD_start_daemon(flags, 0, NULL, NULL, handler, handlerContext,
-            MHD_OPTION_LISTEN_SOCKET, (MHD_socket)options.listenSocket,
-            MHD_OPTION_CONNECTION_LIMIT, options.connectionLimit,
-            MHD_OPTION_PER_IP_CONNECTION_LIMIT, options.perIPConnectionLimit,
-            MHD_OPTION_CONNECTION_TIMEOUT, options.connectionTimeoutSeconds,
-            MHD_OPTION_CONNECTION_MEMORY_LIMIT, options.connectionMemoryLimit,
-            MHD_OPTION_NOTIFY_COMPLETED, completed, completedContext,
-            MHD_OPTION_END);
-    }
-    return MHD_start_daemon(flags, options.port, NULL, NULL, handler, handlerContext,
+    // The port argument is ignored when MHD_OPTION_LISTEN_SOCKET hands over a bound socket.
+    return MHD_start_daemon(flags, 0, NULL, NULL, handler, handlerContext,
+        MHD_OPTION_LISTEN_SOCKET, (MHD_socket)options.listenSocket,
         MHD_OPTION_CONNECTION_LIMIT, options.connectionLimit,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, options.perIPConnectionLimit,
         MHD_OPTION_CONNECTION_TIMEOUT, options.connectionTimeoutSeconds,

@@ -11,9 +11,8 @@ typedef struct {
     unsigned int perIPConnectionLimit;
     unsigned int connectionTimeoutSeconds;
     size_t connectionMemoryLimit;
-    /// Listening socket made by the caller (bound, listening); -1 to let MHD bind `port`.
+    /// Listening socket made by the caller (bound and listening); MHD owns it from then on.
     int listenSocket;
-    uint16_t port;
 } CMicroHTTPD_Options;
 
 /// Starts a daemon with an internal polling thread, epoll and suspend/resume, as DESIGN.md asks.

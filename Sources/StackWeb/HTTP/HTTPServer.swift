@@ -1,7 +1,7 @@
 import CMicroHTTPD
 import CMicroHTTPDSystem
-import Glibc
 import Foundation
+import Glibc
 
 /// Limits the daemon enforces, all explicit (libmicrohttpd's default timeout is none).
 struct ServerLimits: Sendable {
@@ -50,8 +50,7 @@ final class HTTPServer: Sendable {
             perIPConnectionLimit: limits.perIPConnectionLimit,
             connectionTimeoutSeconds: limits.connectionTimeoutSeconds,
             connectionMemoryLimit: limits.connectionMemoryLimit,
-            listenSocket: socket,
-            port: port
+            listenSocket: socket
         )
         guard
             let daemon = CMicroHTTPD_start(

@@ -1,7 +1,7 @@
 import CMicroHTTPD
 import CMicroHTTPDSystem
-import Glibc
 import Foundation
+import Glibc
 
 /// One Server-Sent Events connection: a queue of bytes the room fills and libmicrohttpd drains.
 ///

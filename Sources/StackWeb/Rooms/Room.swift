@@ -1,6 +1,6 @@
 import Dispatch
-import StackModel
 import Foundation
+import StackModel
 
 /// One live stack and everyone watching it.
 ///

@@ -1,5 +1,5 @@
-import StackModel
 import Foundation
+import StackModel
 
 /// Every room of this server, created on first use up to an explicit limit.
 final class RoomRegistry: Sendable {

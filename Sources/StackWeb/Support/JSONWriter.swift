@@ -9,20 +9,19 @@ struct JSONWriter {
     init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
 
     mutating func object(_ body: (inout JSONWriter) -> Void) {
-        separate()
-        bytes.append(UInt8(ascii: "{"))
-        needsComma = false
-        body(&self)
-        bytes.append(UInt8(ascii: "}"))
-        needsComma = true
+        container(open: "{", close: "}", body)
     }
 
     mutating func array(_ body: (inout JSONWriter) -> Void) {
+        container(open: "[", close: "]", body)
+    }
+
+    private mutating func container(open: Unicode.Scalar, close: Unicode.Scalar, _ body: (inout JSONWriter) -> Void) {
         separate()
-        bytes.append(UInt8(ascii: "["))
+        bytes.append(UInt8(ascii: open))
         needsComma = false
         body(&self)
-        bytes.append(UInt8(ascii: "]"))
+        bytes.append(UInt8(ascii: close))
         needsComma = true
     }
 
