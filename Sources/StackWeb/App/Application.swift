@@ -19,6 +19,8 @@ final class Application {
     }
 
     let configuration: Configuration
+    /// The token every POST must carry, or `nil` when anyone may control.
+    let controlToken: String?
     let rooms: RoomRegistry
     let server: HTTPServer
     private let heartbeat: any DispatchSourceTimer
@@ -45,9 +47,10 @@ final class Application {
             Stack(photos: photos, stage: stage, style: style, seed: FNV1a.hash(name.utf8))
         }
         let limits = ServerLimits()
+        controlToken = configuration.controlToken(generate: AccessPolicy.generateToken)
         let router = Router(
             staticFiles: try StaticFiles.load(folder: resources + "/web"), rooms: rooms, photos: library,
-            maxBodyBytes: limits.maxBodyBytes)
+            maxBodyBytes: limits.maxBodyBytes, access: AccessPolicy(token: controlToken))
         server = try HTTPServer(host: configuration.host, port: configuration.port, limits: limits, responder: router)
 
         heartbeat = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "stackweb.heartbeat"))
@@ -67,6 +70,21 @@ final class Application {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         let shown = host == "0.0.0.0" || host == "[::]" ? "127.0.0.1" : host
         return "http://\(shown):\(server.port)/"
+    }
+
+    /// What start-up prints after the first line: where other devices can view, and the control URL.
+    var addressLines: [String] {
+        let wildcard = configuration.host == "0.0.0.0" || configuration.host == "::"
+        var hosts = wildcard ? NetworkAddresses.lanIPv4() : []
+        if wildcard, let name = NetworkAddresses.mdnsName() { hosts.append(name) }
+        if !wildcard, !configuration.isLoopback { hosts.append(configuration.host) }
+        var lines = hosts.map { "  view:    http://\($0):\(server.port)/" }
+        if let controlToken {
+            let host = hosts.first ?? "127.0.0.1"
+            lines.append("  control: http://\(host):\(server.port)/?token=\(controlToken)")
+            lines.append("  (the control URL lets its holder drive every room; share the view URL with viewers)")
+        }
+        return lines
     }
 
     /// Closes every viewer's stream, then stops the server.

@@ -12,8 +12,23 @@ struct Configuration: Equatable, Sendable {
     var stage = StageSize.default
     /// Folder holding `web/` and `demo-photos/`; `nil` finds it next to the executable.
     var resources: String?
+    /// The control token; `nil` generates one when bound beyond loopback.
+    var token: String?
+    /// `--no-token`: anyone who can reach the server may control it, even on a LAN.
+    var noToken = false
     var heartbeatSeconds = 15.0
     var maxRooms = 64
+
+    /// Whether `host` only accepts connections from this machine.
+    var isLoopback: Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    /// The token POSTs must carry: the one given, one generated when reachable from a LAN, or none.
+    func controlToken(generate: () -> String) -> String? {
+        if noToken { return nil }
+        return token ?? (isLoopback ? nil : generate())
+    }
 
     /// Styles this build's model implements.
     static let supportedStyles: [StyleName] = [.pile]
@@ -37,6 +52,9 @@ struct Configuration: Equatable, Sendable {
           --style NAME          initial style of new rooms: \(supportedStyles.map(\.rawValue).joined(separator: ", "))
           --stage WxH           stage size in points (default 1024x768)
           --resources DIR       folder with web/ and demo-photos/ (default: found next to the binary)
+          --token T             control token required on every POST (default: generated when --host
+                                is not a loopback address, none on loopback)
+          --no-token            let anyone who can reach the server control it
           --help, --version
 
         Every option can also be given as an environment variable: --photos DIR is STACKWEB_PHOTOS=DIR.
@@ -45,15 +63,17 @@ struct Configuration: Equatable, Sendable {
     /// Reads the environment first, then the arguments (which win).
     static func parse(arguments: [String], environment: [String: String]) throws(Failure) -> Outcome {
         var config = Configuration()
-        let names = ["host", "port", "photos", "style", "stage", "resources"]
+        let names = ["host", "port", "photos", "style", "stage", "resources", "token"]
         for name in names {
             if let value = environment["STACKWEB_" + name.uppercased()] { try config.set(name, value) }
         }
+        if let value = environment["STACKWEB_NO_TOKEN"] { config.noToken = !["", "0", "false"].contains(value) }
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             switch argument {
             case "--help", "-h": return .help
             case "--version": return .version
+            case "--no-token": config.noToken = true
             default:
                 guard argument.hasPrefix("--") else { throw Failure(description: "unexpected argument '\(argument)'") }
                 var name = String(argument.dropFirst(2))
@@ -69,6 +89,9 @@ struct Configuration: Equatable, Sendable {
                 try config.set(name, value)
             }
         }
+        if config.noToken && config.token != nil {
+            throw Failure(description: "--token and --no-token contradict each other")
+        }
         return .run(config)
     }
 
@@ -80,6 +103,11 @@ struct Configuration: Equatable, Sendable {
             self.port = port
         case "photos": photos = value
         case "resources": resources = value
+        case "token":
+            guard (16...256).contains(value.utf8.count), value.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+                throw Failure(description: "--token must be 16 to 256 printable characters without spaces")
+            }
+            token = value
         case "style":
             guard let style = StyleName(rawValue: value), Self.supportedStyles.contains(style) else {
                 let names = Self.supportedStyles.map(\.rawValue).joined(separator: ", ")

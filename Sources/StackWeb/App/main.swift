@@ -30,6 +30,7 @@ private func run() -> Never {
             exit(1)
         }
         say("StackWeb \(Configuration.version) listening on \(app.url)")
+        for line in app.addressLines { say(line) }
         waitForTermination()
         app.stop()
         say("StackWeb stopped")

@@ -2,6 +2,7 @@
 enum Route: Equatable {
     case health
     case metrics
+    case rooms
     case snapshot(room: String)
     case events(room: String)
     case pointer(room: String)
@@ -16,6 +17,7 @@ enum Route: Equatable {
         case 1 where parts[0] == "healthz": self = .health
         case 1 where parts[0] == "metrics": self = .metrics
         case 2 where parts[0] == "photos": self = .photo(id: parts[1])
+        case 2 where parts[0] == "api" && parts[1] == "rooms": self = .rooms
         case 3 where parts[0] == "api" && parts[1] == "rooms": self = .snapshot(room: parts[2])
         case 4 where parts[0] == "api" && parts[1] == "rooms":
             switch parts[3] {
@@ -31,7 +33,7 @@ enum Route: Equatable {
     /// The methods this route answers.
     var methods: [String] {
         switch self {
-        case .health, .metrics, .snapshot, .events, .photo, .file: ["GET", "HEAD"]
+        case .health, .metrics, .rooms, .snapshot, .events, .photo, .file: ["GET", "HEAD"]
         case .pointer, .commands: ["POST"]
         }
     }

@@ -8,9 +8,11 @@ struct Router: RequestResponder {
     let rooms: RoomRegistry
     let photos: PhotoLibrary
     let maxBodyBytes: Int
+    let access: AccessPolicy
 
     func refusal(forHead request: Request) -> Response? {
         guard request.method == "POST" else { return nil }
+        if let refusal = access.refusal(for: request) { return refusal }
         if let length = request.header("Content-Length").flatMap(Int.init), length > maxBodyBytes {
             return .error(413, "request body larger than \(maxBodyBytes) bytes")
         }
@@ -29,6 +31,7 @@ struct Router: RequestResponder {
         switch route {
         case .health: return .json(Array(#"{"status":"ok"}"#.utf8))
         case .metrics: return metrics()
+        case .rooms: return roomList()
         case .snapshot(let name): return withRoom(name) { .json($0.snapshotJSON()) }
         case .events(let name): return withRoom(name) { events(of: $0, request: request) }
         case .pointer(let name): return withRoom(name) { pointer($0, request) }
@@ -118,6 +121,26 @@ struct Router: RequestResponder {
             return methodNotAllowed(request, allowed: ["GET", "HEAD"])
         }
         return found
+    }
+
+    /// Every loaded room with its viewers, ordered by name.
+    private func roomList() -> Response {
+        var writer = JSONWriter()
+        writer.object { json in
+            json.array("rooms") { list in
+                for room in rooms.all.sorted(by: { $0.name < $1.name }) {
+                    let listing = room.listing()
+                    list.object { entry in
+                        entry.field("room", room.name)
+                        entry.field("viewers", listing.viewers)
+                        entry.field("count", listing.count)
+                        entry.field("seq", listing.seq)
+                    }
+                }
+            }
+            json.field("limit", rooms.maxRooms)
+        }
+        return .json(writer.bytes)
     }
 
     private func metrics() -> Response {

@@ -48,6 +48,11 @@ final class StreamConnection: EventSink {
         let accepted: Bool = state.withLock { state in
             guard !state.closed else { return false }
             guard state.queuedBytes + bytes.count <= Self.maxQueuedBytes else {
+                // Too slow: drop what is queued and end the stream; the page reconnects and
+                // resumes from its last event id (or gets a fresh snapshot).
+                state.chunks.removeAll()
+                state.firstChunkOffset = 0
+                state.queuedBytes = 0
                 state.closed = true
                 resumeIfParked(&state)
                 return false

@@ -9,6 +9,9 @@ import StackModel
 final class Room: Sendable {
     /// How many recent change events are kept for `Last-Event-ID` resumption.
     static let replayCapacity = 512
+    /// Viewer counts are sent at most this often: a hall of screens joining at once must not cost
+    /// one broadcast per join (that would be quadratic).
+    static let presenceInterval: DispatchTimeInterval = .milliseconds(500)
 
     let name: String
     private let clock: @Sendable () -> Millis
@@ -21,6 +24,7 @@ final class Room: Sendable {
         var viewers: [ObjectIdentifier: any EventSink] = [:]
         var replay = ReplayBuffer(capacity: Room.replayCapacity)
         var scheduledTick: Millis?
+        var presencePending = false
     }
 
     init(name: String, stack: Stack, clock: @escaping @Sendable () -> Millis) {
@@ -31,6 +35,11 @@ final class Room: Sendable {
     }
 
     var viewerCount: Int { state.withLock { $0.viewers.count } }
+
+    /// What `GET /api/rooms` lists about this room.
+    func listing() -> (viewers: Int, count: Int, seq: Int) {
+        state.withLock { ($0.viewers.count, $0.stack.count, $0.seq) }
+    }
 
     /// The room's current snapshot as JSON.
     func snapshotJSON() -> [UInt8] {
@@ -49,10 +58,13 @@ final class Room: Sendable {
                 opening += ServerSentEvent.encode(id: state.seq, event: "snapshot", data: snapshot(of: state))
             }
             sink.send(opening)
+            schedulePresence(in: &state)
         }
         let id = ObjectIdentifier(sink)
         sink.onClose { [weak self] in
-            self?.state.withLock { _ = $0.viewers.removeValue(forKey: id) }
+            self?.state.withLock { state in
+                if state.viewers.removeValue(forKey: id) != nil { self?.schedulePresence(in: &state) }
+            }
         }
     }
 
@@ -84,9 +96,7 @@ final class Room: Sendable {
     /// server notice viewers that are gone (a write to a closed peer fails).
     func heartbeat() {
         let bytes = Array(": heartbeat\n\n".utf8)
-        state.withLock { state in
-            for sink in state.viewers.values { sink.send(bytes) }
-        }
+        state.withLock { broadcast(bytes, in: &$0) }
     }
 
     /// Ends every viewer's stream (server shutdown).
@@ -115,9 +125,38 @@ final class Room: Sendable {
             let data = RoomEncoder.change(summary(of: state, at: now), change: change)
             let event = ServerSentEvent.encode(id: state.seq, event: "change", data: data)
             state.replay.append(seq: state.seq, bytes: event)
-            for sink in state.viewers.values { sink.send(event) }
+            broadcast(event, in: &state)
         }
         scheduleTick(in: &state)
+    }
+
+    /// Queues the same bytes to every viewer; a viewer whose stream refuses them (gone, or too slow)
+    /// is dropped at once so it costs nothing more.
+    private func broadcast(_ bytes: [UInt8], in state: inout State) {
+        var refused: [ObjectIdentifier] = []
+        for (id, sink) in state.viewers where !sink.send(bytes) { refused.append(id) }
+        if !refused.isEmpty {
+            for id in refused { state.viewers.removeValue(forKey: id) }
+            schedulePresence(in: &state)
+        }
+    }
+
+    /// Sends the viewer count shortly, once, however many viewers come and go meanwhile.
+    private func schedulePresence(in state: inout State) {
+        guard !state.presencePending else { return }
+        state.presencePending = true
+        timerQueue.asyncAfter(deadline: .now() + Self.presenceInterval) { [weak self] in
+            self?.sendPresence()
+        }
+    }
+
+    private func sendPresence() {
+        state.withLock { state in
+            state.presencePending = false
+            var writer = JSONWriter()
+            writer.object { $0.field("viewers", state.viewers.count) }
+            broadcast(ServerSentEvent.encode(event: "presence", data: writer.bytes), in: &state)
+        }
     }
 
     /// Arms a one-shot timer for the model's next deadline (animation end, gesture timeout).

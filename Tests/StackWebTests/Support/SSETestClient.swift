@@ -22,8 +22,8 @@ final class SSETestClient {
     private var text = ""
     private var queued: [Event] = []
 
-    init(port: UInt16, path: String, headers: [String: String] = [:]) throws {
-        socket = try TestSocket(port: port)
+    init(port: UInt16, path: String, headers: [String: String] = [:], receiveBuffer: Int32? = nil) throws {
+        socket = try TestSocket(port: port, receiveBuffer: receiveBuffer)
         var head = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         try socket.write(Array((head + "\r\n").utf8))

@@ -11,8 +11,13 @@ final class TestSocket {
 
     private let fd: Int32
 
-    init(port: UInt16, receiveTimeout: Double = 10) throws {
+    /// `receiveBuffer` shrinks the kernel's receive buffer (before connecting, so the window is
+    /// small from the start): a reader that never reads then stalls the sender quickly.
+    init(port: UInt16, receiveTimeout: Double = 10, receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian

@@ -1,0 +1,45 @@
+/// Who may change a room: anyone, or only requests carrying the control token.
+///
+/// Viewing (every GET) stays open either way. The token travels only in the `Authorization`
+/// header of POSTs: it is never written into the page or an event stream.
+struct AccessPolicy: Sendable {
+    /// `nil` when anyone may control (bound to loopback, or `--no-token`).
+    let token: String?
+
+    static let open = AccessPolicy(token: nil)
+
+    /// 401 without a bearer token, 403 with a wrong one; `nil` when the request may go on.
+    func refusal(for request: Request) -> Response? {
+        guard request.method == "POST", let token else { return nil }
+        guard let authorization = request.header("Authorization") else {
+            var response = Response.error(401, "controlling this server needs Authorization: Bearer <token>")
+            response.headers.append(("WWW-Authenticate", "Bearer"))
+            return response
+        }
+        let prefix = "Bearer "
+        guard authorization.hasPrefix(prefix),
+            Self.constantTimeEqual(Array(authorization.utf8.dropFirst(prefix.utf8.count)), Array(token.utf8))
+        else {
+            return .error(403, "wrong control token")
+        }
+        return nil
+    }
+
+    /// Compares without an early exit, so response times do not reveal how much of a guess matched.
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
+        for index in 0..<max(a.count, b.count) {
+            difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0)
+        }
+        return difference == 0
+    }
+
+    /// 32 hex digits from the system's cryptographic generator.
+    static func generateToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in
+            let value = String(generator.next() as UInt32, radix: 16)
+            return String(repeating: "0", count: 8 - value.count) + value
+        }.joined()
+    }
+}
