@@ -22,8 +22,10 @@ final class Application {
     /// The token every POST must carry, or `nil` when anyone may control.
     let controlToken: String?
     let rooms: RoomRegistry
+    let store: StateStore
     let server: HTTPServer
     private let heartbeat: any DispatchSourceTimer
+    private let sweeper: any DispatchSourceTimer
 
     init(configuration: Configuration) throws {
         self.configuration = configuration
@@ -42,9 +44,12 @@ final class Application {
         let photos = library.photos
         let stage = configuration.stage
         let style = configuration.style
-        rooms = RoomRegistry(maxRooms: configuration.maxRooms, clock: Application.now) { name in
-            // Each room's tilts come from its name, so they are the same after a restart.
-            Stack(photos: photos, stage: stage, style: style, seed: FNV1a.hash(name.utf8))
+        store = StateStore(path: configuration.state, defaultStyle: style, log: Application.warn)
+        rooms = RoomRegistry(maxRooms: configuration.maxRooms, store: store, clock: Application.now) { name, saved in
+            // New tilts come from the room's name, so a room without saved state looks the same each start.
+            let seed = FNV1a.hash(name.utf8)
+            guard let saved else { return Stack(photos: photos, stage: stage, style: style, seed: seed) }
+            return Stack(photos: photos, stage: stage, saved: saved, seed: seed)
         }
         let limits = ServerLimits()
         controlToken = configuration.controlToken(generate: AccessPolicy.generateToken)
@@ -60,6 +65,18 @@ final class Application {
             for room in rooms.all { room.heartbeat() }
         }
         heartbeat.resume()
+
+        sweeper = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "stackweb.sweeper"))
+        let idle = configuration.idleUnloadSeconds * 1000
+        let sweepEvery = DispatchTimeInterval.milliseconds(Int(min(60, configuration.idleUnloadSeconds) * 1000))
+        sweeper.schedule(deadline: .now() + sweepEvery, repeating: sweepEvery)
+        sweeper.setEventHandler { [rooms] in rooms.unloadIdleRooms(idle: idle) }
+        sweeper.resume()
+    }
+
+    /// Start-up and runtime warnings go to standard error.
+    @Sendable static func warn(_ message: String) {
+        FileHandle.standardError.write(Data("stackweb: \(message)\n".utf8))
     }
 
     /// Server time: milliseconds since the Unix epoch.
@@ -90,7 +107,12 @@ final class Application {
     /// Closes every viewer's stream, then stops the server.
     func stop() {
         heartbeat.cancel()
-        for room in rooms.all { room.closeAll() }
+        sweeper.cancel()
+        for room in rooms.all {
+            room.closeAll()
+            store.markDirty(room.name)
+        }
         server.stop()
+        store.flush()
     }
 }

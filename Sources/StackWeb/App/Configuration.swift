@@ -16,7 +16,11 @@ struct Configuration: Equatable, Sendable {
     var token: String?
     /// `--no-token`: anyone who can reach the server may control it, even on a LAN.
     var noToken = false
+    /// File the rooms' lasting state is saved to; `nil` keeps it in memory only.
+    var state: String?
     var heartbeatSeconds = 15.0
+    /// A room nobody has watched or touched for this long is unloaded (its state stays saved).
+    var idleUnloadSeconds = 600.0
     var maxRooms = 64
 
     /// Whether `host` only accepts connections from this machine.
@@ -52,6 +56,7 @@ struct Configuration: Equatable, Sendable {
           --style NAME          initial style of new rooms: \(supportedStyles.map(\.rawValue).joined(separator: ", "))
           --stage WxH           stage size in points (default 1024x768)
           --resources DIR       folder with web/ and demo-photos/ (default: found next to the binary)
+          --state FILE          save every room's order, tilts and style to FILE and restore them at start
           --token T             control token required on every POST (default: generated when --host
                                 is not a loopback address, none on loopback)
           --no-token            let anyone who can reach the server control it
@@ -63,7 +68,7 @@ struct Configuration: Equatable, Sendable {
     /// Reads the environment first, then the arguments (which win).
     static func parse(arguments: [String], environment: [String: String]) throws(Failure) -> Outcome {
         var config = Configuration()
-        let names = ["host", "port", "photos", "style", "stage", "resources", "token"]
+        let names = ["host", "port", "photos", "style", "stage", "resources", "token", "state"]
         for name in names {
             if let value = environment["STACKWEB_" + name.uppercased()] { try config.set(name, value) }
         }
@@ -103,6 +108,7 @@ struct Configuration: Equatable, Sendable {
             self.port = port
         case "photos": photos = value
         case "resources": resources = value
+        case "state": state = value
         case "token":
             guard (16...256).contains(value.utf8.count), value.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
                 throw Failure(description: "--token must be 16 to 256 printable characters without spaces")

@@ -19,18 +19,39 @@ final class Room: Sendable {
     private let timerQueue: DispatchQueue
 
     private struct State {
-        var stack: Stack
+        /// `nil` while the room is unloaded (idle, no viewers): its lasting state is in the store.
+        var loaded: Stack?
+        let restore: @Sendable () -> Stack
+        /// Server time of the last event applied, to tell when the room has been idle long enough.
+        var lastActivity: Millis
         var seq = 0
         var viewers: [ObjectIdentifier: any EventSink] = [:]
         var replay = ReplayBuffer(capacity: Room.replayCapacity)
         var scheduledTick: Millis?
         var presencePending = false
+
+        /// Runs `body` on the stack, restoring it first when the room was unloaded. In place: a
+        /// million-card stack is never copied.
+        mutating func stack<Result, Failure: Error>(_ body: (inout Stack) throws(Failure) -> Result) throws(Failure)
+            -> Result
+        {
+            if loaded == nil { loaded = restore() }
+            return try body(&loaded!)
+        }
     }
 
-    init(name: String, stack: Stack, clock: @escaping @Sendable () -> Millis) {
+    /// Called after each change: the room's lasting state is worth saving again.
+    private let changed: @Sendable (String) -> Void
+
+    /// `restore` makes the room's stack when it is first used and after each unload.
+    init(
+        name: String, clock: @escaping @Sendable () -> Millis, restore: @escaping @Sendable () -> Stack,
+        changed: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.name = name
         self.clock = clock
-        self.state = Locked(State(stack: stack))
+        self.changed = changed
+        self.state = Locked(State(restore: restore, lastActivity: clock()))
         self.timerQueue = DispatchQueue(label: "stackweb.room.\(name).timer")
     }
 
@@ -38,12 +59,31 @@ final class Room: Sendable {
 
     /// What `GET /api/rooms` lists about this room.
     func listing() -> (viewers: Int, count: Int, seq: Int) {
-        state.withLock { ($0.viewers.count, $0.stack.count, $0.seq) }
+        state.withLock { state in (state.viewers.count, state.stack { $0.count }, state.seq) }
     }
 
     /// The room's current snapshot as JSON.
     func snapshotJSON() -> [UInt8] {
-        state.withLock { snapshot(of: $0) }
+        state.withLock { snapshot(of: &$0) }
+    }
+
+    /// The lasting state to save, or `nil` while unloaded (the store already has it).
+    func saved() -> SavedStack? {
+        state.withLock { $0.loaded?.saved() }
+    }
+
+    /// Unloads the stack when nobody watches and nothing has happened for `idle` ms and nothing is
+    /// in motion; returns its lasting state for the store. The room object stays, with its `seq`,
+    /// so ids keep increasing; viewers that come back get a snapshot.
+    func unloadIfIdle(for idle: Millis) -> SavedStack? {
+        state.withLock { state in
+            guard let stack = state.loaded, state.viewers.isEmpty, stack.nextDeadline == nil,
+                clock() - state.lastActivity >= idle
+            else { return nil }
+            state.loaded = nil
+            state.replay = ReplayBuffer(capacity: Room.replayCapacity)
+            return stack.saved()
+        }
     }
 
     /// Adds a viewer: first `retry:` and either the events it missed since `lastEventID` or a
@@ -55,7 +95,7 @@ final class Room: Sendable {
             if let lastEventID, let missed = state.replay.events(after: lastEventID, latest: state.seq) {
                 for event in missed { opening += event }
             } else {
-                opening += ServerSentEvent.encode(id: state.seq, event: "snapshot", data: snapshot(of: state))
+                opening += ServerSentEvent.encode(id: state.seq, event: "snapshot", data: snapshot(of: &state))
             }
             sink.send(opening)
             schedulePresence(in: &state)
@@ -75,7 +115,7 @@ final class Room: Sendable {
             var change = StackChange()
             for event in events {
                 // Pointer samples never fail in the model; a refused one simply changes nothing.
-                if let next = try? state.stack.handle(.pointer(event), at: now) { change.merge(next) }
+                if let next = try? state.stack({ try $0.handle(.pointer(event), at: now) }) { change.merge(next) }
             }
             publish(change, at: now, in: &state)
             return state.seq
@@ -86,7 +126,7 @@ final class Room: Sendable {
     func apply(_ command: StackCommand) throws(StackError) -> Int {
         try state.withLock { (state) throws(StackError) -> Int in
             let now = clock()
-            let change = try state.stack.handle(.command(command), at: now)
+            let change = try state.stack { (stack) throws(StackError) in try stack.handle(.command(command), at: now) }
             publish(change, at: now, in: &state)
             return state.seq
         }
@@ -106,23 +146,28 @@ final class Room: Sendable {
         }
     }
 
-    private func snapshot(of state: State) -> [UInt8] {
+    private func snapshot(of state: inout State) -> [UInt8] {
         let now = clock()
-        return RoomEncoder.snapshot(summary(of: state, at: now), cards: state.stack.drawnCards(at: now))
+        let summary = summary(of: &state, at: now)
+        return RoomEncoder.snapshot(summary, cards: state.stack { $0.drawnCards(at: now) })
     }
 
-    private func summary(of state: State, at now: Millis) -> RoomEncoder.Summary {
-        RoomEncoder.Summary(
-            room: name, seq: state.seq, serverTime: now, style: state.stack.style, stage: state.stack.stage,
-            count: state.stack.count, current: state.stack.current, playing: false,
-            viewers: state.viewers.count)
+    private func summary(of state: inout State, at now: Millis) -> RoomEncoder.Summary {
+        let (viewers, seq) = (state.viewers.count, state.seq)
+        return state.stack { stack in
+            RoomEncoder.Summary(
+                room: name, seq: seq, serverTime: now, style: stack.style, stage: stack.stage,
+                count: stack.count, current: stack.current, playing: false, viewers: viewers)
+        }
     }
 
     /// Numbers, encodes once, fans out and remembers a change; then re-arms the timer.
     private func publish(_ change: StackChange, at now: Millis, in state: inout State) {
+        state.lastActivity = now
         if !change.isEmpty {
             state.seq += 1
-            let data = RoomEncoder.change(summary(of: state, at: now), change: change)
+            changed(name)
+            let data = RoomEncoder.change(summary(of: &state, at: now), change: change)
             let event = ServerSentEvent.encode(id: state.seq, event: "change", data: data)
             state.replay.append(seq: state.seq, bytes: event)
             broadcast(event, in: &state)
@@ -161,7 +206,7 @@ final class Room: Sendable {
 
     /// Arms a one-shot timer for the model's next deadline (animation end, gesture timeout).
     private func scheduleTick(in state: inout State) {
-        guard let deadline = state.stack.nextDeadline else { return }
+        guard let deadline = state.loaded?.nextDeadline else { return }
         if let scheduled = state.scheduledTick, scheduled <= deadline { return }
         state.scheduledTick = deadline
         let delay = max(0, deadline - clock()) + 1
@@ -174,7 +219,7 @@ final class Room: Sendable {
         state.withLock { state in
             state.scheduledTick = nil
             let now = clock()
-            let change = (try? state.stack.handle(.tick, at: now)) ?? StackChange()
+            let change = (try? state.stack { try $0.handle(.tick, at: now) }) ?? StackChange()
             publish(change, at: now, in: &state)
         }
     }

@@ -9,14 +9,21 @@ final class RoomRegistry: Sendable {
     }
 
     let maxRooms: Int
-    private let makeStack: @Sendable (_ roomName: String) -> Stack
+    let store: StateStore
+    /// Makes a room's stack: from its saved state when the store has one, else new.
+    private let makeStack: @Sendable (_ roomName: String, _ saved: SavedStack?) -> Stack
     private let clock: @Sendable () -> Millis
     private let rooms = Locked<[String: Room]>([:])
 
-    init(maxRooms: Int, clock: @escaping @Sendable () -> Millis, makeStack: @escaping @Sendable (String) -> Stack) {
+    init(
+        maxRooms: Int, store: StateStore, clock: @escaping @Sendable () -> Millis,
+        makeStack: @escaping @Sendable (String, SavedStack?) -> Stack
+    ) {
         self.maxRooms = maxRooms
+        self.store = store
         self.clock = clock
         self.makeStack = makeStack
+        store.setSource { [rooms] name in rooms.withLock { $0[name] }?.saved() }
     }
 
     /// Room names as the contract allows them: `[a-z0-9][a-z0-9_-]{0,63}`.
@@ -36,11 +43,21 @@ final class RoomRegistry: Sendable {
         return try rooms.withLock { (rooms) throws(Failure) -> Room in
             if let room = rooms[name] { return room }
             guard rooms.count < maxRooms else { throw .tooManyRooms(limit: maxRooms) }
-            let room = Room(name: name, stack: makeStack(name), clock: clock)
+            let room = Room(
+                name: name, clock: clock,
+                restore: { [store, makeStack] in makeStack(name, store.saved(room: name)) },
+                changed: { [store] in store.markDirty($0) })
             rooms[name] = room
             return room
         }
     }
 
     var all: [Room] { rooms.withLock { Array($0.values) } }
+
+    /// Unloads every room idle for `idle` ms, handing its state to the store.
+    func unloadIdleRooms(idle: Millis) {
+        for room in all {
+            if let saved = room.unloadIfIdle(for: idle) { store.keep(saved, room: room.name) }
+        }
+    }
 }

@@ -1,0 +1,33 @@
+import Testing
+
+@testable import StackModel
+
+@Suite struct SavedStackTests {
+    static let photos = (0..<6).map { Photo(id: "p\($0)", width: 4, height: 3) }
+
+    @Test func aRestoredStackHasTheSameOrderTiltsAndCards() throws {
+        var stack = Stack(photos: Self.photos, seed: 7)
+        _ = try stack.handle(.command(.goto(index: 3)), at: 0)
+        _ = try stack.handle(.tick, at: 100_000)
+        let saved = stack.saved()
+        #expect(saved.order == ["p3", "p4", "p5", "p0", "p1", "p2"])
+        let restored = Stack(photos: Self.photos, saved: saved, seed: 99)
+        #expect(restored.saved() == saved)
+        #expect(restored.current == 3)
+        #expect(restored.drawnCards(at: 200_000) == stack.drawnCards(at: 200_000))
+    }
+
+    @Test func newPhotosJoinTheBackAndVanishedOnesAreDropped() {
+        let saved = SavedStack(style: .pile, order: ["p2", "gone", "p0", "p2"], tilts: [3, 1, -2, 4])
+        let restored = Stack(photos: Self.photos, saved: saved, seed: 1)
+        let after = restored.saved()
+        #expect(after.order == ["p2", "p0", "p1", "p3", "p4", "p5"])
+        #expect(Array(after.tilts.prefix(2)) == [3, -2])
+        #expect(after.tilts.allSatisfy { (-4...4).contains($0) })
+    }
+
+    @Test func outOfRangeTiltsAreClamped() {
+        let saved = SavedStack(style: .pile, order: ["p0", "p1"], tilts: [90, -1000])
+        #expect(Array(Stack(photos: Self.photos, saved: saved, seed: 1).saved().tilts.prefix(2)) == [4, -4])
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import StackModel
+import Testing
+
+@testable import StackWeb
+
+/// Rooms' lasting state: saved atomically, restored at start, kept while a room is unloaded.
+@Suite struct PersistenceTests {
+    static func temporaryPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("stackweb-\(UUID().uuidString)/state.json").path
+    }
+
+    /// Polls `condition` until it holds or `seconds` pass.
+    static func eventually(_ seconds: Double = 3, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return try condition()
+    }
+
+    /// The snapshot once every animation has ended (the server finishes them on its own clock).
+    static func settledSnapshot(_ server: TestServer, room: String = "main") throws -> [String: Any] {
+        var snapshot = try server.snapshot(room: room)
+        _ = try eventually(5) {
+            snapshot = try server.snapshot(room: room)
+            return (snapshot["cards"] as? [[String: Any]])?.allSatisfy { $0["anim"] == nil } == true
+        }
+        return snapshot
+    }
+
+    @Test func aChangeIsOnDiskWithinASecondAndRestoredAtTheNextStart() throws {
+        let path = Self.temporaryPath()
+        let before: [String: Any]
+        do {
+            let server = try TestServer { $0.state = path }
+            _ = try server.command(#"{"command":"goto","index":4}"#, room: "hall")
+            let changedAt = Date()
+            #expect(
+                try Self.eventually { (try? String(contentsOfFile: path, encoding: .utf8))?.contains("hall") == true })
+            #expect(Date().timeIntervalSince(changedAt) < 1)
+            before = try Self.settledSnapshot(server, room: "hall")
+        }
+        let restarted = try TestServer { $0.state = path }
+        let after = try restarted.snapshot(room: "hall")
+        #expect(after["current"] as? Int == 4)
+        let ids = { (snapshot: [String: Any]) in (snapshot["cards"] as? [[String: Any]])?.map { $0["id"] as? String } }
+        let rotations = { (snapshot: [String: Any]) in
+            (snapshot["cards"] as? [[String: Any]])?.map { $0["rotation"] as? Double }
+        }
+        #expect(ids(after) == ids(before))
+        #expect(rotations(after) == rotations(before))
+        #expect(try restarted.snapshot(room: "other")["current"] as? Int == 0)
+    }
+
+    @Test func theFileIsReplacedWholeWithNoTemporaryLeftBehind() throws {
+        let path = Self.temporaryPath()
+        let server = try TestServer { $0.state = path }
+        for _ in 0..<5 { _ = try server.command(#"{"command":"next"}"#) }
+        server.app.store.flush()
+        let folder = (path as NSString).deletingLastPathComponent
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["state.json"])
+        let file = try JSONDecoder().decode(StateFile.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(file.version == 1)
+        #expect(file.rooms["main"]?.order.count == 12)
+    }
+
+    @Test func aCorruptStateFileIsKeptAsideAndTheServerStartsClean() throws {
+        let path = Self.temporaryPath()
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data("{\"version\":1,\"rooms\":{\"main\":".utf8).write(to: URL(fileURLWithPath: path))
+        let server = try TestServer { $0.state = path }
+        #expect(try server.snapshot()["current"] as? Int == 0)
+        let folder = (path as NSString).deletingLastPathComponent
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        #expect(names.contains { $0.hasPrefix("state.json.corrupt-") })
+    }
+
+    @Test func anIdleRoomIsUnloadedAndComesBackAsItWas() throws {
+        let server = try TestServer { $0.idleUnloadSeconds = 0.05 }
+        _ = try server.command(#"{"command":"goto","index":2}"#)
+        let seq = try #require(try Self.settledSnapshot(server)["seq"] as? Int)
+        let room = try server.app.rooms.room(named: "main")
+        #expect(Self.eventually { room.saved() == nil }, "the room was never unloaded")
+        let snapshot = try server.snapshot()
+        #expect(snapshot["current"] as? Int == 2)
+        #expect(snapshot["seq"] as? Int == seq)
+        let next = try #require(try server.command(#"{"command":"next"}"#).json()["seq"] as? Int)
+        #expect(next == seq + 1)
+    }
+
+    @Test func aWatchedRoomIsNotUnloaded() throws {
+        let server = try TestServer { $0.idleUnloadSeconds = 0.05 }
+        let viewer = try server.events()
+        _ = try viewer.next()
+        let room = try server.app.rooms.room(named: "main")
+        #expect(!Self.eventually(0.5) { room.saved() == nil })
+    }
+}
