@@ -7,7 +7,8 @@ const ssize_t CMicroHTTPD_CONTENT_READER_END_WITH_ERROR = MHD_CONTENT_READER_END
 struct MHD_Daemon *CMicroHTTPD_start(
     CMicroHTTPD_Options options,
     MHD_AccessHandlerCallback handler, void *handlerContext,
-    MHD_RequestCompletedCallback completed, void *completedContext)
+    MHD_RequestCompletedCallback completed, void *completedContext,
+    CMicroHTTPD_URILogger uriLogger, void *uriLoggerContext)
 {
     unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME
         | MHD_USE_ERROR_LOG;
@@ -19,6 +20,7 @@ struct MHD_Daemon *CMicroHTTPD_start(
         MHD_OPTION_CONNECTION_TIMEOUT, options.connectionTimeoutSeconds,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, options.connectionMemoryLimit,
         MHD_OPTION_NOTIFY_COMPLETED, completed, completedContext,
+        MHD_OPTION_URI_LOG_CALLBACK, uriLogger, uriLoggerContext,
         MHD_OPTION_END);
 }
 

@@ -80,13 +80,14 @@ import Testing
 
     @Test func anIdleRoomIsUnloadedAndComesBackAsItWas() throws {
         let server = try TestServer { $0.idleUnloadSeconds = 0.05 }
-        _ = try server.command(#"{"command":"goto","index":2}"#)
-        let seq = try #require(try Self.settledSnapshot(server)["seq"] as? Int)
+        let before = try #require(try server.command(#"{"command":"goto","index":2}"#).json()["seq"] as? Int)
         let room = try server.app.rooms.room(named: "main")
+        // Unloading waits until every motion has ended, so the state read back is at rest.
         #expect(Self.eventually { room.saved() == nil }, "the room was never unloaded")
         let snapshot = try server.snapshot()
         #expect(snapshot["current"] as? Int == 2)
-        #expect(snapshot["seq"] as? Int == seq)
+        let seq = try #require(snapshot["seq"] as? Int)
+        #expect(seq >= before)
         let next = try #require(try server.command(#"{"command":"next"}"#).json()["seq"] as? Int)
         #expect(next == seq + 1)
     }

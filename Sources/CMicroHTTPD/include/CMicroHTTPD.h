@@ -15,12 +15,17 @@ typedef struct {
     int listenSocket;
 } CMicroHTTPD_Options;
 
+/// Called with the raw request-target before MHD decodes it; its result becomes the request's
+/// context pointer (`*con_cls`).
+typedef void *(*CMicroHTTPD_URILogger)(void *context, const char *uri, struct MHD_Connection *connection);
+
 /// Starts a daemon with an internal polling thread, epoll and suspend/resume, as DESIGN.md asks.
 /// Why a shim: MHD_start_daemon is variadic, and Swift cannot call C variadic functions.
 struct MHD_Daemon *CMicroHTTPD_start(
     CMicroHTTPD_Options options,
     MHD_AccessHandlerCallback handler, void *handlerContext,
-    MHD_RequestCompletedCallback completed, void *completedContext);
+    MHD_RequestCompletedCallback completed, void *completedContext,
+    CMicroHTTPD_URILogger uriLogger, void *uriLoggerContext);
 
 /// The port MHD actually bound (for port 0). Why a shim: MHD_get_daemon_info returns a union pointer.
 uint16_t CMicroHTTPD_boundPort(struct MHD_Daemon *daemon);

@@ -55,7 +55,8 @@ final class Application {
         controlToken = configuration.controlToken(generate: AccessPolicy.generateToken)
         let router = Router(
             staticFiles: try StaticFiles.load(folder: resources + "/web"), rooms: rooms, photos: library,
-            maxBodyBytes: limits.maxBodyBytes, access: AccessPolicy(token: controlToken))
+            maxBodyBytes: limits.maxBodyBytes, access: AccessPolicy(token: controlToken),
+            filter: .standard(extraHosts: configuration.allowedHosts, hostname: NetworkAddresses.hostname()))
         server = try HTTPServer(host: configuration.host, port: configuration.port, limits: limits, responder: router)
 
         heartbeat = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "stackweb.heartbeat"))

@@ -1,3 +1,4 @@
+import Foundation
 import StackModel
 
 /// Everything the command line and `STACKWEB_*` environment variables can set.
@@ -16,6 +17,9 @@ struct Configuration: Equatable, Sendable {
     var token: String?
     /// `--no-token`: anyone who can reach the server may control it, even on a LAN.
     var noToken = false
+    /// Extra names the server answers to (the `Host` header), besides IP literals, `localhost` and
+    /// this machine's name.
+    var allowedHosts: [String] = []
     /// File the rooms' lasting state is saved to; `nil` keeps it in memory only.
     var state: String?
     var heartbeatSeconds = 15.0
@@ -60,6 +64,8 @@ struct Configuration: Equatable, Sendable {
           --token T             control token required on every POST (default: generated when --host
                                 is not a loopback address, none on loopback)
           --no-token            let anyone who can reach the server control it
+          --allowed-host NAME   also answer to NAME in the Host header (repeatable; IP addresses,
+                                localhost and this machine's name always work)
           --help, --version
 
         Every option can also be given as an environment variable: --photos DIR is STACKWEB_PHOTOS=DIR.
@@ -68,9 +74,14 @@ struct Configuration: Equatable, Sendable {
     /// Reads the environment first, then the arguments (which win).
     static func parse(arguments: [String], environment: [String: String]) throws(Failure) -> Outcome {
         var config = Configuration()
-        let names = ["host", "port", "photos", "style", "stage", "resources", "token", "state"]
+        let names = ["host", "port", "photos", "style", "stage", "resources", "token", "state", "allowed-host"]
         for name in names {
-            if let value = environment["STACKWEB_" + name.uppercased()] { try config.set(name, value) }
+            let variable = "STACKWEB_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
+            guard let value = environment[variable] else { continue }
+            // A list in one variable: STACKWEB_ALLOWED_HOST=frame.lan,photos.home
+            for part in name == "allowed-host" ? value.split(separator: ",").map(String.init) : [value] {
+                try config.set(name, part)
+            }
         }
         if let value = environment["STACKWEB_NO_TOKEN"] { config.noToken = !["", "0", "false"].contains(value) }
         var remaining = arguments[...]
@@ -109,6 +120,11 @@ struct Configuration: Equatable, Sendable {
         case "photos": photos = value
         case "resources": resources = value
         case "state": state = value
+        case "allowed-host":
+            guard !value.isEmpty, value.utf8.count <= 253, !value.contains(":") else {
+                throw Failure(description: "--allowed-host takes a host name without port")
+            }
+            allowedHosts.append(value)
         case "token":
             guard (16...256).contains(value.utf8.count), value.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
                 throw Failure(description: "--token must be 16 to 256 printable characters without spaces")

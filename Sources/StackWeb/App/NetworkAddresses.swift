@@ -25,12 +25,17 @@ enum NetworkAddresses {
         return found
     }
 
-    /// `name.local`, the mDNS name most LANs resolve, when the host has a name.
-    static func mdnsName() -> String? {
+    /// This machine's name, as `gethostname` reports it.
+    static func hostname() -> String? {
         var name = [CChar](repeating: 0, count: 256)
         guard gethostname(&name, name.count) == 0 else { return nil }
         let host = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard !host.isEmpty, host != "localhost" else { return nil }
+        return host.isEmpty ? nil : host
+    }
+
+    /// `name.local`, the mDNS name most LANs resolve, when the host has a name.
+    static func mdnsName() -> String? {
+        guard let host = hostname(), host != "localhost" else { return nil }
         return host.hasSuffix(".local") ? host : host + ".local"
     }
 }

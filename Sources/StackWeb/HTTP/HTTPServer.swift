@@ -54,7 +54,8 @@ final class HTTPServer: Sendable {
         )
         guard
             let daemon = CMicroHTTPD_start(
-                options, accessHandler, self.context.toOpaque(), requestCompleted, self.context.toOpaque())
+                options, accessHandler, self.context.toOpaque(), requestCompleted, self.context.toOpaque(),
+                uriLogger, nil)
         else {
             close(socket)
             self.context.release()
@@ -97,48 +98,59 @@ final class ServerContext: Sendable {
     }
 }
 
-/// One request in flight: its head, the body gathered so far, and an early refusal if any.
+/// One request in flight: the raw target, then its head, the body gathered so far, and an early
+/// refusal if any.
 private final class RequestState {
-    var request: Request
+    let rawTarget: String
+    var request: Request?
     var refusal: Response?
 
-    init(request: Request) { self.request = request }
+    init(rawTarget: String) { self.rawTarget = rawTarget }
 }
 
 // MARK: - libmicrohttpd callbacks (capture nothing; recover Swift owners with Unmanaged)
 
+/// The first callback of every request, with the target as the client sent it (MHD decodes it
+/// once before the access handler sees it, which would hide `%2F` and `%00` tricks).
+private let uriLogger: CMicroHTTPD_URILogger = { _, uri, _ in
+    let state = RequestState(rawTarget: uri.map { String(cString: $0) } ?? "")
+    // Released in `requestCompleted`, which MHD calls for every request it started.
+    return Unmanaged.passRetained(state).toOpaque()
+}
+
 private let accessHandler: MHD_AccessHandlerCallback = {
     contextPointer, connection, url, method, _, uploadData, uploadSize, requestPointer in
-    guard let contextPointer, let connection, let url, let method, let uploadSize, let requestPointer else {
+    guard let contextPointer, let connection, let url, let method, let uploadSize, let requestPointer,
+        let statePointer = requestPointer.pointee
+    else {
         return .NO
     }
     let context = Unmanaged<ServerContext>.fromOpaque(contextPointer).takeUnretainedValue()
-    guard let statePointer = requestPointer.pointee else {
+    let state = Unmanaged<RequestState>.fromOpaque(statePointer).takeUnretainedValue()
+    guard state.request != nil else {
         let request = Request(
-            method: String(cString: method), path: String(cString: url),
+            method: String(cString: method), path: String(cString: url), rawTarget: state.rawTarget,
             query: connectionValues(connection, kind: .GET_ARGUMENT_KIND),
             headers: connectionValues(connection, kind: .HEADER_KIND))
-        let state = RequestState(request: request)
+        state.request = request
         state.refusal = context.responder.refusal(forHead: request)
-        // Released in `requestCompleted`, which MHD calls for every request it started.
-        requestPointer.pointee = Unmanaged.passRetained(state).toOpaque()
         return .YES
     }
-    let state = Unmanaged<RequestState>.fromOpaque(statePointer).takeUnretainedValue()
     if uploadSize.pointee > 0 {
         if state.refusal == nil, let uploadData {
-            if state.request.body.count + uploadSize.pointee > context.limits.maxBodyBytes {
+            if (state.request?.body.count ?? 0) + uploadSize.pointee > context.limits.maxBodyBytes {
                 state.refusal = .error(413, "request body larger than \(context.limits.maxBodyBytes) bytes")
             } else {
                 uploadData.withMemoryRebound(to: UInt8.self, capacity: uploadSize.pointee) {
-                    state.request.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: uploadSize.pointee))
+                    state.request?.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: uploadSize.pointee))
                 }
             }
         }
         uploadSize.pointee = 0
         return .YES
     }
-    let response = state.refusal ?? context.responder.respond(to: state.request)
+    guard let request = state.request else { return .NO }
+    let response = state.refusal ?? context.responder.respond(to: request)
     return queue(response, on: connection, context: context)
 }
 

@@ -3,6 +3,8 @@ struct Request: Sendable {
     var method: String
     /// The path as libmicrohttpd hands it over: already %-decoded once.
     var path: String
+    /// The request-target exactly as the client sent it, query included.
+    var rawTarget: String
     /// Query arguments, decoded.
     var query: [String: String]
     /// Header values by lower-cased name.
@@ -10,11 +12,12 @@ struct Request: Sendable {
     var body: [UInt8]
 
     init(
-        method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
-        body: [UInt8] = []
+        method: String, path: String, rawTarget: String? = nil, query: [String: String] = [:],
+        headers: [String: String] = [:], body: [UInt8] = []
     ) {
         self.method = method
         self.path = path
+        self.rawTarget = rawTarget ?? path
         self.query = query
         self.headers = Dictionary(
             headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })

@@ -9,8 +9,10 @@ struct Router: RequestResponder {
     let photos: PhotoLibrary
     let maxBodyBytes: Int
     let access: AccessPolicy
+    let filter: RequestFilter
 
     func refusal(forHead request: Request) -> Response? {
+        if let refusal = filter.refusal(for: request) { return refusal }
         guard request.method == "POST" else { return nil }
         if let refusal = access.refusal(for: request) { return refusal }
         if let length = request.header("Content-Length").flatMap(Int.init), length > maxBodyBytes {

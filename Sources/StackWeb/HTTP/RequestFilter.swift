@@ -1,0 +1,83 @@
+import Glibc
+
+/// Refuses requests that no page of ours would send, before anything else looks at them:
+/// a `Host` we are not known by (DNS rebinding), a POST from another `Origin`, a raw target that
+/// tries to smuggle a path past the once-decoding of libmicrohttpd.
+struct RequestFilter: Sendable {
+    /// Names (lower-cased, without port) this server answers to besides IP literals.
+    let allowedHosts: Set<String>
+
+    /// `localhost`, this machine's name and `name.local`, and the names given with `--allowed-host`.
+    static func standard(extraHosts: [String], hostname: String?) -> RequestFilter {
+        var hosts: Set<String> = ["localhost"]
+        if let hostname, !hostname.isEmpty {
+            let short = hostname.lowercased()
+            hosts.insert(short)
+            hosts.insert(short.hasSuffix(".local") ? short : short + ".local")
+        }
+        for host in extraHosts { hosts.insert(host.lowercased()) }
+        return RequestFilter(allowedHosts: hosts)
+    }
+
+    func refusal(for request: Request) -> Response? {
+        if let host = request.header("Host"), !isAllowed(hostHeader: host) {
+            return .error(403, "this server is not known by the name in the Host header")
+        }
+        if let problem = Self.pathProblem(request.rawTarget) {
+            return .error(400, "malformed request path: \(problem)")
+        }
+        if request.method == "POST", let origin = request.header("Origin"),
+            !Self.origin(origin, matchesHost: request.header("Host"))
+        {
+            return .error(403, "cross-origin requests may not control this server")
+        }
+        return nil
+    }
+
+    func isAllowed(hostHeader: String) -> Bool {
+        guard let name = Self.hostName(hostHeader) else { return false }
+        return Self.isIPLiteral(name) || allowedHosts.contains(name)
+    }
+
+    /// The host part of a `Host` header, lower-cased, without port or IPv6 brackets; `nil` if malformed.
+    static func hostName(_ header: String) -> String? {
+        let value = header.lowercased()
+        if value.hasPrefix("[") {
+            guard let close = value.firstIndex(of: "]") else { return nil }
+            let rest = value[value.index(after: close)...]
+            guard rest.isEmpty || (rest.hasPrefix(":") && rest.dropFirst().allSatisfy(\.isNumber)) else { return nil }
+            return String(value[value.index(after: value.startIndex)..<close])
+        }
+        let parts = value.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), !parts[0].isEmpty else { return nil }
+        if parts.count == 2 { guard !parts[1].isEmpty, parts[1].allSatisfy(\.isNumber) else { return nil } }
+        return String(parts[0])
+    }
+
+    static func isIPLiteral(_ name: String) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 16)
+        return inet_pton(AF_INET, name, &buffer) == 1 || inet_pton(AF_INET6, name, &buffer) == 1
+    }
+
+    /// A page's own POSTs carry `Origin: http://<the Host it loaded from>`.
+    static func origin(_ origin: String, matchesHost host: String?) -> Bool {
+        guard let host, origin.lowercased().hasPrefix("http://") else { return false }
+        return origin.dropFirst("http://".count).lowercased() == host.lowercased()
+    }
+
+    /// Why a raw request-target is refused, or `nil`. MHD decodes `%XX` once: an encoded `/`, `\`,
+    /// NUL or `%` would otherwise turn into a different path after that, and `..`, `//` and `\` have
+    /// no business in any of our paths.
+    static func pathProblem(_ rawTarget: String) -> String? {
+        let path = rawTarget.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        guard path.hasPrefix("/") else { return "it must start with /" }
+        let lowered = path.lowercased()
+        for encoded in ["%00", "%2f", "%5c", "%25", "%2e"] where lowered.contains(encoded) {
+            return "encoded \(encoded) is not allowed"
+        }
+        if path.contains("//") { return "empty segment" }
+        if path.contains("\\") { return "backslash" }
+        if path.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }) { return "dot segment" }
+        return nil
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+@testable import StackWeb
+
+/// Host allow-list (DNS rebinding), Origin on POST, and raw paths, over real sockets.
+@Suite struct RequestFilterTests {
+    @Test(arguments: [
+        ("127.0.0.1:8080", true), ("127.0.0.1", true), ("[::1]:8080", true), ("192.168.1.20:8080", true),
+        ("localhost:8080", true), ("LOCALHOST", true), ("frame.lan", true), ("frame.lan:80", true),
+        ("evil.example:8080", false), ("attacker.com", false), ("", false), (":8080", false),
+        ("127.0.0.1:80:80", false), ("[::1", false), ("127.0.0.1:abc", false),
+    ])
+    func hostHeaders(host: String, allowed: Bool) {
+        let filter = RequestFilter.standard(extraHosts: ["frame.lan"], hostname: "photobox")
+        #expect(filter.isAllowed(hostHeader: host) == allowed)
+        #expect(filter.isAllowed(hostHeader: "photobox.local:8080"))
+    }
+
+    @Test(arguments: ["GET", "POST"])
+    func anUnknownHostIsRefusedWith403(method: String) throws {
+        let server = try TestServer()
+        let reply = try server.http.send(
+            method: method, path: method == "GET" ? "/" : "/api/rooms/main/commands",
+            headers: ["Host": "rebound.attacker.example", "Content-Type": "application/json"],
+            body: Array(#"{"command":"next"}"#.utf8))
+        #expect(reply.status == 403)
+        #expect(try reply.json()["error"] as? String != nil)
+        #expect(try server.snapshot()["seq"] as? Int == 0)
+    }
+
+    @Test func anAllowedHostNameWorks() throws {
+        let server = try TestServer { $0.allowedHosts = ["frame.lan"] }
+        #expect(try server.http.get("/", headers: ["Host": "frame.lan:8080"]).status == 200)
+    }
+
+    @Test(arguments: [
+        ("http://evil.example", 403), ("null", 403), ("https://127.0.0.1:PORT", 403), ("http://127.0.0.1:PORT", 200),
+    ])
+    func postsFromAnotherOriginAreRefused(origin: String, status: Int) throws {
+        let server = try TestServer()
+        let reply = try server.http.post(
+            "/api/rooms/main/commands", json: #"{"command":"next"}"#,
+            headers: ["Origin": origin.replacingOccurrences(of: "PORT", with: String(server.port))])
+        #expect(reply.status == status)
+    }
+
+    @Test(arguments: [
+        "/../Package.swift", "/%2e%2e/Package.swift", "/..%2fPackage.swift", "/photos/..%2f..%2fetc%2fpasswd",
+        "/index.html%00.png",
+        "/%252e%252e/x", "/a//b", "/api/rooms/main/../main", "/.\\index.html", "/photos/%5c..%5cx",
+    ])
+    func smuggledPathsAreRefused(target: String) throws {
+        let server = try TestServer()
+        let reply = try server.http.get(target)
+        #expect(reply.status == 400)
+        #expect((try reply.json()["error"] as? String)?.hasPrefix("malformed request path") == true)
+    }
+
+    @Test func aPlainQueryStringIsFine() throws {
+        let server = try TestServer()
+        #expect(try server.http.get("/?room=main&kiosk=1").status == 200)
+    }
+}
