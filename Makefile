@@ -8,6 +8,7 @@ PREFIX ?= /usr/local
 PORT ?= 8080
 HOST ?= 127.0.0.1
 ARGS ?=
+STATE ?= $(HOME)/.local/state/stackweb/state.json
 PYTHON ?= python3
 
 # Debian packages the project needs to build, run and test.
@@ -41,7 +42,7 @@ release: apt-deps
 	swift build -c release
 
 run: release
-	$(RELEASE_BIN) --host $(HOST) --port $(PORT) $(ARGS)
+	$(RELEASE_BIN) --host $(HOST) --port $(PORT) --state $(STATE) $(ARGS)
 
 test: deps test-swift test-tsan test-web test-e2e
 
