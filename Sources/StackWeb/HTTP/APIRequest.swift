@@ -68,6 +68,7 @@ enum APIRequest {
     }
 
     private static func decode<Body: Decodable>(_ body: [UInt8]) throws(APIError) -> Body {
+        if let problem = JSONShape.problem(in: body) { throw .badRequest(problem.description) }
         do {
             return try JSONDecoder().decode(Body.self, from: Data(body))
         } catch let error as DecodingError {

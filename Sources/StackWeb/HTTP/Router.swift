@@ -69,11 +69,18 @@ struct Router: RequestResponder {
     }
 
     private func pointer(_ room: Room, _ request: Request) -> Response {
+        let inputs: [PointerInput]
         do {
-            let inputs = try APIRequest.pointerInputs(from: request.body)
-            return sequenceAnswer(room.apply(pointer: inputs))
+            inputs = try APIRequest.pointerInputs(from: request.body)
         } catch {
             return .error(error.status, error.message)
+        }
+        do {
+            return sequenceAnswer(try room.apply(pointer: inputs))
+        } catch {
+            var response = Response.error(429, "too many pointer events from this viewer; slow down")
+            response.headers.append(("Retry-After", "1"))
+            return response
         }
     }
 

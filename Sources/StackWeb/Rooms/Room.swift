@@ -29,6 +29,7 @@ final class Room: Sendable {
         var replay = ReplayBuffer(capacity: Room.replayCapacity)
         var scheduledTick: Millis?
         var presencePending = false
+        var pointerLimiter = PointerRateLimiter()
 
         /// Runs `body` on the stack, restoring it first when the room was unloaded. In place: a
         /// million-card stack is never copied.
@@ -108,10 +109,16 @@ final class Room: Sendable {
         }
     }
 
+    /// A viewer sent more pointer samples than `PointerRateLimiter` allows.
+    struct RateLimited: Error {}
+
     /// Applies a batch of pointer samples in order; returns the room's sequence number after them.
-    func apply(pointer events: [PointerInput]) -> Int {
-        state.withLock { state in
+    func apply(pointer events: [PointerInput]) throws(RateLimited) -> Int {
+        try state.withLock { (state) throws(RateLimited) -> Int in
             let now = clock()
+            if let viewer = events.first?.viewer, !state.pointerLimiter.allow(events.count, from: viewer, at: now) {
+                throw RateLimited()
+            }
             var change = StackChange()
             for event in events {
                 // Pointer samples never fail in the model; a refused one simply changes nothing.
