@@ -22,6 +22,7 @@ private func run() -> Never {
     case .run(let configuration):
         // A viewer that vanishes mid-write must not kill the server.
         signal(SIGPIPE, SIG_IGN)
+        raiseOpenFileLimit()
         let app: Application
         do {
             app = try Application(configuration: configuration)
@@ -36,6 +37,14 @@ private func run() -> Never {
         say("StackWeb stopped")
         exit(0)
     }
+}
+
+/// Every viewer holds a socket: lift the soft descriptor limit (often 1,024) to the hard one.
+private func raiseOpenFileLimit() {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+    limit.rlim_cur = limit.rlim_max
+    setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
 }
 
 /// Writes a line to standard output at once (print is block-buffered when stdout is a pipe).

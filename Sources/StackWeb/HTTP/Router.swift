@@ -76,7 +76,7 @@ struct Router: RequestResponder {
             return .error(error.status, error.message)
         }
         do {
-            return sequenceAnswer(try room.apply(pointer: inputs))
+            return acknowledge(try room.apply(pointer: inputs))
         } catch {
             var response = Response.error(429, "too many pointer events from this viewer; slow down")
             response.headers.append(("Retry-After", "1"))
@@ -92,7 +92,7 @@ struct Router: RequestResponder {
             return .error(error.status, error.message)
         }
         do {
-            return sequenceAnswer(try room.apply(command))
+            return acknowledge(try room.apply(command))
         } catch {
             switch error {
             case .indexOutOfRange(let index, let count):
@@ -103,9 +103,12 @@ struct Router: RequestResponder {
         }
     }
 
-    private func sequenceAnswer(_ seq: Int) -> Response {
+    /// `{"seq": N}`, sent only once a change to what is saved is on disk: an acknowledged change
+    /// survives even `kill -9`. Drags change nothing lasting and are answered at once.
+    private func acknowledge(_ applied: Room.Applied) -> Response {
+        if applied.changedLastingState { rooms.store.flush() }
         var writer = JSONWriter()
-        writer.object { $0.field("seq", seq) }
+        writer.object { $0.field("seq", applied.seq) }
         return .json(writer.bytes)
     }
 

@@ -112,9 +112,16 @@ final class Room: Sendable {
     /// A viewer sent more pointer samples than `PointerRateLimiter` allows.
     struct RateLimited: Error {}
 
-    /// Applies a batch of pointer samples in order; returns the room's sequence number after them.
-    func apply(pointer events: [PointerInput]) throws(RateLimited) -> Int {
-        try state.withLock { (state) throws(RateLimited) -> Int in
+    /// What applying a request did: the room's sequence number after it, and whether it changed
+    /// what is saved (order, current card), so the answer must wait until that is on disk.
+    struct Applied: Equatable {
+        var seq: Int
+        var changedLastingState: Bool
+    }
+
+    /// Applies a batch of pointer samples in order.
+    func apply(pointer events: [PointerInput]) throws(RateLimited) -> Applied {
+        try state.withLock { (state) throws(RateLimited) -> Applied in
             let now = clock()
             if let viewer = events.first?.viewer, !state.pointerLimiter.allow(events.count, from: viewer, at: now) {
                 throw RateLimited()
@@ -125,17 +132,17 @@ final class Room: Sendable {
                 if let next = try? state.stack({ try $0.handle(.pointer(event), at: now) }) { change.merge(next) }
             }
             publish(change, at: now, in: &state)
-            return state.seq
+            return Applied(seq: state.seq, changedLastingState: change.summaryChanged)
         }
     }
 
-    /// Applies one command; returns the sequence number after it.
-    func apply(_ command: StackCommand) throws(StackError) -> Int {
-        try state.withLock { (state) throws(StackError) -> Int in
+    /// Applies one command.
+    func apply(_ command: StackCommand) throws(StackError) -> Applied {
+        try state.withLock { (state) throws(StackError) -> Applied in
             let now = clock()
             let change = try state.stack { (stack) throws(StackError) in try stack.handle(.command(command), at: now) }
             publish(change, at: now, in: &state)
-            return state.seq
+            return Applied(seq: state.seq, changedLastingState: change.summaryChanged)
         }
     }
 

@@ -65,6 +65,16 @@ final class SSETestClient {
         }
     }
 
+    /// Reads until the server ends the stream; `true` when it did within `timeout`.
+    func readToEnd(timeout: Double) throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while deadline.timeIntervalSinceNow > 0 {
+            socket.setReceiveTimeout(max(deadline.timeIntervalSinceNow, 0.001))
+            guard try socket.read() != nil else { return true }
+        }
+        return false
+    }
+
     private func readMore(before deadline: Date) throws {
         let remaining = deadline.timeIntervalSinceNow
         guard remaining > 0 else { throw TestSocket.Failure.timedOut }
