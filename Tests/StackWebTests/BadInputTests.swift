@@ -49,9 +49,15 @@ import Testing
         let move = #"{"type":"move","pointer":1,"x":10,"y":10,"t":1}"#
         let batch = #"{"viewer":"flood","events":[\#(Array(repeating: move, count: 500).joined(separator: ","))]}"#
         #expect(try server.http.post("/api/rooms/main/pointer", json: batch).status == 200)
-        let refused = try server.http.post("/api/rooms/main/pointer", json: batch)
-        #expect(refused.status == 429)
-        #expect(refused.header("Retry-After") == "1")
+        // 300 samples a second refill the bucket: a flood outruns that at once, however slow this
+        // machine (or a sanitizer) makes each request.
+        var refused: HTTPTestClient.Reply?
+        for _ in 0..<20 where refused == nil {
+            let reply = try server.http.post("/api/rooms/main/pointer", json: batch)
+            if reply.status != 200 { refused = reply }
+        }
+        #expect(refused?.status == 429)
+        #expect(refused?.header("Retry-After") == "1")
         let other = #"{"viewer":"calm","events":[\#(move)]}"#
         #expect(try server.http.post("/api/rooms/main/pointer", json: other).status == 200)
     }

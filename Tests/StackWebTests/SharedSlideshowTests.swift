@@ -103,7 +103,8 @@ import Testing
         for _ in 0..<2000 {
             let seq = try #require(try server.command(#"{"command":"next"}"#).json()["seq"] as? Int)
             // Every change reaches the reading viewer at once, whatever the stalled one does.
-            #expect(try reader.next(timeout: 2) { $0.event == "change" }.id == String(seq))
+            // (Earlier commands' animations end meanwhile and send changes of their own.)
+            _ = try reader.next(timeout: 2) { $0.id == String(seq) }
             if try server.http.get("/api/rooms").json()["rooms"].flatMap({ ($0 as? [[String: Any]])?.first })?[
                 "viewers"] as? Int == 1
             {
