@@ -141,3 +141,26 @@ import Testing
         #expect(viewers == 0)
     }
 }
+
+/// A page from an older deployment is told to reload.
+@Suite struct PageVersionTests {
+    @Test func healthzNamesThePageVersion() throws {
+        let server = try TestServer()
+        let health = try server.http.get("/healthz").json()
+        #expect(health["status"] as? String == "ok")
+        #expect((health["pageVersion"] as? String)?.count == 12)
+    }
+
+    @Test func anOutdatedPageGetsAReloadEventAndTheCurrentOneASnapshot() throws {
+        let server = try TestServer()
+        let version = try #require(try server.http.get("/healthz").json()["pageVersion"] as? String)
+        let outdated = try SSETestClient(port: server.port, path: "/api/rooms/main/events?page=000000000000")
+        let reload = try outdated.next()
+        #expect(reload.event == "reload")
+        #expect(reload.id == nil)
+        #expect(try reload.json()["pageVersion"] as? String == version)
+        #expect(try outdated.readToEnd(timeout: 5))
+        let current = try SSETestClient(port: server.port, path: "/api/rooms/main/events?page=\(version)")
+        #expect(try current.next().event == "snapshot")
+    }
+}

@@ -31,7 +31,7 @@ struct Router: RequestResponder {
         if route == .file { return staticFile(request) }
         guard route.methods.contains(request.method) else { return methodNotAllowed(request, allowed: route.methods) }
         switch route {
-        case .health: return .json(Array(#"{"status":"ok"}"#.utf8))
+        case .health: return health()
         case .metrics: return metrics()
         case .rooms: return roomList()
         case .snapshot(let name): return withRoom(name) { .json($0.snapshotJSON()) }
@@ -62,7 +62,30 @@ struct Router: RequestResponder {
         }
     }
 
+    /// Liveness, plus the versions a page compares with its own.
+    private func health() -> Response {
+        var writer = JSONWriter()
+        writer.object { json in
+            json.field("status", "ok")
+            json.field("version", Configuration.version)
+            json.field("pageVersion", staticFiles.version)
+        }
+        return .json(writer.bytes)
+    }
+
     private func events(of room: Room, request: Request) -> Response {
+        // A page from an older deployment (it says which with ?page=) reloads instead of subscribing.
+        if let page = request.query["page"], page != staticFiles.version {
+            var writer = JSONWriter()
+            writer.object { $0.field("pageVersion", staticFiles.version) }
+            let reload = Array("retry: 1000\n\n".utf8) + ServerSentEvent.encode(event: "reload", data: writer.bytes)
+            return Response(
+                status: 200, headers: [("Connection", "close")],
+                body: .eventStream { sink in
+                    sink.send(reload)
+                    sink.close()
+                })
+        }
         // An id that is not a plain non-negative number is treated as absent: a fresh snapshot.
         let lastEventID = request.header("Last-Event-ID").flatMap(Int.init).flatMap { $0 >= 0 ? $0 : nil }
         return Response(status: 200, body: .eventStream { sink in room.subscribe(sink, lastEventID: lastEventID) })

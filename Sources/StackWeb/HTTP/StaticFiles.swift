@@ -17,8 +17,14 @@ struct StaticFiles: Sendable {
     ]
 
     private let files: [String: File]
+    /// Changes whenever any file of the page changes: a page that loaded an older version is told
+    /// to reload (see `Router.events`).
+    let version: String
 
-    init(files: [String: File]) { self.files = files }
+    init(files: [String: File]) {
+        self.files = files
+        self.version = String(FNV1a.hex(files.keys.sorted().flatMap { Array(($0 + files[$0]!.etag).utf8) }).prefix(12))
+    }
 
     /// Reads every file of a known type directly in `folder` (not below it).
     static func load(folder: String) throws -> StaticFiles {
