@@ -35,7 +35,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "StackModelTests", dependencies: ["StackModel"], swiftSettings: strictSettings),
-        .testTarget(name: "StackWebTests", dependencies: ["StackWeb", "StackModel"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "StackWebTests", dependencies: ["StackWeb", "StackModel", "CVips"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

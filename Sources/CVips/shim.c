@@ -2,7 +2,35 @@
 
 int CVips_init(const char *programName)
 {
-    return VIPS_INIT(programName);
+    if (VIPS_INIT(programName) != 0) {
+        return -1;
+    }
+    // Every conversion is of a different file: the operation cache would only hold memory.
+    vips_cache_set_max(0);
+    return 0;
+}
+
+int CVips_thumbnailToJPEG(const char *input, const char *output, int width, int height, int quality,
+    char *error, size_t errorSize)
+{
+    VipsImage *thumbnail = NULL;
+    int status = vips_thumbnail(input, &thumbnail, width, "height", height, "size", VIPS_SIZE_DOWN, NULL);
+    if (status == 0) {
+        // strip: the pixels are already upright, so the orientation tag (and the rest) must go.
+        status = vips_jpegsave(thumbnail, output, "Q", quality, "optimize_coding", TRUE, "strip", TRUE,
+            NULL);
+    }
+    if (thumbnail != NULL) {
+        g_object_unref(thumbnail);
+    }
+    if (status != 0) {
+        if (error != NULL && errorSize > 0) {
+            snprintf(error, errorSize, "%s", vips_error_buffer());
+        }
+        vips_error_clear();
+        return -1;
+    }
+    return 0;
 }
 
 int CVips_uprightSize(const char *path, int *width, int *height)
@@ -22,4 +50,34 @@ int CVips_uprightSize(const char *path, int *width, int *height)
     *height = h;
     g_object_unref(image);
     return 0;
+}
+
+int CVips_writeTestJPEG(const char *path, int width, int height, int orientation)
+{
+    VipsImage *x = NULL, *y = NULL, *red = NULL, *green = NULL, *blue = NULL, *rgb = NULL, *bytes = NULL;
+    VipsImage *bands[3];
+    int status = -1;
+    // Red and blue fade left to right, green grows top to bottom: the corners tell which way is up.
+    if (vips_xyz(&x, width, height, NULL) == 0 && vips_extract_band(x, &red, 0, NULL) == 0
+        && vips_extract_band(x, &green, 1, NULL) == 0
+        && vips_linear1(red, &y, -255.0 / width, 255.0, NULL) == 0
+        && vips_linear1(green, &blue, 255.0 / height, 0.0, NULL) == 0) {
+        bands[0] = y;
+        bands[1] = blue;
+        bands[2] = y;
+        if (vips_bandjoin(bands, &rgb, 3, NULL) == 0 && vips_cast_uchar(rgb, &bytes, NULL) == 0) {
+            vips_image_set_int(bytes, "orientation", orientation);
+            status = vips_jpegsave(bytes, path, "Q", 90, NULL);
+        }
+    }
+    VipsImage *all[] = {x, y, red, green, blue, rgb, bytes};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        if (all[i] != NULL) {
+            g_object_unref(all[i]);
+        }
+    }
+    if (status != 0) {
+        vips_error_clear();
+    }
+    return status;
 }

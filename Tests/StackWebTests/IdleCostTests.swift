@@ -65,6 +65,13 @@ final class ServerProcess {
         return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
+    /// The process's peak resident memory so far (`VmHWM`), in KiB.
+    func peakMemoryKiB() throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+
     /// Sends SIGTERM and returns the exit status.
     @discardableResult
     func stop() -> Int32 {

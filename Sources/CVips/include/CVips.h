@@ -10,4 +10,16 @@ int CVips_init(const char *programName);
 /// decoding pixels. Why a shim: vips_image_new_from_file is variadic. Returns 0 on success.
 int CVips_uprightSize(const char *path, int *width, int *height);
 
+/// Writes a JPEG of `input` fitted inside width × height (never enlarged), turned upright by its
+/// EXIF orientation, to `output`. Decodes with shrink-on-load, so a 24 MP original never sits whole
+/// in memory. Why a shim: vips_thumbnail and vips_jpegsave are variadic. Returns 0 on success; on
+/// failure copies libvips' message into `error` (NUL-terminated, at most `errorSize` bytes).
+int CVips_thumbnailToJPEG(const char *input, const char *output, int width, int height, int quality,
+    char *error, size_t errorSize);
+
+/// Writes a width × height JPEG test card (a diagonal gradient, red top-left corner) tagged with
+/// the given EXIF orientation (1–8), magenta at the stored top-left corner. For tests and the bench, which must make their own images.
+/// Why a shim: the save is variadic. Returns 0 on success.
+int CVips_writeTestJPEG(const char *path, int width, int height, int orientation);
+
 #endif

@@ -20,12 +20,21 @@ struct Configuration: Equatable, Sendable {
     /// Extra names the server answers to (the `Host` header), besides IP literals, `localhost` and
     /// this machine's name.
     var allowedHosts: [String] = []
+    /// Folder for resized photos; `nil` uses `defaultCacheFolder()`.
+    var cache: String?
     /// File the rooms' lasting state is saved to; `nil` keeps it in memory only.
     var state: String?
     var heartbeatSeconds = 15.0
     /// A room nobody has watched or touched for this long is unloaded (its state stays saved).
     var idleUnloadSeconds = 600.0
     var maxRooms = 64
+
+    /// `$XDG_CACHE_HOME/stackweb`, else `~/.cache/stackweb`, else a folder under /tmp.
+    static func defaultCacheFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let base = environment["XDG_CACHE_HOME"], base.hasPrefix("/") { return base + "/stackweb" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.cache/stackweb" }
+        return "/tmp/stackweb-cache"
+    }
 
     /// Whether `host` only accepts connections from this machine.
     var isLoopback: Bool {
@@ -60,6 +69,7 @@ struct Configuration: Equatable, Sendable {
           --style NAME          initial style of new rooms: \(supportedStyles.map(\.rawValue).joined(separator: ", "))
           --stage WxH           stage size in points (default 1024x768)
           --resources DIR       folder with web/ and demo-photos/ (default: found next to the binary)
+          --cache DIR           keep resized photos in DIR (default $XDG_CACHE_HOME/stackweb or ~/.cache/stackweb)
           --state FILE          save every room's order, tilts and style to FILE and restore them at start
           --token T             control token required on every POST (default: generated when --host
                                 is not a loopback address, none on loopback)
@@ -74,7 +84,9 @@ struct Configuration: Equatable, Sendable {
     /// Reads the environment first, then the arguments (which win).
     static func parse(arguments: [String], environment: [String: String]) throws(Failure) -> Outcome {
         var config = Configuration()
-        let names = ["host", "port", "photos", "style", "stage", "resources", "token", "state", "allowed-host"]
+        let names = [
+            "host", "port", "photos", "style", "stage", "resources", "token", "state", "allowed-host", "cache",
+        ]
         for name in names {
             let variable = "STACKWEB_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
             guard let value = environment[variable] else { continue }
@@ -120,6 +132,7 @@ struct Configuration: Equatable, Sendable {
         case "photos": photos = value
         case "resources": resources = value
         case "state": state = value
+        case "cache": cache = value
         case "allowed-host":
             guard !value.isEmpty, value.utf8.count <= 253, !value.contains(":") else {
                 throw Failure(description: "--allowed-host takes a host name without port")

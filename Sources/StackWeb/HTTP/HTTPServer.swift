@@ -68,6 +68,8 @@ final class HTTPServer: Sendable {
     /// Ends every open event stream, then stops the daemon and frees what it held.
     func stop() {
         context.takeUnretainedValue().closeAllStreams()
+        // A deferred answer resumes its connection when done: it must not outlive the daemon.
+        _ = context.takeUnretainedValue().deferredWork.wait(timeout: .now() + 30)
         MHD_stop_daemon(daemon)
         context.release()
     }
@@ -77,6 +79,8 @@ final class HTTPServer: Sendable {
 final class ServerContext: Sendable {
     let responder: any RequestResponder
     let limits: ServerLimits
+    /// Deferred answers still being worked on.
+    let deferredWork = DispatchGroup()
     private let streams = Locked<[ObjectIdentifier: StreamConnection]>([:])
 
     init(responder: any RequestResponder, limits: ServerLimits) {
@@ -100,12 +104,23 @@ final class ServerContext: Sendable {
 
 /// One request in flight: the raw target, then its head, the body gathered so far, and an early
 /// refusal if any.
-private final class RequestState {
+///
+/// Touched only on libmicrohttpd's thread, except `deferred`, which a worker fills (under its lock)
+/// before it resumes the connection.
+private final class RequestState: @unchecked Sendable {
     let rawTarget: String
     var request: Request?
     var refusal: Response?
+    /// Set while the connection is parked waiting for a deferred answer.
+    var waiting = false
+    let deferred = Locked<Response?>(nil)
 
     init(rawTarget: String) { self.rawTarget = rawTarget }
+}
+
+/// The connection handle, carried to the worker that resumes it.
+private struct ParkedConnection: @unchecked Sendable {
+    let connection: OpaquePointer
 }
 
 // MARK: - libmicrohttpd callbacks (capture nothing; recover Swift owners with Unmanaged)
@@ -149,9 +164,38 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         uploadSize.pointee = 0
         return .YES
     }
+    if state.waiting {
+        // Resumed: the deferred answer is ready.
+        guard let ready = state.deferred.withLock({ $0 }) else { return .YES }
+        state.waiting = false
+        return queue(ready, on: connection, context: context)
+    }
     guard let request = state.request else { return .NO }
     let response = state.refusal ?? context.responder.respond(to: request)
+    if case .deferred(let work) = response.body {
+        park(connection, state: state, context: context, work: work)
+        return .YES
+    }
     return queue(response, on: connection, context: context)
+}
+
+/// Suspends the connection while `work` runs elsewhere; its answer resumes it.
+private func park(
+    _ connection: OpaquePointer, state: RequestState, context: ServerContext,
+    work: @Sendable (@escaping @Sendable (Response) -> Void) -> Void
+) {
+    state.waiting = true
+    MHD_suspend_connection(connection)
+    let parked = ParkedConnection(connection: connection)
+    // Held until the answer is in: MHD does not complete a suspended request, but be sure.
+    let retained = Unmanaged.passRetained(state)
+    context.deferredWork.enter()
+    work { response in
+        state.deferred.withLock { $0 = response }
+        MHD_resume_connection(parked.connection)
+        retained.release()
+        context.deferredWork.leave()
+    }
 }
 
 private let requestCompleted: MHD_RequestCompletedCallback = { _, _, requestPointer, _ in
@@ -196,6 +240,9 @@ private func queue(_ response: Response, on connection: OpaquePointer, context: 
         }
         // MHD owns the descriptor from here and closes it with the response.
         mhdResponse = MHD_create_response_from_fd64(UInt64(info.st_size), fd)
+    case .deferred:
+        // Parked by the access handler; a deferred answer never holds another deferral.
+        return queue(.error(500, "internal error"), on: connection, context: context)
     case .eventStream(let attach):
         let stream = StreamConnection(connection: connection, context: context)
         mhdResponse = stream.makeResponse()

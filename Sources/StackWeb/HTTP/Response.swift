@@ -6,6 +6,9 @@ struct Response: Sendable {
         case file(path: String)
         /// A Server-Sent Events stream: the closure is handed the sink once the stream is open.
         case eventStream(@Sendable (any EventSink) -> Void)
+        /// An answer that takes time (an image conversion): the server parks the connection, runs
+        /// the closure, and sends what it hands back, without holding up any other request.
+        case deferred(@Sendable (_ complete: @escaping @Sendable (Response) -> Void) -> Void)
     }
 
     var status: Int

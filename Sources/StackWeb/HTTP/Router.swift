@@ -7,6 +7,7 @@ struct Router: RequestResponder {
     let staticFiles: StaticFiles
     let rooms: RoomRegistry
     let photos: PhotoLibrary
+    let variants: PhotoVariants
     let maxBodyBytes: Int
     let access: AccessPolicy
     let filter: RequestFilter
@@ -38,7 +39,7 @@ struct Router: RequestResponder {
         case .events(let name): return withRoom(name) { events(of: $0, request: request) }
         case .pointer(let name): return withRoom(name) { pointer($0, request) }
         case .commands(let name): return withRoom(name) { command($0, request) }
-        case .photo(let id): return photo(id: id)
+        case .photo(let id): return photo(id: id, request: request)
         case .file: return staticFile(request)
         }
     }
@@ -135,16 +136,47 @@ struct Router: RequestResponder {
         return .json(writer.bytes)
     }
 
-    private func photo(id: String) -> Response {
+    /// The original, or with `?w=`/`?h=` an upright JPEG fitted inside that box (never enlarged).
+    private func photo(id: String, request: Request) -> Response {
         guard let entry = photos.entry(id: id) else { return .error(404, "no photo \(id.prefix(40))") }
-        let ext = entry.path.split(separator: ".").last.map { $0.lowercased() } ?? ""
-        let type = [
-            "jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp",
-            "gif": "image/gif", "heic": "image/heic", "heif": "image/heif", "avif": "image/avif",
-        ][ext]
+        let width = request.query["w"]
+        let height = request.query["h"]
+        guard width != nil || height != nil else { return originalPhoto(entry) }
+        let sizes = [width, height].map { $0.map { Int($0) } }
+        guard !sizes.contains(where: { $0 == .some(nil) }),
+            sizes.allSatisfy({ ($0 ?? 1).map { (1...100_000).contains($0) } ?? false })
+        else {
+            return .error(400, "w and h must be whole numbers of pixels")
+        }
+        // A missing side is unbounded; both are snapped up to the ladder.
+        let box = sizes.map { PhotoVariants.snapped(($0 ?? nil) ?? Int.max) }
+        guard let variant = variants.variant(of: entry.path, width: box[0], height: box[1]) else {
+            return .error(404, "photo \(id.prefix(40)) is gone")
+        }
+        let headers = [("ETag", variant.etag), ("Cache-Control", "public, max-age=86400")]
+        if request.header("If-None-Match")?.contains(variant.etag) == true {
+            return Response(status: 304, headers: headers)
+        }
+        let ready = Response(
+            status: 200, headers: headers + [("Content-Type", "image/jpeg")], body: .file(path: variant.path))
+        if FileManager.default.fileExists(atPath: variant.path) { return ready }
         return Response(
             status: 200,
-            headers: [("Content-Type", type ?? "application/octet-stream"), ("Cache-Control", "public, max-age=3600")],
+            body: .deferred { [variants] complete in
+                variants.make(variant, from: entry.path, width: box[0], height: box[1]) { result in
+                    switch result {
+                    case .success: complete(ready)
+                    case .failure(let failure): complete(.error(500, failure.description))
+                    }
+                }
+            })
+    }
+
+    private func originalPhoto(_ entry: PhotoLibrary.Entry) -> Response {
+        let ext = entry.path.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        let type = PhotoLibrary.contentTypes[ext] ?? "application/octet-stream"
+        return Response(
+            status: 200, headers: [("Content-Type", type), ("Cache-Control", "public, max-age=3600")],
             body: .file(path: entry.path))
     }
 

@@ -10,8 +10,12 @@ struct PhotoLibrary: Sendable {
         var path: String
     }
 
-    /// File endings read as images; everything else in the folder is ignored.
-    static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "gif", "heic", "heif", "avif"]
+    /// File endings read as images, with the type they are served as; everything else is ignored.
+    static let contentTypes: [String: String] = [
+        "jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp", "gif": "image/gif",
+        "heic": "image/heic", "heif": "image/heif", "avif": "image/avif",
+    ]
+    static var imageExtensions: Set<String> { Set(contentTypes.keys) }
 
     let entries: [Entry]
     private let byID: [String: Entry]

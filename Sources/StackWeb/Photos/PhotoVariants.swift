@@ -1,0 +1,77 @@
+import CVips
+import Dispatch
+import Foundation
+import Glibc
+
+/// Resized, upright JPEG variants of the photos, made by libvips and kept in a disk cache.
+///
+/// A variant is keyed by the original's identity on disk (device, inode, size, modification time —
+/// a replaced file gets a new key without reading it) and the size asked for, snapped to a short
+/// ladder so a few files serve every screen. At most `maxConversions` run at once, off
+/// libmicrohttpd's thread.
+final class PhotoVariants: Sendable {
+    /// Long sides a variant may have; a request is rounded up to the next one.
+    static let ladder = [128, 256, 512, 768, 1024, 1536, 2048, 3072, 4096]
+    static let quality: Int32 = 82
+    static let maxConversions = 2
+
+    struct Variant: Equatable {
+        var path: String
+        var etag: String
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    let cacheFolder: String
+    private let workers = DispatchQueue(label: "stackweb.photos", attributes: .concurrent)
+    private let slots = DispatchSemaphore(value: PhotoVariants.maxConversions)
+
+    init(cacheFolder: String) {
+        self.cacheFolder = cacheFolder
+    }
+
+    /// The ladder step at or above `size` (the largest step for anything bigger).
+    static func snapped(_ size: Int) -> Int {
+        ladder.first { $0 >= size } ?? ladder[ladder.count - 1]
+    }
+
+    /// Where the variant of `original` fitting `width` × `height` lives (made or not), or `nil`
+    /// when the original cannot be read.
+    func variant(of original: String, width: Int, height: Int) -> Variant? {
+        var info = stat()
+        guard stat(original, &info) == 0 else { return nil }
+        let identity = "\(info.st_dev)-\(info.st_ino)-\(info.st_size)-\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+        let key = FNV1a.hex(Array(identity.utf8))
+        return Variant(path: "\(cacheFolder)/\(key)-\(width)x\(height).jpg", etag: "\"\(key)-\(width)x\(height)\"")
+    }
+
+    /// Makes the variant file if it is not cached yet, on a worker, and reports on that worker.
+    func make(
+        _ variant: Variant, from original: String, width: Int, height: Int,
+        completion: @escaping @Sendable (Result<Variant, Failure>) -> Void
+    ) {
+        workers.async { [slots, cacheFolder] in
+            slots.wait()
+            defer { slots.signal() }
+            if FileManager.default.fileExists(atPath: variant.path) { return completion(.success(variant)) }
+            do {
+                try FileManager.default.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
+            } catch {
+                return completion(.failure(Failure(description: "cannot create \(cacheFolder): \(error)")))
+            }
+            // Written beside and renamed into place, so a reader never sees half a file.
+            let temporary = variant.path + ".tmp-\(UUID().uuidString)"
+            var message = [CChar](repeating: 0, count: 512)
+            let status = CVips_thumbnailToJPEG(
+                original, temporary, Int32(width), Int32(height), Self.quality, &message, message.count)
+            guard status == 0, rename(temporary, variant.path) == 0 else {
+                unlink(temporary)
+                let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                return completion(.failure(Failure(description: "cannot convert: \(text)")))
+            }
+            completion(.success(variant))
+        }
+    }
+}

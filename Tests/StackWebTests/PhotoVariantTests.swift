@@ -1,0 +1,107 @@
+import CVips
+import Foundation
+import Testing
+
+@testable import StackWeb
+
+/// Resized variants through libvips: upright, never enlarged, cached, bounded in memory.
+@Suite struct PhotoVariantTests {
+    /// A folder of generated photos: a landscape JPEG tagged "rotate 90°" (orientation 6), a plain
+    /// one, one in a subfolder and a text file that must be ignored.
+    static func photoFolder() throws -> String {
+        CVipsSetup.start()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photos-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
+        #expect(CVips_writeTestJPEG(folder + "/a-rotated.jpg", 400, 200, 6) == 0)
+        #expect(CVips_writeTestJPEG(folder + "/b-plain.jpg", 300, 200, 1) == 0)
+        #expect(CVips_writeTestJPEG(folder + "/sub/c-nested.jpg", 120, 90, 1) == 0)
+        try Data("not a photo".utf8).write(to: URL(fileURLWithPath: folder + "/notes.txt"))
+        return folder
+    }
+
+    static func server(photos: String) throws -> TestServer {
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)").path
+        return try TestServer {
+            $0.photos = photos
+            $0.cache = cache
+        }
+    }
+
+    /// The upright size of an image held in memory.
+    static func size(of bytes: [UInt8]) throws -> (Int, Int) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("img-\(UUID().uuidString).jpg").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        var width: Int32 = 0
+        var height: Int32 = 0
+        #expect(CVips_uprightSize(path, &width, &height) == 0)
+        return (Int(width), Int(height))
+    }
+
+    func photoIDs(_ server: TestServer) throws -> [String] {
+        let cards = try #require(try server.snapshot()["cards"] as? [[String: Any]])
+        return cards.compactMap { $0["photo"] as? String }
+    }
+
+    @Test func theFolderIsScannedRecursivelyAndOtherFilesIgnored() throws {
+        let server = try Self.server(photos: try Self.photoFolder())
+        #expect(try server.snapshot()["count"] as? Int == 3)
+    }
+
+    @Test func anEXIFRotatedPhotoIsServedUpright() throws {
+        let server = try Self.server(photos: try Self.photoFolder())
+        let rotated = try photoIDs(server)[0]
+        let variant = try server.http.get("/photos/\(rotated)?w=256&h=256")
+        #expect(variant.status == 200)
+        #expect(variant.header("Content-Type") == "image/jpeg")
+        let (width, height) = try Self.size(of: variant.body)
+        // Stored 400 × 200 and tagged "turn 90°": upright it is portrait, fitted into 256 × 256.
+        #expect((width, height) == (128, 256))
+    }
+
+    @Test func variantsAreNeverEnlarged() throws {
+        let server = try Self.server(photos: try Self.photoFolder())
+        let plain = try photoIDs(server)[1]
+        let variant = try server.http.get("/photos/\(plain)?w=2000")
+        #expect(try Self.size(of: variant.body) == (300, 200))
+    }
+
+    @Test func theSecondRequestIsACacheHitAndRevalidates() throws {
+        let server = try Self.server(photos: try Self.photoFolder())
+        let plain = try photoIDs(server)[1]
+        let first = try server.http.get("/photos/\(plain)?w=100")
+        let etag = try #require(first.header("ETag"))
+        #expect(first.header("Cache-Control") == "public, max-age=86400")
+        let files = try FileManager.default.contentsOfDirectory(atPath: server.app.configuration.cache!)
+        #expect(files.count == 1)
+        let second = try server.http.get("/photos/\(plain)?w=100")
+        #expect(second.body == first.body)
+        #expect(try server.http.get("/photos/\(plain)?w=100", headers: ["If-None-Match": etag]).status == 304)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: server.app.configuration.cache!) == files)
+    }
+
+    @Test(arguments: ["w=0", "w=-5", "w=abc", "h=1.5", "w=200&h=x"])
+    func badSizesAre400(query: String) throws {
+        let server = try Self.server(photos: try Self.photoFolder())
+        let reply = try server.http.get("/photos/\(try photoIDs(server)[1])?\(query)")
+        #expect(reply.status == 400)
+    }
+
+    @Test func aLargeOriginalIsResizedWithBoundedMemory() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("big-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        CVipsSetup.start()
+        #expect(CVips_writeTestJPEG(folder + "/big.jpg", 6000, 4000, 1) == 0)
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)").path
+        let server = try ServerProcess.start(arguments: ["--photos", folder, "--cache", cache])
+        defer { server.stop() }
+        let http = HTTPTestClient(port: server.port)
+        let id = try #require((try http.get("/api/rooms/main").json()["cards"] as? [[String: Any]])?.first?["photo"])
+        let before = try server.peakMemoryKiB()
+        let variant = try http.get("/photos/\(id)?w=200")
+        #expect(variant.status == 200)
+        #expect(try Self.size(of: variant.body) == (256, 171))
+        // Decoded whole, 24 MP of RGB is 72 MB; shrink-on-load decodes an eighth of each side.
+        let grown = try server.peakMemoryKiB() - before
+        #expect(grown < 40 * 1024, "peak memory grew by \(grown) KiB")
+    }
+}
