@@ -45,7 +45,10 @@ final class Application {
         let stage = configuration.stage
         let style = configuration.style
         store = StateStore(path: configuration.state, defaultStyle: style, log: Application.warn)
-        rooms = RoomRegistry(maxRooms: configuration.maxRooms, store: store, clock: Application.now) { name, saved in
+        rooms = RoomRegistry(
+            maxRooms: configuration.maxRooms, store: store, slideshowInterval: configuration.interval.map { $0 * 1000 },
+            clock: Application.now
+        ) { name, saved in
             // New tilts come from the room's name, so a room without saved state looks the same each start.
             let seed = FNV1a.hash(name.utf8)
             guard let saved else { return Stack(photos: photos, stage: stage, style: style, seed: seed) }

@@ -20,6 +20,8 @@ struct Configuration: Equatable, Sendable {
     /// Extra names the server answers to (the `Host` header), besides IP literals, `localhost` and
     /// this machine's name.
     var allowedHosts: [String] = []
+    /// Seconds between automatic advances; `nil` means no slideshow.
+    var interval: Double?
     /// Folder for resized photos; `nil` uses `defaultCacheFolder()`.
     var cache: String?
     /// File the rooms' lasting state is saved to; `nil` keeps it in memory only.
@@ -69,6 +71,8 @@ struct Configuration: Equatable, Sendable {
           --style NAME          initial style of new rooms: \(supportedStyles.map(\.rawValue).joined(separator: ", "))
           --stage WxH           stage size in points (default 1024x768)
           --resources DIR       folder with web/ and demo-photos/ (default: found next to the binary)
+          --interval SECONDS    advance every room to the next photo this often (a person's gesture holds
+                                it off for one interval; the play and pause commands switch it)
           --cache DIR           keep resized photos in DIR (default $XDG_CACHE_HOME/stackweb or ~/.cache/stackweb)
           --state FILE          save every room's order, tilts and style to FILE and restore them at start
           --token T             control token required on every POST (default: generated when --host
@@ -133,6 +137,11 @@ struct Configuration: Equatable, Sendable {
         case "resources": resources = value
         case "state": state = value
         case "cache": cache = value
+        case "interval":
+            guard let seconds = Double(value), (1...86_400).contains(seconds) else {
+                throw Failure(description: "--interval must be 1 to 86400 seconds")
+            }
+            interval = seconds
         case "allowed-host":
             guard !value.isEmpty, value.utf8.count <= 253, !value.contains(":") else {
                 throw Failure(description: "--allowed-host takes a host name without port")

@@ -54,14 +54,23 @@ enum APIRequest {
         }
     }
 
-    static func command(from body: [UInt8]) throws(APIError) -> StackCommand {
+    /// A command for the room: one for its stack, or one for its slideshow.
+    enum RoomCommand: Equatable {
+        case stack(StackCommand)
+        case play
+        case pause
+    }
+
+    static func command(from body: [UInt8]) throws(APIError) -> RoomCommand {
         let decoded: CommandBody = try decode(body)
         switch decoded.command {
-        case "next": return .next
-        case "previous": return .previous
+        case "next": return .stack(.next)
+        case "previous": return .stack(.previous)
+        case "play": return .play
+        case "pause": return .pause
         case "goto":
             guard let index = decoded.index else { throw .badRequest("goto needs an integer index") }
-            return .goto(index: index)
+            return .stack(.goto(index: index))
         default:
             throw .badRequest("unknown command '\(decoded.command.prefix(40))'")
         }

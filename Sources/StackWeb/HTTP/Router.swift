@@ -109,14 +109,20 @@ struct Router: RequestResponder {
     }
 
     private func command(_ room: Room, _ request: Request) -> Response {
-        let command: StackCommand
+        let command: APIRequest.RoomCommand
         do {
             command = try APIRequest.command(from: request.body)
         } catch {
             return .error(error.status, error.message)
         }
+        let stackCommand: StackCommand
+        switch command {
+        case .play: return acknowledge(room.setPlaying(true))
+        case .pause: return acknowledge(room.setPlaying(false))
+        case .stack(let command): stackCommand = command
+        }
         do {
-            return acknowledge(try room.apply(command))
+            return acknowledge(try room.apply(stackCommand))
         } catch {
             switch error {
             case .indexOutOfRange(let index, let count):

@@ -30,6 +30,7 @@ final class Room: Sendable {
         var scheduledTick: Millis?
         var presencePending = false
         var pointerLimiter = PointerRateLimiter()
+        var slideshow: Slideshow
 
         /// Runs `body` on the stack, restoring it first when the room was unloaded. In place: a
         /// million-card stack is never copied.
@@ -47,13 +48,17 @@ final class Room: Sendable {
     /// `restore` makes the room's stack when it is first used and after each unload.
     init(
         name: String, clock: @escaping @Sendable () -> Millis, restore: @escaping @Sendable () -> Stack,
-        changed: @escaping @Sendable (String) -> Void = { _ in }
+        slideshowInterval: Millis? = nil, changed: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.name = name
         self.clock = clock
         self.changed = changed
-        self.state = Locked(State(restore: restore, lastActivity: clock()))
+        let now = clock()
+        self.state = Locked(
+            State(restore: restore, lastActivity: now, slideshow: Slideshow(interval: slideshowInterval, now: now)))
         self.timerQueue = DispatchQueue(label: "stackweb.room.\(name).timer")
+        // A slideshow runs from the start, watched or not (a frame may connect later).
+        state.withLock { scheduleTick(in: &$0) }
     }
 
     var viewerCount: Int { state.withLock { $0.viewers.count } }
@@ -126,6 +131,7 @@ final class Room: Sendable {
             if let viewer = events.first?.viewer, !state.pointerLimiter.allow(events.count, from: viewer, at: now) {
                 throw RateLimited()
             }
+            state.slideshow.personActed(at: now)
             var change = StackChange()
             for event in events {
                 // Pointer samples never fail in the model; a refused one simply changes nothing.
@@ -136,10 +142,25 @@ final class Room: Sendable {
         }
     }
 
+    /// Starts or stops the slideshow (a no-op on a server without `--interval`).
+    func setPlaying(_ playing: Bool) -> Applied {
+        state.withLock { state in
+            let now = clock()
+            let changed = state.slideshow.interval != nil && state.slideshow.playing != playing
+            if changed {
+                state.slideshow.playing = playing
+                state.slideshow.personActed(at: now)
+            }
+            publish(StackChange(summaryChanged: changed), at: now, in: &state)
+            return Applied(seq: state.seq, changedLastingState: false)
+        }
+    }
+
     /// Applies one command.
     func apply(_ command: StackCommand) throws(StackError) -> Applied {
         try state.withLock { (state) throws(StackError) -> Applied in
             let now = clock()
+            state.slideshow.personActed(at: now)
             let change = try state.stack { (stack) throws(StackError) in try stack.handle(.command(command), at: now) }
             publish(change, at: now, in: &state)
             return Applied(seq: state.seq, changedLastingState: change.summaryChanged)
@@ -167,11 +188,11 @@ final class Room: Sendable {
     }
 
     private func summary(of state: inout State, at now: Millis) -> RoomEncoder.Summary {
-        let (viewers, seq) = (state.viewers.count, state.seq)
+        let (viewers, seq, playing) = (state.viewers.count, state.seq, state.slideshow.playing)
         return state.stack { stack in
             RoomEncoder.Summary(
                 room: name, seq: seq, serverTime: now, style: stack.style, stage: stack.stage,
-                count: stack.count, current: stack.current, playing: false, viewers: viewers)
+                count: stack.count, current: stack.current, playing: playing, viewers: viewers)
         }
     }
 
@@ -220,7 +241,8 @@ final class Room: Sendable {
 
     /// Arms a one-shot timer for the model's next deadline (animation end, gesture timeout).
     private func scheduleTick(in state: inout State) {
-        guard let deadline = state.loaded?.nextDeadline else { return }
+        let deadlines = [state.loaded?.nextDeadline, state.slideshow.nextAdvance].compactMap { $0 }
+        guard let deadline = deadlines.min() else { return }
         if let scheduled = state.scheduledTick, scheduled <= deadline { return }
         state.scheduledTick = deadline
         let delay = max(0, deadline - clock()) + 1
@@ -233,7 +255,13 @@ final class Room: Sendable {
         state.withLock { state in
             state.scheduledTick = nil
             let now = clock()
-            let change = (try? state.stack { try $0.handle(.tick, at: now) }) ?? StackChange()
+            var change = (try? state.stack { try $0.handle(.tick, at: now) }) ?? StackChange()
+            if state.slideshow.advanceIfDue(at: now),
+                let advance = try? state.stack({ try $0.handle(.command(.next), at: now) })
+            {
+                change.merge(advance)
+                changed(name)
+            }
             publish(change, at: now, in: &state)
         }
     }

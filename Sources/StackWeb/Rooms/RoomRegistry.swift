@@ -10,17 +10,20 @@ final class RoomRegistry: Sendable {
 
     let maxRooms: Int
     let store: StateStore
+    /// Every room's slideshow interval in ms, or `nil` for none.
+    let slideshowInterval: Millis?
     /// Makes a room's stack: from its saved state when the store has one, else new.
     private let makeStack: @Sendable (_ roomName: String, _ saved: SavedStack?) -> Stack
     private let clock: @Sendable () -> Millis
     private let rooms = Locked<[String: Room]>([:])
 
     init(
-        maxRooms: Int, store: StateStore, clock: @escaping @Sendable () -> Millis,
+        maxRooms: Int, store: StateStore, slideshowInterval: Millis? = nil, clock: @escaping @Sendable () -> Millis,
         makeStack: @escaping @Sendable (String, SavedStack?) -> Stack
     ) {
         self.maxRooms = maxRooms
         self.store = store
+        self.slideshowInterval = slideshowInterval
         self.clock = clock
         self.makeStack = makeStack
         store.setSource { [rooms] name in rooms.withLock { $0[name] }?.saved() }
@@ -46,6 +49,7 @@ final class RoomRegistry: Sendable {
             let room = Room(
                 name: name, clock: clock,
                 restore: { [store, makeStack] in makeStack(name, store.saved(room: name)) },
+                slideshowInterval: slideshowInterval,
                 changed: { [store] in store.markDirty($0) })
             rooms[name] = room
             return room
