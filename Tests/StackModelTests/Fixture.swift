@@ -108,6 +108,6 @@ extension Fixture {
 
     /// Off the left edge, as `next` and `previous` use: centre at −(half width + 24-pt margin).
     static func offLeft(_ transform: CardTransform) -> CardTransform {
-        PileLayout(stage: stage).offStage(transform, direction: Point(x: -1, y: 0))
+        stage.offStage(transform, direction: Point(x: -1, y: 0))
     }
 }

@@ -39,6 +39,7 @@ extension Stack {
     mutating func sendTopToBack(from: CardTransform?, toward direction: Point, speed: Double, retilt: Bool, now: Millis)
     {
         guard !order.isEmpty else { return }
+        reflow = layout.reflowAfterSendingBack
         let card = moveTopToBottom()
         if retilt { cards[card].tilt = randomTilt() }
         travelling.removeAll { $0 == card }
@@ -46,10 +47,10 @@ extension Stack {
             motions[card] = nil
             return
         }
-        let target = layout.offStage(from, direction: direction)
+        let target = layout.flightTarget(from: from, direction: direction)
         let distance = Point(x: target.x - from.x, y: target.y - from.y).length
         let velocity = distance > 0 ? speed / distance : 0
-        guard let flight = Spring.flight.animation(from: from, to: target, start: now, velocity: velocity) else {
+        guard let flight = layout.flight.animation(from: from, to: target, start: now, velocity: velocity) else {
             motions[card] = nil
             return
         }
@@ -73,11 +74,12 @@ extension Stack {
     /// `count` bottom cards to the top, keeping their order. Those that end up drawn come in from off
     /// the stage's left edge, or from where they are if already moving. Tilts are kept.
     private mutating func bringBottomToTop(_ count: Int, now: Millis) {
+        reflow = layout.reflowAfterBringingUp
         var arriving: [(card: Int, from: CardTransform?)] = []
         for step in 0..<count {
             let card = moveBottomToTop()
             travelling.removeAll { $0 == card }
-            if count - 1 - step < PileLayout.drawnLimit {
+            if count - 1 - step < layout.drawnLimit {
                 arriving.append((card, motions[card].map { _ in displayed(card, at: now) }))
             } else {
                 motions[card] = nil
@@ -86,7 +88,7 @@ extension Stack {
         for (card, from) in arriving {
             let rest = restTransform(of: card)
             let start = from ?? layout.offStage(rest, direction: Self.left)
-            animate(card, from: start, to: rest, spring: .settle, now: now)
+            animate(card, from: start, to: rest, layout.arrival, now: now)
         }
     }
 
@@ -96,10 +98,10 @@ extension Stack {
         photos.append(photo)
         cards.append(Card(slot: 0, tilt: randomTilt(), highlight: false))
         insertCard(card, at: position)
-        guard position < PileLayout.drawnLimit else { return }
+        guard position < layout.drawnLimit else { return }
         let rest = restTransform(of: card)
         var transparent = rest
         transparent.opacity = 0
-        animate(card, from: transparent, to: rest, spring: .settle, now: now)
+        animate(card, from: transparent, to: rest, .spring(.settle), now: now)
     }
 }

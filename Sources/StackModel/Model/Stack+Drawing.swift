@@ -4,7 +4,7 @@ extension Stack {
 
     /// The top cards in position order, then travelling cards below them.
     func drawnNumbers() -> [Int] {
-        let limit = min(order.count, PileLayout.drawnLimit)
+        let limit = min(order.count, layout.drawnLimit)
         let below = travelling.filter { position(of: $0) >= limit }.sorted { position(of: $0) < position(of: $1) }
         return order.prefix(limit) + below
     }

@@ -11,10 +11,10 @@ extension Stack {
     }
 
     mutating func animate(
-        _ card: Int, from: CardTransform, to target: CardTransform, spring: Spring, velocity: Double = 0,
+        _ card: Int, from: CardTransform, to target: CardTransform, _ transition: Transition, velocity: Double = 0,
         now: Millis
     ) {
-        let animation = spring.animation(from: from, to: target, start: now, velocity: velocity)
+        let animation = transition.animation(from: from, to: target, start: now, velocity: velocity)
         motions[card] = CardMotion(phase: .settling, target: target, animation: animation)
     }
 
@@ -36,8 +36,8 @@ extension Stack {
         var from = flight.target
         // Off the stage nobody sees the new tilt appear.
         from.rotation = rest.rotation
-        animate(card, from: from, to: rest, spring: .settle, now: now)
-        if position(of: card) >= PileLayout.drawnLimit, motions[card]?.animation != nil {
+        animate(card, from: from, to: rest, .spring(.settle), now: now)
+        if position(of: card) >= layout.drawnLimit, motions[card]?.animation != nil {
             travelling.append(card)
         }
     }
@@ -45,13 +45,14 @@ extension Stack {
     /// Animates every drawn card whose resting place moved under it (a new top straightens, an old top
     /// tilts back), from where viewers see it now. Held and flying cards go their own way.
     mutating func settleMovedCards(before: [(number: Int, card: DrawnCard)], at now: Millis) {
+        let transition = reflow ?? layout.reflow
         for card in drawnNumbers() {
             let rest = restTransform(of: card)
             if let motion = motions[card] {
                 guard motion.phase == .settling, motion.target != rest else { continue }
-                animate(card, from: displayed(card, at: now), to: rest, spring: .settle, now: now)
+                animate(card, from: displayed(card, at: now), to: rest, transition, now: now)
             } else if let previous = before.first(where: { $0.number == card })?.card.transform, previous != rest {
-                animate(card, from: previous, to: rest, spring: .settle, now: now)
+                animate(card, from: previous, to: rest, transition, now: now)
             }
         }
     }

@@ -77,6 +77,6 @@ extension Stack {
         let squaredDistance = way.dot(way)
         // Points per second along the way home, over the way's length: progress units per second.
         let progressVelocity = squaredDistance > 0 ? velocity.dot(way) / squaredDistance : 0
-        animate(grab.card, from: held, to: rest, spring: .settle, velocity: progressVelocity, now: now)
+        animate(grab.card, from: held, to: rest, layout.springBack, velocity: progressVelocity, now: now)
     }
 }

@@ -1,12 +1,12 @@
 /// A room's stack of cards: the state machine every viewer's picture is computed from.
 ///
 /// Pure: time and the random seed are inputs, so the same events give the same result. Lays cards out
-/// in the `pile` style. Handling a pointer sample and listing the drawn cards cost O(drawn cards),
-/// whatever the stack's size.
+/// in its style's `StyleLayout`. Handling a pointer sample and listing the drawn cards cost
+/// O(drawn cards), whatever the stack's size.
 public struct Stack: Sendable {
     public let stage: StageSize
     public private(set) var style: StyleName
-    let layout: PileLayout
+    var layout: any StyleLayout
     /// The photo list; card number `n` shows `photos[n]`.
     var photos: [Photo]
     /// Every card, indexed by card number.
@@ -25,6 +25,9 @@ public struct Stack: Sendable {
     /// The card a pointer holds and where it holds it.
     var grab: Grab?
     var random: SplitMix64
+    /// How the cards whose resting place the current event moved get there; nil: the layout's
+    /// `reflow`. Set by the event's handler (a swipe's cards shift after its flight), cleared per event.
+    var reflow: Transition?
 
     struct Grab: Sendable, Equatable {
         var card: Int
@@ -38,7 +41,7 @@ public struct Stack: Sendable {
         self.photos = photos
         self.stage = stage
         self.style = style
-        layout = PileLayout(stage: stage)
+        layout = Self.layout(for: style, stage: stage)
         var random = SplitMix64(seed: seed)
         cards = []
         cards.reserveCapacity(photos.count)
@@ -67,12 +70,18 @@ public struct Stack: Sendable {
         drawn(at: now).map(\.card)
     }
 
+    /// The one layout of `style` on `stage`.
+    static func layout(for style: StyleName, stage: StageSize) -> any StyleLayout {
+        PileLayout(stage: stage)
+    }
+
     /// Applies one event at server time `now` and returns what the viewers must redraw.
     ///
     /// A refused command throws before changing anything.
     public mutating func handle(_ event: StackEvent, at now: Millis) throws(StackError) -> StackChange {
         let before = drawn(at: now)
         let summary = (count, current)
+        reflow = nil
         switch event {
         case .pointer(let input):
             pointerReceived(input, at: now)
