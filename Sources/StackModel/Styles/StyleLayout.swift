@@ -35,6 +35,16 @@ protocol StyleLayout: Sendable {
     var landing: Landing { get }
     /// The bottom card coming to the top from off the stage's left edge.
     var arrival: Transition { get }
+    /// How many cards, front first, a press on the top card takes; 0: a press anywhere only taps.
+    var draggedLayers: Int { get }
+    /// Where taken card `layer` (0: the one pressed) of `layers` is drawn when the pointer has moved
+    /// by `translation` since it took the card at `base`.
+    func dragged(_ base: CardTransform, layer: Int, of layers: Int, by translation: Point) -> CardTransform
+    /// A sideways drag longer than this sends the top card away at once (the deck's maxLength);
+    /// nil: only a release can.
+    var flyOutDistance: Double? { get }
+    /// Whether a throw counts only sideways (deck, swipe) rather than any way (pile).
+    var throwsSideways: Bool { get }
 }
 
 /// What a card that flew off the stage does when its flight ends.
@@ -61,6 +71,15 @@ extension StyleLayout {
     var flight: Transition { .spring(.flight) }
     var landing: Landing { .slideUnder }
     var arrival: Transition { .spring(.settle) }
+    var draggedLayers: Int { 1 }
+    func dragged(_ base: CardTransform, layer: Int, of layers: Int, by translation: Point) -> CardTransform {
+        var moved = base
+        moved.x += translation.x
+        moved.y += translation.y
+        return moved
+    }
+    var flyOutDistance: Double? { nil }
+    var throwsSideways: Bool { false }
 
     /// `transform` moved along the unit vector `direction` until it is entirely off the stage.
     func offStage(_ transform: CardTransform, direction: Point) -> CardTransform {
