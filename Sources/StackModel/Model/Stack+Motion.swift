@@ -67,7 +67,7 @@ extension Stack {
         let transition = reflow ?? layout.reflow
         let seen = Dictionary(before.map { ($0.number, $0.card) }, uniquingKeysWith: { first, _ in first })
         let drawnNow = drawnNumbers()
-        for card in drawnNow {
+        for card in drawnNow where cards[card].isInStack {
             let rest = restTransform(of: card)
             if let motion = motions[card] {
                 guard motion.phase == .settling, motion.target != rest else { continue }
@@ -80,7 +80,9 @@ extension Stack {
         }
         guard layout.showsLeavingCards else { return }
         let stillDrawn = Set(drawnNow)
-        for (card, drawn) in before where !stillDrawn.contains(card) && cards[card].isInStack {
+        // Only cards that rested in a drawn place: a flown card dropped at its landing stays dropped.
+        for (card, drawn) in before
+        where !stillDrawn.contains(card) && cards[card].isInStack && drawn.position < layout.drawnLimit {
             guard motions[card].map({ $0.phase == .settling }) ?? true else { continue }
             let from = motions[card] == nil ? drawn.transform : displayed(card, at: now)
             animate(card, from: from, to: restTransform(of: card), transition, now: now)
