@@ -168,3 +168,27 @@ extension Stack {
     /// Card ids in stack order, from the front; O(count), for small stacks.
     var orderIDs: [String] { order.map { "c\($0)" } }
 }
+
+extension Fixture {
+    /// Where two changes differ, card by card and field by field: a readable note for a failed
+    /// expectation on a whole change.
+    static func differences(_ actual: StackChange, _ expected: StackChange) -> String {
+        var notes: [String] = []
+        if actual.cards.map(\.id) != expected.cards.map(\.id) {
+            notes.append("ids \(actual.cards.map(\.id)) ≠ \(expected.cards.map(\.id))")
+        }
+        for (a, e) in zip(actual.cards, expected.cards) where a != e {
+            let fields: [(String, String, String)] = [
+                ("position", "\(a.position)", "\(e.position)"), ("z", "\(a.z)", "\(e.z)"),
+                ("transform", "\(a.transform)", "\(e.transform)"), ("highlight", "\(a.highlight)", "\(e.highlight)"),
+                ("animation", "\(a.animation as Any)", "\(e.animation as Any)"),
+            ]
+            for (name, left, right) in fields where left != right {
+                notes.append("\(a.id).\(name): \(left) ≠ \(right)")
+            }
+        }
+        if actual.removed != expected.removed { notes.append("removed \(actual.removed) ≠ \(expected.removed)") }
+        if actual.summaryChanged != expected.summaryChanged { notes.append("summaryChanged differs") }
+        return notes.joined(separator: "\n")
+    }
+}

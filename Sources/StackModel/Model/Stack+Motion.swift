@@ -44,7 +44,9 @@ extension Stack {
         let isDrawnAtRest = position(of: card) < layout.drawnLimit
         switch layout.landing {
         case .appear:
-            motions[card] = nil
+            // At rest at once: a motion with nowhere to go, so the move is not animated as a reflow.
+            let rest = restTransform(of: card)
+            motions[card] = CardMotion(phase: .settling, target: rest, animation: nil)
         case .slideIfDrawn where !isDrawnAtRest:
             motions[card] = nil
         case .slideUnder, .slideIfDrawn:
