@@ -108,6 +108,87 @@ extension Fixture {
 
     /// Off the left edge, as `next` and `previous` use: centre at −(half width + 24-pt margin).
     static func offLeft(_ transform: CardTransform) -> CardTransform {
-        PileLayout(stage: stage).offStage(transform, direction: Point(x: -1, y: 0))
+        stage.offStage(transform, direction: Point(x: -1, y: 0))
+    }
+}
+
+extension Fixture {
+    /// A `UIView.animateWithDuration`-style tween (ease-in-out) from `from` to `to`.
+    static func tween(
+        from: CardTransform, to: CardTransform, start: Millis, duration: Millis, delay: Millis = 0
+    ) -> CardAnimation {
+        CardAnimation(start: start + delay, duration: duration, curve: .easeInOut, from: from, to: to)
+    }
+
+    /// The deck's spring (damping ratio 0.4 over 0.5 s) from `from` to `to`.
+    static func deckSpring(from: CardTransform, to: CardTransform, start: Millis) -> CardAnimation {
+        CardAnimation(
+            start: start, duration: Curve.springSettleDuration(stiffness: 1193, damping: 27.63, mass: 1, velocity: 0),
+            curve: .spring(stiffness: 1193, damping: 27.63, mass: 1, velocity: 0), from: from, to: to)
+    }
+
+    static func faded(_ transform: CardTransform) -> CardTransform {
+        var faded = transform
+        faded.opacity = 0
+        return faded
+    }
+
+    static func flipped(_ transform: CardTransform) -> CardTransform {
+        var flipped = transform
+        flipped.flip = .pi
+        return flipped
+    }
+
+    /// A stack of `count` 400 × 300 photos in `style`.
+    static func stack(_ style: StyleName, cards count: Int = 5, seed: UInt64 = 7, stacked: Bool = false) -> Stack {
+        Stack(photos: photos(count), style: style, seed: seed, swipeStacked: stacked)
+    }
+
+    /// A tap (down, then up 60 ms later) at page time `t`, server time `now + t`.
+    static func tap(_ x: Double, _ y: Double, t: Millis) -> [(event: StackEvent, at: Millis)] {
+        [(pointer(.down, x, y, t: t), now + t), (pointer(.up, x, y, t: t + 60), now + t + 60)]
+    }
+}
+
+extension Stack {
+    /// Ticks at every deadline until nothing is pending; returns the time it came to rest.
+    @discardableResult
+    mutating func settle() throws -> Millis {
+        var time = Fixture.now
+        while let deadline = nextDeadline {
+            time = deadline
+            _ = try handle(.tick, at: deadline)
+        }
+        return time
+    }
+
+    /// The drawn cards once every motion is over, far in the future.
+    var resting: [DrawnCard] { drawnCards(at: Fixture.now + 1_000_000) }
+
+    /// Card ids in stack order, from the front; O(count), for small stacks.
+    var orderIDs: [String] { order.map { "c\($0)" } }
+}
+
+extension Fixture {
+    /// Where two changes differ, card by card and field by field: a readable note for a failed
+    /// expectation on a whole change.
+    static func differences(_ actual: StackChange, _ expected: StackChange) -> String {
+        var notes: [String] = []
+        if actual.cards.map(\.id) != expected.cards.map(\.id) {
+            notes.append("ids \(actual.cards.map(\.id)) ≠ \(expected.cards.map(\.id))")
+        }
+        for (a, e) in zip(actual.cards, expected.cards) where a != e {
+            let fields: [(String, String, String)] = [
+                ("position", "\(a.position)", "\(e.position)"), ("z", "\(a.z)", "\(e.z)"),
+                ("transform", "\(a.transform)", "\(e.transform)"), ("highlight", "\(a.highlight)", "\(e.highlight)"),
+                ("animation", "\(a.animation as Any)", "\(e.animation as Any)"),
+            ]
+            for (name, left, right) in fields where left != right {
+                notes.append("\(a.id).\(name): \(left) ≠ \(right)")
+            }
+        }
+        if actual.removed != expected.removed { notes.append("removed \(actual.removed) ≠ \(expected.removed)") }
+        if actual.summaryChanged != expected.summaryChanged { notes.append("summaryChanged differs") }
+        return notes.joined(separator: "\n")
     }
 }

@@ -38,10 +38,10 @@ import Testing
         func box(_ t: CardTransform) -> (minX: Double, maxX: Double, minY: Double, maxY: Double) {
             let halfW =
                 (t.w * abs(Elementary.cos(t.rotation)) + t.h * abs(Elementary.sin(t.rotation))) / 2
-                + PileLayout.offStageMargin
+                + StageSize.offStageMargin
             let halfH =
                 (t.w * abs(Elementary.sin(t.rotation)) + t.h * abs(Elementary.cos(t.rotation))) / 2
-                + PileLayout.offStageMargin
+                + StageSize.offStageMargin
             return (t.x - halfW, t.x + halfW, t.y - halfH, t.y + halfH)
         }
         let edges = box(end)

@@ -168,7 +168,7 @@ import Testing
         }
     }
 
-    @Test func aDoubleTapDoesNotToggleTheHighlightBack() throws {
+    @Test func aDoubleTapKeepsTheHighlightAndShowsTheTopCardFullStageAndBack() throws {
         var stack = Fixture.stack()
         let tap: (Millis) -> [(event: StackEvent, at: Millis)] = { t in
             [
@@ -178,10 +178,26 @@ import Testing
         }
         try stack.apply(tap(1000))
         #expect(stack.drawnCards(at: now + 1060)[0].highlight)
-        #expect(try stack.apply(tap(1200)) == StackChange())
-        #expect(stack.drawnCards(at: now + 1260)[0].highlight)
-        try stack.apply(tap(2000))
-        #expect(!stack.drawnCards(at: now + 2060)[0].highlight)
+        // 400 × 300 fitted in the stage less 24 pt on every side (976 × 720): 960 × 720.
+        let fullStage = CardTransform(x: 512, y: 384, w: 960, h: 720)
+        #expect(
+            try stack.apply(tap(1200))
+                == StackChange(cards: [
+                    Fixture.drawn(
+                        0, position: 0, z: 5, fullStage, highlight: true,
+                        animation: Fixture.settle(from: rest, to: fullStage, start: now + 1260))
+                ]))
+        #expect(stack.isFullscreen)
+        // Once the card has settled full-stage (750 ms), a tap toggles the highlight and a double tap returns.
+        try stack.apply(tap(3000))
+        #expect(!stack.drawnCards(at: now + 3060)[0].highlight && stack.isFullscreen)
+        let back = try stack.apply(tap(3200))
+        #expect(
+            back.cards == [
+                Fixture.drawn(
+                    0, position: 0, z: 5, rest, animation: Fixture.settle(from: fullStage, to: rest, start: now + 3260))
+            ])
+        #expect(!stack.isFullscreen)
     }
 
     enum Unexpected: Error { case curve }

@@ -63,6 +63,21 @@ struct Ring<Element> {
         self[position] = element
     }
 
+    /// - Complexity: O(min(position, count − position)): shifts the shorter side.
+    @discardableResult
+    mutating func remove(at position: Int) -> Element {
+        precondition(position >= 0 && position < count, "remove position out of range")
+        let element = self[position]
+        if position < count - 1 - position {
+            for index in stride(from: position, to: 0, by: -1) { self[index] = self[index - 1] }
+            _ = removeFirst()
+        } else {
+            for index in position..<(count - 1) { self[index] = self[index + 1] }
+            _ = removeLast()
+        }
+        return element
+    }
+
     private func storageIndex(_ position: Int) -> Int {
         let index = head + position
         return index >= storage.count ? index - storage.count : index

@@ -1,105 +1,114 @@
-/// Commands: what a finger can do, sent by a script or a key.
+/// Commands: what a finger can do, sent by a script or a key. Each checks its input first, so a
+/// refused command throws before anything changes, and ends a gesture the change would pull a card
+/// from under.
 extension Stack {
-    private static let left = Point(x: -1, y: 0)
+    static let left = Point(x: -1, y: 0)
 
     mutating func perform(_ command: StackCommand, at now: Millis) throws(StackError) {
         switch command {
         case .next:
-            guard !order.isEmpty else { throw .emptyStack }
+            guard let top = order.first else { throw .emptyStack }
             abandonGesture(at: now)
-            sendTopToBack(
-                from: order.first.map { displayed($0, at: now) }, toward: Self.left, speed: 0, retilt: true, now: now)
+            sendTopToBackRecorded(from: seen(top, at: now), toward: Self.left, speed: 0, now: now)
         case .previous:
             guard !order.isEmpty else { throw .emptyStack }
             abandonGesture(at: now)
-            bringBottomToTop(1, now: now)
+            bringBottomToTopRecorded(now: now)
         case .goto(let index):
             guard !order.isEmpty else { throw .emptyStack }
             guard cards.indices.contains(index) else { throw .indexOutOfRange(index: index, count: count) }
+            guard cards[index].isInStack else { throw .unknownCard(id: Self.id(of: index)) }
             abandonGesture(at: now)
-            // Either way round keeps the cyclic order; the shorter way moves fewer cards.
-            let position = position(of: index)
-            if position <= count - position {
-                sendToBack(position, now: now)
-            } else {
-                bringBottomToTop(count - position, now: now)
-            }
+            bringToFront(index, now: now)
         case .insert(let photo, let position):
             guard position >= 0 && position <= count else {
                 throw .indexOutOfRange(index: position, count: count)
             }
             abandonGesture(at: now)
-            insert(photo, at: position, now: now)
+            insertRecorded(photo, at: position, now: now)
+        case .remove(let id):
+            guard let card = number(of: id), cards[card].isInStack else { throw .unknownCard(id: id) }
+            abandonGesture(at: now)
+            removeRecorded(card, now: now)
+        case .highlight:
+            guard let top = order.first else { throw .emptyStack }
+            cards[top].highlight.toggle()
+        case .flip:
+            guard let top = order.first else { throw .emptyStack }
+            abandonGesture(at: now)
+            flip(top, now: now)
+        case .fullscreen:
+            abandonGesture(at: now)
+            toggleFullscreen()
+        case .style(let name):
+            guard name != style else { return }
+            abandonGesture(at: now)
+            switchStyle(to: name, now: now)
+        case .shuffle(let seed):
+            abandonGesture(at: now)
+            shuffle(seed: seed, now: now)
+        case .undo:
+            guard let entry = history.popLast() else { throw .nothingToUndo }
+            abandonGesture(at: now)
+            revert(entry, now: now)
         }
     }
 
-    /// Moves the top card to the bottom. A drawn card, seen at `from`, flies off the stage first along
-    /// the unit vector `direction` at `speed` points per second, and slides back under the pile when
-    /// its flight ends. A flicked card (`retilt`) lands with a new tilt, as the seed's `makeCrooked`.
-    mutating func sendTopToBack(from: CardTransform?, toward direction: Point, speed: Double, retilt: Bool, now: Millis)
-    {
-        guard !order.isEmpty else { return }
-        let card = moveTopToBottom()
-        if retilt { cards[card].tilt = randomTilt() }
-        travelling.removeAll { $0 == card }
-        guard let from else {
-            motions[card] = nil
-            return
-        }
-        let target = layout.offStage(from, direction: direction)
-        let distance = Point(x: target.x - from.x, y: target.y - from.y).length
-        let velocity = distance > 0 ? speed / distance : 0
-        guard let flight = Spring.flight.animation(from: from, to: target, start: now, velocity: velocity) else {
-            motions[card] = nil
-            return
-        }
-        motions[card] = CardMotion(phase: .flyingOut, target: target, animation: flight)
-        travelling.append(card)
+    /// Where viewers see `card` now if it is drawn; nil if it is not.
+    func seen(_ card: Int, at now: Millis) -> CardTransform? {
+        position(of: card) < layout.drawnLimit || travelling.contains(card) ? displayed(card, at: now) : nil
     }
 
-    /// `count` top cards to the bottom, in order; the drawn ones fly out left together, each from
-    /// where it is seen before any of them moves. Tilts are kept.
-    /// - Complexity: O(count) time, O(drawn cards) memory.
-    private mutating func sendToBack(_ count: Int, now: Millis) {
-        var seen: [Int: CardTransform] = [:]
-        for card in drawnNumbers() where position(of: card) < count {
-            seen[card] = displayed(card, at: now)
-        }
-        for _ in 0..<count {
-            sendTopToBack(from: seen[order[0]], toward: Self.left, speed: 0, retilt: false, now: now)
+    /// Sends the top card to the back (a flick, `next`, a swipe left, the deck's fly-out) and
+    /// remembers it for `undo`; in `pile` it lands with a new tilt, as the seed's `makeCrooked`.
+    mutating func sendTopToBackRecorded(from: CardTransform?, toward direction: Point, speed: Double, now: Millis) {
+        guard let top = order.first else { return }
+        record(.sentToBack(card: top, tilt: cards[top].tilt))
+        sendTopToBack(from: from, toward: direction, speed: speed, retilt: style == .pile, now: now)
+    }
+
+    /// Brings the back card to the front (`previous`, a swipe right) and remembers it for `undo`.
+    /// In `swipe` nothing comes before the first card: the seed's swipe back stops there.
+    mutating func bringBottomToTopRecorded(now: Millis) {
+        guard style != .swipe || order.first != firstCard else { return }
+        record(.broughtToTop)
+        bringBottomToTop(1, now: now)
+    }
+
+    /// Brings `card` to the front the shorter way round, keeping the cyclic order.
+    private mutating func bringToFront(_ card: Int, now: Millis) {
+        let position = position(of: card)
+        guard position > 0 else { return }
+        if position <= count - position {
+            record(.rotated(by: position))
+            sendToBack(position, now: now)
+        } else {
+            record(.rotated(by: position - count))
+            bringBottomToTop(count - position, now: now)
         }
     }
 
-    /// `count` bottom cards to the top, keeping their order. Those that end up drawn come in from off
-    /// the stage's left edge, or from where they are if already moving. Tilts are kept.
-    private mutating func bringBottomToTop(_ count: Int, now: Millis) {
-        var arriving: [(card: Int, from: CardTransform?)] = []
-        for step in 0..<count {
-            let card = moveBottomToTop()
-            travelling.removeAll { $0 == card }
-            if count - 1 - step < PileLayout.drawnLimit {
-                arriving.append((card, motions[card].map { _ in displayed(card, at: now) }))
-            } else {
-                motions[card] = nil
-            }
-        }
-        for (card, from) in arriving {
-            let rest = restTransform(of: card)
-            let start = from ?? layout.offStage(rest, direction: Self.left)
-            animate(card, from: start, to: rest, spring: .settle, now: now)
-        }
+    mutating func insertRecorded(_ photo: Photo, at position: Int, now: Millis) {
+        let card = insert(photo, at: position, now: now)
+        record(.inserted(card: card))
     }
 
-    /// A new card with a new tilt; a drawn one fades in where it rests.
-    private mutating func insert(_ photo: Photo, at position: Int, now: Millis) {
-        let card = photos.count
-        photos.append(photo)
-        cards.append(Card(slot: 0, tilt: randomTilt(), highlight: false))
-        insertCard(card, at: position)
-        guard position < PileLayout.drawnLimit else { return }
-        let rest = restTransform(of: card)
-        var transparent = rest
-        transparent.opacity = 0
-        animate(card, from: transparent, to: rest, spring: .settle, now: now)
+    mutating func removeRecorded(_ card: Int, now: Millis) {
+        let wasFirst = firstCard == card
+        let position = remove(card, now: now)
+        record(.removed(card: card, position: position, wasFirst: wasFirst))
+    }
+
+    /// Turns the card over in half a second, as the seed's `animateWithDuration(0.5)`.
+    mutating func flip(_ card: Int, now: Millis) {
+        let from = displayed(card, at: now)
+        cards[card].isFlipped.toggle()
+        animate(card, from: from, to: restTransform(of: card), .seedTween(500), now: now)
+    }
+
+    /// The front card grows to the whole stage or shrinks back, with the settle spring in every style.
+    mutating func toggleFullscreen() {
+        isFullscreen.toggle()
+        reflow = .spring(.settle)
     }
 }

@@ -1,7 +1,14 @@
 /// Where cards are and where they are going: resting places, animations, the clock.
 extension Stack {
-    func restTransform(of card: Int) -> CardTransform {
-        layout.restTransform(of: photos[card], tilt: cards[card].tilt, position: position(of: card))
+    /// Where the card rests in `layout` (the stack's own by default), fullscreen and flip included.
+    func restTransform(of card: Int, in layout: (any StyleLayout)? = nil) -> CardTransform {
+        let position = position(of: card)
+        var rest =
+            isFullscreen && position == 0
+            ? stage.fullscreen(photos[card])
+            : (layout ?? self.layout).restTransform(of: photos[card], tilt: cards[card].tilt, position: position)
+        if cards[card].isFlipped { rest.flip = .pi }
+        return rest
     }
 
     /// Where viewers see the card at `now`.
@@ -11,59 +18,96 @@ extension Stack {
     }
 
     mutating func animate(
-        _ card: Int, from: CardTransform, to target: CardTransform, spring: Spring, velocity: Double = 0,
+        _ card: Int, from: CardTransform, to target: CardTransform, _ transition: Transition, velocity: Double = 0,
         now: Millis
     ) {
-        let animation = spring.animation(from: from, to: target, start: now, velocity: velocity)
+        let animation = transition.animation(from: from, to: target, start: now, velocity: velocity)
         motions[card] = CardMotion(phase: .settling, target: target, animation: animation)
     }
 
-    /// Applies what is due at `now`: a silent gesture's timeout, flights that ended (the card slides
-    /// back under the pile) and slides that ended below the drawn cards (the card stops being drawn).
+    /// Applies what is due at `now`: a silent gesture's timeout, flights that ended (the card lands at
+    /// the back), glides that ended outside the drawn places and fades of removed cards (the card stops
+    /// being drawn).
     mutating func clockTicked(at now: Millis) {
         gestureRecognized(recognizer.expire(at: now), at: now)
         let arrived = travelling.filter { (motions[$0]?.animation?.end ?? now) <= now }
         travelling.removeAll { arrived.contains($0) }
         for card in arrived where motions[card]?.phase == .flyingOut {
-            slideUnderPile(card, at: now)
+            land(card, at: now)
         }
+        departing.removeAll { (motions[$0.card]?.animation?.end ?? now) <= now }
     }
 
-    /// From off the stage, where its flight ended, to its resting place at the bottom of the pile.
-    private mutating func slideUnderPile(_ card: Int, at now: Millis) {
+    /// A flown card, off the stage, goes to its resting place at the back as its style says.
+    private mutating func land(_ card: Int, at now: Millis) {
         guard let flight = motions[card] else { return }
-        let rest = restTransform(of: card)
-        var from = flight.target
-        // Off the stage nobody sees the new tilt appear.
-        from.rotation = rest.rotation
-        animate(card, from: from, to: rest, spring: .settle, now: now)
-        if position(of: card) >= PileLayout.drawnLimit, motions[card]?.animation != nil {
-            travelling.append(card)
-        }
-    }
-
-    /// Animates every drawn card whose resting place moved under it (a new top straightens, an old top
-    /// tilts back), from where viewers see it now. Held and flying cards go their own way.
-    mutating func settleMovedCards(before: [(number: Int, card: DrawnCard)], at now: Millis) {
-        for card in drawnNumbers() {
+        let isDrawnAtRest = position(of: card) < layout.drawnLimit
+        switch layout.landing {
+        case .appear:
+            // At rest at once: a motion with nowhere to go, so the move is not animated as a reflow.
             let rest = restTransform(of: card)
-            if let motion = motions[card] {
-                guard motion.phase == .settling, motion.target != rest else { continue }
-                animate(card, from: displayed(card, at: now), to: rest, spring: .settle, now: now)
-            } else if let previous = before.first(where: { $0.number == card })?.card.transform, previous != rest {
-                animate(card, from: previous, to: rest, spring: .settle, now: now)
+            motions[card] = CardMotion(phase: .settling, target: rest, animation: nil)
+        case .slideIfDrawn where !isDrawnAtRest:
+            motions[card] = nil
+        case .slideUnder, .slideIfDrawn:
+            let rest = restTransform(of: card)
+            var from = flight.target
+            // Off the stage nobody sees the new tilt appear.
+            from.rotation = rest.rotation
+            animate(card, from: from, to: rest, .spring(.settle), now: now)
+            if !isDrawnAtRest, motions[card]?.animation != nil {
+                travelling.append(card)
             }
         }
     }
 
+    /// Animates every drawn card whose resting place moved under it (a new top straightens, an old top
+    /// tilts back), from where viewers see it now; a card the reorder brings into the drawn places
+    /// enters as the layout says, and one it pushes out glides away if the layout shows that. Held,
+    /// flying and departing cards go their own way.
+    mutating func settleMovedCards(before: [(number: Int, card: DrawnCard)], at now: Millis) {
+        let transition = reflow ?? layout.reflow
+        let seen = Dictionary(before.map { ($0.number, $0.card) }, uniquingKeysWith: { first, _ in first })
+        let drawnNow = drawnNumbers()
+        for card in drawnNow where cards[card].isInStack {
+            let rest = restTransform(of: card)
+            if let motion = motions[card] {
+                guard motion.phase == .settling, motion.target != rest else { continue }
+                animate(card, from: displayed(card, at: now), to: rest, transition, now: now)
+            } else if let previous = seen[card]?.transform {
+                if previous != rest { animate(card, from: previous, to: rest, transition, now: now) }
+            } else if let start = entrance(of: card) {
+                animate(card, from: start, to: rest, transition, now: now)
+            }
+        }
+        guard layout.showsLeavingCards else { return }
+        let stillDrawn = Set(drawnNow)
+        // Only cards that rested in a drawn place: a flown card dropped at its landing stays dropped.
+        for (card, drawn) in before
+        where !stillDrawn.contains(card) && cards[card].isInStack && drawn.position < layout.drawnLimit {
+            guard motions[card].map({ $0.phase == .settling }) ?? true else { continue }
+            let from = motions[card] == nil ? drawn.transform : displayed(card, at: now)
+            animate(card, from: from, to: restTransform(of: card), transition, now: now)
+            if motions[card]?.animation != nil { travelling.append(card) }
+        }
+    }
+
+    /// Where a card newly among the drawn ones starts, as the layout says.
+    private func entrance(of card: Int) -> CardTransform? {
+        guard var start = layout.entrance(of: photos[card], tilt: cards[card].tilt, position: position(of: card))
+        else { return nil }
+        if cards[card].isFlipped { start.flip = .pi }
+        return start
+    }
+
     /// Drops motions that no longer show: of cards not drawn, and finished settles, which look like rest.
     mutating func forgetFinishedMotions(drawn: [(number: Int, card: DrawnCard)], at now: Millis) {
+        let drawnNumbers = Set(drawn.map(\.number))
         for (card, motion) in motions {
-            let isDrawn = drawn.contains { $0.number == card }
             let isOver =
                 motion.phase == .settling && !travelling.contains(card)
                 && (motion.animation.map { $0.end <= now } ?? true)
-            if !isDrawn || isOver { motions[card] = nil }
+            if !drawnNumbers.contains(card) || isOver { motions[card] = nil }
         }
     }
 }

@@ -1,15 +1,19 @@
 /// A room's stack of cards: the state machine every viewer's picture is computed from.
 ///
 /// Pure: time and the random seed are inputs, so the same events give the same result. Lays cards out
-/// in the `pile` style. Handling a pointer sample and listing the drawn cards cost O(drawn cards),
-/// whatever the stack's size.
+/// in its style's `StyleLayout`. Handling a pointer sample and listing the drawn cards cost
+/// O(drawn cards), whatever the stack's size.
 public struct Stack: Sendable {
     public let stage: StageSize
-    public private(set) var style: StyleName
-    let layout: PileLayout
+    public internal(set) var style: StyleName
+    /// `swipe` only: the seed's stacked mode, the cards behind the front one at 50 % and 30 % opacity.
+    public let swipeStacked: Bool
+    /// Whether the front card is shown fitted to the whole stage (pile's double tap, `fullscreen`).
+    public internal(set) var isFullscreen = false
+    var layout: any StyleLayout
     /// The photo list; card number `n` shows `photos[n]`.
     var photos: [Photo]
-    /// Every card, indexed by card number.
+    /// Every card, indexed by card number, removed ones included (their ids are never reused).
     var cards: [Card]
     /// Card numbers in stack order, position 0 first.
     var order: Ring<Int>
@@ -18,35 +22,45 @@ public struct Stack: Sendable {
     var headSlot = 0
     /// Cards in motion or held, by card number.
     var motions: [Int: CardMotion] = [:]
-    /// Cards whose animation's end changes the stack: flying out, or sliding back under the pile
-    /// below the drawn cards. They are drawn until then, whatever their position.
+    /// Cards whose animation's end changes the stack: flying out, sliding back under the pile below
+    /// the drawn cards, or gliding out of the drawn places. They are drawn until then, whatever their
+    /// position.
     var travelling: [Int] = []
+    /// Cards removed from the stack, drawn where they were until they have faded out.
+    var departing: [Departure] = []
     var recognizer = GestureRecognizer()
-    /// The card a pointer holds and where it holds it.
+    /// The cards a pointer holds and where it took them.
     var grab: Grab?
     var random: SplitMix64
-
-    struct Grab: Sendable, Equatable {
-        var card: Int
-        /// Card centre minus pointer, kept while dragging so the card does not jump under the finger.
-        var offset: Point
-    }
+    /// Order changes `undo` can revert, oldest first, at most `historyLimit`.
+    var history: [UndoEntry] = []
+    /// The card a swipe back stops at (the seed's index 0): the front card when the stack was made
+    /// or shuffled; when it is removed, the card after it.
+    var firstCard: Int?
+    /// How the cards whose resting place the current event moved get there; nil: the layout's
+    /// `reflow`. Set by the event's handler (a swipe's cards shift after its flight), cleared per event.
+    var reflow: Transition?
 
     /// One card per photo, in photo-list order, each with a random tilt drawn from `seed`.
     /// - Complexity: O(photos.count).
-    public init(photos: [Photo], stage: StageSize = .default, style: StyleName = .pile, seed: UInt64) {
+    public init(
+        photos: [Photo], stage: StageSize = .default, style: StyleName = .pile, seed: UInt64,
+        swipeStacked: Bool = false
+    ) {
         self.photos = photos
         self.stage = stage
         self.style = style
-        layout = PileLayout(stage: stage)
+        self.swipeStacked = swipeStacked
+        layout = Self.layout(for: style, stage: stage, swipeStacked: swipeStacked)
         var random = SplitMix64(seed: seed)
         cards = []
         cards.reserveCapacity(photos.count)
         for number in photos.indices {
-            cards.append(Card(slot: number, tilt: Self.randomTilt(using: &random), highlight: false))
+            cards.append(Card(slot: number, tilt: Self.randomTilt(using: &random)))
         }
         self.random = random
         order = Ring(photos.indices)
+        firstCard = order.first
     }
 
     /// Number of cards in the stack.
@@ -57,11 +71,12 @@ public struct Stack: Sendable {
 
     /// The next server time at which the room must send `.tick`, or `nil` when nothing is pending.
     public var nextDeadline: Millis? {
-        let arrivals = travelling.compactMap { motions[$0]?.animation?.end }
+        let arrivals = (travelling + departing.map(\.card)).compactMap { motions[$0]?.animation?.end }
         return (arrivals + [recognizer.deadline].compactMap { $0 }).min()
     }
 
-    /// The cards viewers draw at `now`, ordered by position; motions already over by `now` are left out.
+    /// The cards viewers draw at `now`, ordered by position (cards fading out of the stack last);
+    /// motions already over by `now` are left out.
     /// - Complexity: O(drawn cards).
     public func drawnCards(at now: Millis) -> [DrawnCard] {
         drawn(at: now).map(\.card)
@@ -72,7 +87,8 @@ public struct Stack: Sendable {
     /// A refused command throws before changing anything.
     public mutating func handle(_ event: StackEvent, at now: Millis) throws(StackError) -> StackChange {
         let before = drawn(at: now)
-        let summary = (count, current)
+        let summary = Summary(count: count, current: current, style: style)
+        reflow = nil
         switch event {
         case .pointer(let input):
             pointerReceived(input, at: now)
@@ -84,7 +100,19 @@ public struct Stack: Sendable {
         settleMovedCards(before: before, at: now)
         let after = drawn(at: now)
         forgetFinishedMotions(drawn: after, at: now)
-        return Self.change(from: before, to: after, summaryChanged: summary != (count, current))
+        let summaryChanged = summary != Summary(count: count, current: current, style: style)
+        return Self.change(from: before, to: after, summaryChanged: summaryChanged)
+    }
+
+    /// The one layout of `style` on `stage`.
+    static func layout(for style: StyleName, stage: StageSize, swipeStacked: Bool) -> any StyleLayout {
+        switch style {
+        case .pile: PileLayout(stage: stage)
+        case .angles: AnglesLayout(stage: stage)
+        case .grid: GridLayout(stage: stage)
+        case .deck: DeckLayout(stage: stage)
+        case .swipe: SwipeLayout(stage: stage, stacked: swipeStacked)
+        }
     }
 
     func position(of card: Int) -> Int { cards[card].slot - headSlot }
@@ -93,5 +121,37 @@ public struct Stack: Sendable {
 
     private static func randomTilt(using random: inout SplitMix64) -> Int8 {
         Int8(random.next(in: -PileLayout.rotationOffset...PileLayout.rotationOffset))
+    }
+
+    /// What the room-level fields of a change carry.
+    private struct Summary: Equatable {
+        var count: Int
+        var current: Int
+        var style: StyleName
+    }
+}
+
+extension Stack {
+    /// The cards a pointer drags: the one it pressed and those that follow it (deck layers, the swipe's
+    /// second card), each with where it was when taken.
+    struct Grab: Sendable, Equatable {
+        struct Layer: Sendable, Equatable {
+            var card: Int
+            var base: CardTransform
+        }
+
+        /// Where the pointer went down: the drag is the pointer's way from here.
+        var start: Point
+        /// Front first; the first is the card under the pointer.
+        var layers: [Layer]
+
+        var card: Int { layers[0].card }
+    }
+
+    /// A removed card still fading out where it was, in front of or behind the same cards as before.
+    struct Departure: Sendable, Equatable {
+        var card: Int
+        var position: Int
+        var z: Int
     }
 }

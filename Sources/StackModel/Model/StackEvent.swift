@@ -32,20 +32,3 @@ public struct PointerInput: Sendable, Equatable {
         self.t = t
     }
 }
-
-/// Everything a finger can do, as a command a script can send.
-public enum StackCommand: Sendable, Equatable {
-    case next
-    case previous
-    /// Bring the card of this photo-list index to the front.
-    case goto(index: Int)
-    /// Add a card for `photo` at stack position `at` (0 = on top, `count` = at the bottom). The photo
-    /// is appended to the photo list, so existing photo-list indices and card ids stay as they were.
-    case insert(photo: Photo, at: Int)
-}
-
-/// Why a stack refused an event.
-public enum StackError: Error, Sendable, Equatable {
-    case indexOutOfRange(index: Int, count: Int)
-    case emptyStack
-}

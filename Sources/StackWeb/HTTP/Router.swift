@@ -129,6 +129,10 @@ struct Router: RequestResponder {
                 return .error(400, "index \(index) is out of range: the stack has \(count) cards")
             case .emptyStack:
                 return .error(400, "the stack is empty")
+            case .unknownCard(let id):
+                return .error(400, "no card \(id.prefix(40)) in the stack")
+            case .nothingToUndo:
+                return .error(400, "nothing to undo")
             }
         }
     }

@@ -1,0 +1,25 @@
+/// The `angles` style (seed 001's StackCollectionViewLayout): every card 120 × 120, centred on the
+/// stage, turned by the seed's five angles in turn, position 0 on top.
+///
+/// Presses only tap: a tap on a card deletes it, a tap on empty stage inserts one in front.
+struct AnglesLayout: StyleLayout, Equatable {
+    /// Radians, clockwise, for positions 0, 1, 2, 3, 4, then again from 5.
+    static let angles: [Double] = [0, 0.2, -0.5, -0.2, 0.5]
+    static let itemSize = 120.0
+    /// Two turns of the five angles. A card from position 5 on lies exactly under the card five above
+    /// it (same centre, size and angle), so only the first turn shows at rest; the second is there for
+    /// the moment cards shift forward after a delete.
+    static let drawnLimit = 10
+
+    var stage: StageSize
+
+    var drawnLimit: Int { Self.drawnLimit }
+
+    func restTransform(of photo: Photo, tilt: Int8, position: Int) -> CardTransform {
+        CardTransform(
+            x: stage.width / 2, y: stage.height / 2, w: Self.itemSize, h: Self.itemSize,
+            rotation: Self.angles[position % Self.angles.count])
+    }
+
+    var draggedLayers: Int { 0 }
+}

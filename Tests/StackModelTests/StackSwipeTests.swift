@@ -1,0 +1,235 @@
+import Testing
+
+@testable import StackModel
+
+@Suite struct StackSwipeTests {
+    let now = Fixture.now
+    static let layout = SwipeLayout(stage: .default, stacked: false)
+    /// The seed view's width: 335 seed points on the fitted screen.
+    static let w = 335 * (768.0 / 667)
+    /// The front card's centre, where the drags below start.
+    static let centre = Point(x: 512, y: 392)
+    /// A quarter of the front card's short side (its width): the flick distance.
+    static let flickDistance = w / 4
+
+    static func slot(_ position: Int) -> CardTransform {
+        layout.restTransform(of: Photo(id: "p", width: 4, height: 3), tilt: 0, position: position)
+    }
+
+    /// A horizontal drag from the front card's centre at `speed` (points per second, negative: left)
+    /// for `duration` ms, then still for `hold` ms; page time from 1000, server time from `start`.
+    static func swipe(speed: Double, duration: Millis, hold: Millis = 0, start: Millis = Fixture.now)
+        -> [(event: StackEvent, at: Millis)]
+    {
+        Fixture.drag(speed: speed, duration: duration, hold: hold).map { step in
+            guard case .pointer(var input) = step.event else { return step }
+            input.y = centre.y
+            input.x += centre.x - Fixture.centre.x
+            return (.pointer(input), step.at - Fixture.now + start)
+        }
+    }
+
+    @Test func threeCardsAreDrawnInTheSeedsFrames() {
+        let stack = Fixture.stack(.swipe, cards: 5)
+        #expect(stack.drawnCards(at: now) == (0..<3).map { Fixture.drawn($0, position: $0, z: 5 - $0, Self.slot($0)) })
+    }
+
+    @Test func stackedModeFadesTheCardsBehind() {
+        let stack = Fixture.stack(.swipe, cards: 5, stacked: true)
+        #expect(stack.drawnCards(at: now).map(\.transform.opacity) == [1, 0.5, 0.3])
+    }
+
+    @Test func draggingLeftTiltsTheFrontCardAboutItsBottomRightCornerAndTheNextByHalf() throws {
+        var stack = Fixture.stack(.swipe, cards: 5)
+        try stack.apply([(Fixture.pointer(.down, 512, 392, t: 1000), now)])
+        let change = try stack.handle(Fixture.pointer(.move, 412, 392, t: 1016), at: now + 16)
+        let angle = -Double.pi / 2 * 100 / Self.w
+        #expect(
+            change
+                == StackChange(cards: [
+                    Fixture.drawn(0, position: 0, z: 5, Self.slot(0).turned(by: angle)),
+                    Fixture.drawn(1, position: 1, z: 4, Self.slot(1).turned(by: angle / 2)),
+                ]))
+        // Dragging right does not tilt: the seed only turns cards on their way out to the left.
+        let right = try stack.handle(Fixture.pointer(.move, 562, 392, t: 1032), at: now + 32)
+        #expect(
+            right
+                == StackChange(cards: [
+                    Fixture.drawn(0, position: 0, z: 5, Self.slot(0)),
+                    Fixture.drawn(1, position: 1, z: 4, Self.slot(1)),
+                ]))
+    }
+
+    @Test func aSwipeLeftFliesTheFrontCardOutAndShiftsTheOthersAfterTheSeedsTimings() throws {
+        var stack = Fixture.stack(.swipe, cards: 5)
+        let change = try stack.apply(Self.swipe(speed: -1500, duration: 60))
+        let release = now + 60
+        let angle = -Double.pi / 2 * 90 / Self.w
+        let flightTarget = Fixture.offLeft(Self.slot(0))
+        let expected = StackChange(
+            cards: [
+                Fixture.drawn(
+                    1, position: 0, z: 5, Self.slot(0),
+                    animation: Fixture.tween(
+                        from: Self.slot(1).turned(by: angle / 2), to: Self.slot(0), start: release,
+                        duration: 200, delay: 300)),
+                Fixture.drawn(
+                    2, position: 1, z: 4, Self.slot(1),
+                    animation: Fixture.tween(
+                        from: Self.slot(2), to: Self.slot(1), start: release, duration: 200, delay: 300)),
+                // Under the old third until it moves: the seed slides a new third in there.
+                Fixture.drawn(3, position: 2, z: 3, Self.slot(2)),
+                Fixture.drawn(
+                    0, position: 4, z: 6, flightTarget,
+                    animation: Fixture.tween(
+                        from: Self.slot(0).turned(by: angle), to: flightTarget, start: release, duration: 300)),
+            ], summaryChanged: true)
+        // Straightened about the corner it turned about: back at its place, to the last bit or two.
+        var flown = try #require(change.cards.last)
+        #expect(abs(flown.transform.x - flightTarget.x) < 1e-9 && flown.animation?.to == flown.transform)
+        flown.transform.x = flightTarget.x
+        flown.animation?.to.x = flightTarget.x
+        #expect(
+            StackChange(cards: change.cards.dropLast() + [flown], summaryChanged: change.summaryChanged) == expected)
+        #expect(stack.nextDeadline == release + 300)
+        #expect(try stack.handle(.tick, at: release + 300) == StackChange(removed: ["c0"]))
+    }
+
+    @Test func aSwipeRightBringsThePreviousCardBackFromTheLeftInHalfASecond() throws {
+        var stack = Fixture.stack(.swipe, cards: 5)
+        _ = try stack.handle(.command(.next), at: now)
+        try stack.settle()
+        let start = now + 2000
+        let change = try stack.apply(Self.swipe(speed: 1500, duration: 60, start: start))
+        let release = start + 60
+        #expect(
+            change
+                == StackChange(
+                    cards: [
+                        Fixture.drawn(
+                            0, position: 0, z: 5, Self.slot(0),
+                            animation: Fixture.tween(
+                                from: Fixture.offLeft(Self.slot(0)), to: Self.slot(0), start: release, duration: 500)),
+                        Fixture.drawn(
+                            1, position: 1, z: 4, Self.slot(1),
+                            animation: Fixture.tween(
+                                from: Self.slot(0), to: Self.slot(1), start: release, duration: 500)),
+                        Fixture.drawn(
+                            2, position: 2, z: 3, Self.slot(2),
+                            animation: Fixture.tween(
+                                from: Self.slot(1), to: Self.slot(2), start: release, duration: 500)),
+                    ], removed: ["c3"], summaryChanged: true))
+    }
+
+    @Test func swipingLeftWrapsAfterTheLastCardAndSwipingRightStopsAtTheFirst() throws {
+        var stack = Fixture.stack(.swipe, cards: 3)
+        var fronts: [Int] = []
+        // The room ticks at every deadline: each flown card lands before the next swipe.
+        for step in 0..<4 {
+            try stack.apply(Self.swipe(speed: -1500, duration: 60, start: now + Millis(step) * 1000))
+            try stack.settle()
+            fronts.append(stack.current)
+        }
+        #expect(fronts == [1, 2, 0, 1])
+        for step in 0..<3 {
+            try stack.apply(Self.swipe(speed: 1500, duration: 60, start: now + 5000 + Millis(step) * 1000))
+            fronts.append(stack.current)
+        }
+        #expect(fronts == [1, 2, 0, 1, 0, 0, 0])
+        #expect(throws: Never.self) { try stack.handle(.command(.previous), at: now + 9000) }
+        #expect(stack.current == 0)
+    }
+
+    @Test(arguments: [
+        // (speed in points per second, negative: left; front card afterwards, from c1)
+        (-799.0, 1), (-801, 2), (799, 1), (801, 0),
+    ])
+    func aThrowSwipesFromEightHundredPointsPerSecond(speed: Double, front: Int) throws {
+        var stack = Fixture.stack(.swipe, cards: 5)
+        _ = try stack.handle(.command(.next), at: now)
+        try stack.settle()
+        // 60 ms at 800 pt/s is 48 pt, well short of the flick distance.
+        try stack.apply(Self.swipe(speed: speed, duration: 60, start: now + 2000))
+        #expect(stack.current == front)
+    }
+
+    @Test(arguments: [-1.0, 1])
+    func aSlowDragSwipesFromAQuarterOfTheCardsWidth(side: Double) throws {
+        for distance in [Self.flickDistance - 0.1, Self.flickDistance + 0.1] {
+            var stack = Fixture.stack(.swipe, cards: 5)
+            _ = try stack.handle(.command(.next), at: now)
+            try stack.settle()
+            // 200 ms to cover the distance, then the finger rests 150 ms: no speed at release.
+            try stack.apply(Self.swipe(speed: side * distance * 5, duration: 200, hold: 150, start: now + 2000))
+            let swiped = distance > Self.flickDistance
+            #expect(stack.current == (swiped ? (side < 0 ? 2 : 0) : 1))
+        }
+    }
+
+    @Test func aVerticalThrowIsNotASwipe() throws {
+        var stack = Fixture.stack(.swipe, cards: 5)
+        var events: [(event: StackEvent, at: Millis)] = [(Fixture.pointer(.down, 512, 392, t: 1000), now)]
+        for step in 1...6 {
+            events.append(
+                (
+                    Fixture.pointer(.move, 512, 392 + Double(step) * 30, t: 1000 + Millis(step) * 10),
+                    now + Millis(step) * 10
+                ))
+        }
+        events.append((Fixture.pointer(.up, 512, 572, t: 1060), now + 60))
+        let change = try stack.apply(events)
+        #expect(stack.current == 0 && !change.summaryChanged)
+    }
+
+    @Test(arguments: [PointerInput.Phase.cancel, .down])
+    func aCancelOrALostUpReturnsTheTiltedCards(ending: PointerInput.Phase) throws {
+        var stack = Fixture.stack(.swipe, cards: 5)
+        try stack.apply([
+            (Fixture.pointer(.down, 512, 392, t: 1000), now), (Fixture.pointer(.move, 412, 392, t: 1016), now + 16),
+        ])
+        let angle = -Double.pi / 2 * 100 / Self.w
+        let change: StackChange
+        if ending == .cancel {
+            change = try stack.handle(Fixture.pointer(.cancel, 412, 392, t: 1020), at: now + 20)
+        } else {
+            // No up: the gesture times out 3 s after its last sample.
+            change = try stack.handle(.tick, at: now + 3016)
+        }
+        let at = ending == .cancel ? now + 20 : now + 3016
+        #expect(
+            change
+                == StackChange(cards: [
+                    Fixture.drawn(
+                        0, position: 0, z: 5, Self.slot(0),
+                        animation: Fixture.settle(from: Self.slot(0).turned(by: angle), to: Self.slot(0), start: at)),
+                    Fixture.drawn(
+                        1, position: 1, z: 4, Self.slot(1),
+                        animation: Fixture.settle(from: Self.slot(1).turned(by: angle / 2), to: Self.slot(1), start: at)
+                    ),
+                ]))
+    }
+
+    @Test func swipesAreUndone() throws {
+        var stack = Fixture.stack(.swipe, cards: 5)
+        try stack.apply(Self.swipe(speed: -1500, duration: 60))
+        try stack.settle()
+        try stack.apply(Self.swipe(speed: -1500, duration: 60, start: now + 1000))
+        try stack.settle()
+        try stack.apply(Self.swipe(speed: 1500, duration: 60, start: now + 2000))
+        #expect(stack.current == 1)
+        _ = try stack.handle(.command(.undo), at: now + 3000)
+        #expect(stack.current == 2)
+        _ = try stack.handle(.command(.undo), at: now + 3010)
+        _ = try stack.handle(.command(.undo), at: now + 3020)
+        #expect(stack.current == 0)
+        try stack.settle()
+        #expect(stack.resting == Fixture.stack(.swipe, cards: 5).drawnCards(at: now))
+    }
+
+    @Test func aDoubleTapShowsTheFrontCardFullStage() throws {
+        var stack = Fixture.stack(.swipe, cards: 5)
+        try stack.apply(Fixture.tap(512, 392, t: 1000) + Fixture.tap(512, 392, t: 1100))
+        #expect(stack.isFullscreen)
+        #expect(stack.drawnCards(at: now + 5000)[0].transform == CardTransform(x: 512, y: 384, w: 960, h: 720))
+    }
+}
