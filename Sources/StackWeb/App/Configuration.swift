@@ -50,7 +50,7 @@ struct Configuration: Equatable, Sendable {
     }
 
     /// Styles this build's model implements.
-    static let supportedStyles: [StyleName] = [.pile]
+    static let supportedStyles: [StyleName] = StyleName.allCases
 
     enum Outcome: Equatable {
         case run(Configuration)

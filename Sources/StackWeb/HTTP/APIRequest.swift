@@ -32,6 +32,10 @@ enum APIRequest {
     private struct CommandBody: Decodable {
         var command: String
         var index: Int?
+        var style: String?
+        var id: String?
+        var photo: String?
+        var at: Int?
     }
 
     static func pointerInputs(from body: [UInt8]) throws(APIError) -> [PointerInput] {
@@ -59,6 +63,10 @@ enum APIRequest {
         case stack(StackCommand)
         case play
         case pause
+        /// The server picks the seed: a client cannot choose the order.
+        case shuffle
+        /// The photo is looked up in the library by the router.
+        case insert(photoID: String, at: Int)
     }
 
     static func command(from body: [UInt8]) throws(APIError) -> RoomCommand {
@@ -66,8 +74,29 @@ enum APIRequest {
         switch decoded.command {
         case "next": return .stack(.next)
         case "previous": return .stack(.previous)
+        case "flip": return .stack(.flip)
+        case "highlight": return .stack(.highlight)
+        case "fullscreen": return .stack(.fullscreen)
+        case "undo": return .stack(.undo)
         case "play": return .play
         case "pause": return .pause
+        case "shuffle": return .shuffle
+        case "style":
+            guard let name = decoded.style, let style = StyleName(rawValue: name) else {
+                throw .badRequest(
+                    "style needs \"style\": one of \(StyleName.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return .stack(.style(style))
+        case "remove":
+            guard let id = decoded.id, !id.isEmpty, id.utf8.count <= 64 else {
+                throw .badRequest("remove needs the card's \"id\"")
+            }
+            return .stack(.remove(cardID: id))
+        case "insert":
+            guard let photo = decoded.photo, !photo.isEmpty, photo.utf8.count <= 64 else {
+                throw .badRequest("insert needs a \"photo\" id (and optionally \"at\", default 0)")
+            }
+            return .insert(photoID: photo, at: decoded.at ?? 0)
         case "goto":
             guard let index = decoded.index else { throw .badRequest("goto needs an integer index") }
             return .stack(.goto(index: index))

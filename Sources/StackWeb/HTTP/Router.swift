@@ -120,6 +120,10 @@ struct Router: RequestResponder {
         case .play: return acknowledge(room.setPlaying(true))
         case .pause: return acknowledge(room.setPlaying(false))
         case .stack(let command): stackCommand = command
+        case .shuffle: stackCommand = .shuffle(seed: UInt64.random(in: 0...UInt64.max))
+        case .insert(let photoID, let position):
+            guard let entry = photos.entry(id: photoID) else { return .error(404, "no photo \(photoID.prefix(40))") }
+            stackCommand = .insert(photo: entry.photo, at: position)
         }
         do {
             return acknowledge(try room.apply(stackCommand))
@@ -129,6 +133,10 @@ struct Router: RequestResponder {
                 return .error(400, "index \(index) is out of range: the stack has \(count) cards")
             case .emptyStack:
                 return .error(400, "the stack is empty")
+            case .unknownCard(let id):
+                return .error(404, "no card \(id.prefix(40)) in this room")
+            case .nothingToUndo:
+                return .error(400, "nothing to undo")
             case .unknownCard(let id):
                 return .error(400, "no card \(id.prefix(40)) in the stack")
             case .nothingToUndo:
