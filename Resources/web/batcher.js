@@ -30,6 +30,30 @@ export class PointerBatcher {
   }
 }
 
+/**
+ * Numbers each pointer's samples 1, 2, 3, … (`seq`), so the server can tell a lost or reordered
+ * batch. Touch pointers get a new id for every touch, so only the `limit` most recently used
+ * pointers are remembered (one forgotten and seen again starts from 1 again).
+ */
+export class PointerSequence {
+  #last = new Map();
+  #limit;
+
+  constructor(limit = 64) {
+    this.#limit = limit;
+  }
+
+  /** `sample` with its pointer's next sequence number. */
+  stamp(sample) {
+    const seq = (this.#last.get(sample.pointer) ?? 0) + 1;
+    // Re-inserted so that the Map's order is least recently used first.
+    this.#last.delete(sample.pointer);
+    this.#last.set(sample.pointer, seq);
+    if (this.#last.size > this.#limit) this.#last.delete(this.#last.keys().next().value);
+    return { ...sample, seq };
+  }
+}
+
 /** The body of `POST /api/rooms/{room}/pointer`. */
 export function pointerBody(viewer, events) {
   return { viewer, events };

@@ -14,14 +14,20 @@ export function reconnectDelay(attempt, random) {
 }
 
 /**
- * Follows the room's events. `onMessage(type, data, receivedAt)` gets each snapshot or change, with
- * the local time it arrived; `onStatus(connected)` each time the stream opens or drops.
- * EventSource itself retries a dropped connection; it gives up for good on an HTTP error or a wrong
- * content type, and then this reopens it with backoff. Returns a function that stops it all.
+ * Follows the room's events: the page's one EventSource (replaced, never doubled, on a reconnect).
+ * `onMessage(type, data, receivedAt)` gets each snapshot or change, with the local time it
+ * arrived; `onStatus(connected)` each time the stream opens or drops; `onReload()` the server's
+ * `reload` event (a new version of the page is being served). Returns a function that stops it all.
+ * `seams` replaces EventSource, the timer and the random source in tests.
  */
-export function followEvents(url, { onMessage, onStatus }) {
+export function followEvents(url, { onMessage, onStatus, onReload = () => {} }, seams = {}) {
+  const {
+    EventSourceClass = globalThis.EventSource, random = Math.random,
+    setTimer = setTimeout, clearTimer = clearTimeout,
+  } = seams;
   let source = null;
   let attempt = 0;
+  let failures = 0;
   let retryTimer = 0;
 
   const handle = (event) => {
@@ -37,37 +43,66 @@ export function followEvents(url, { onMessage, onStatus }) {
   };
 
   const open = () => {
-    source = new EventSource(url);
+    source = new EventSourceClass(url);
     source.addEventListener('snapshot', handle);
     source.addEventListener('change', handle);
+    source.addEventListener('reload', () => {
+      // Closed first, so that the old page does not reconnect while the new one loads.
+      source.close();
+      onReload();
+    });
     source.addEventListener('open', () => {
       attempt = 0;
+      failures = 0;
       onStatus(true);
     });
     source.addEventListener('error', () => {
       onStatus(false);
-      if (source.readyState !== EventSource.CLOSED) return;
-      retryTimer = setTimeout(open, reconnectDelay(attempt, Math.random()));
+      failures += 1;
+      // The browser retries a dropped stream by itself, with Last-Event-ID so that the server
+      // replays what was missed, but once a second for ever. One such retry covers a blip; a
+      // server that stays away (or refused the stream) is retried with backoff and jitter
+      // instead, so that its viewers do not all come back in the same second.
+      if (source.readyState !== EventSourceClass.CLOSED && failures < 2) return;
+      source.close();
+      clearTimer(retryTimer);
+      retryTimer = setTimer(open, reconnectDelay(attempt, random()));
       attempt += 1;
     });
   };
 
   open();
   return () => {
-    clearTimeout(retryTimer);
+    clearTimer(retryTimer);
     source?.close();
   };
 }
 
+/** A refused or failed POST; `status` is the HTTP status, undefined when no answer came. */
+export class RequestError extends Error {
+  constructor(message, status) {
+    super(message);
+    this.name = 'RequestError';
+    this.status = status;
+  }
+}
+
 /**
- * POSTs `body` as JSON and resolves with the answer's JSON; rejects on a network error or a
- * non-2xx status, with the server's `{"error": …}` text when there is one.
+ * POSTs `body` as JSON and resolves with the answer's JSON; rejects with a RequestError on a
+ * network error or a non-2xx status, with the server's `{"error": …}` text when there is one.
  */
 export async function postJSON(url, body, token) {
   const headers = { 'Content-Type': 'application/json' };
   if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+  let response;
+  try {
+    response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+  } catch (error) {
+    throw new RequestError(`${url}: ${error.message}`, undefined);
+  }
   const answer = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(`${url}: ${response.status} ${answer.error ?? response.statusText}`);
+  if (!response.ok) {
+    throw new RequestError(`${url}: ${response.status} ${answer.error ?? response.statusText}`, response.status);
+  }
   return answer;
 }

@@ -32,7 +32,10 @@ export class ImageCache {
   #onReady;
   #now;
 
+  #baseLimit;
+
   constructor({ limit = 64, load = loadBitmap, onReady = () => {}, now = () => performance.now() } = {}) {
+    this.#baseLimit = limit;
     this.#limit = limit;
     this.#load = load;
     this.#onReady = onReady;
@@ -41,6 +44,15 @@ export class ImageCache {
 
   get size() {
     return this.#entries.size;
+  }
+
+  /**
+   * Makes room for `drawn` cards on the stage: a grid can show more photos than the usual limit,
+   * and a cache smaller than what one frame draws would evict and fetch again on every frame.
+   * Twice as many, because a resize briefly needs a second variant of each.
+   */
+  reserve(drawn) {
+    this.#limit = Math.max(this.#baseLimit, 2 * drawn);
   }
 
   /**

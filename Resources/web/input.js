@@ -1,7 +1,7 @@
 // Pointer and keyboard input. Every pointer event becomes wire samples in one place
-// (`toSamples`); the server recognises the gestures.
+// (`toSamples`); the server recognises the gestures. Keys become actions (actions.js).
 
-const KEY_COMMANDS = Object.freeze({ ArrowRight: 'next', ArrowLeft: 'previous' });
+import { keyAction } from './actions.js';
 
 // Two decimals of a point or a millisecond are below anything a gesture can tell apart and keep
 // the bodies short.
@@ -55,14 +55,16 @@ export function attachPointerInput(canvas, { toStage, onSample }) {
   canvas.addEventListener('contextmenu', (event) => event.preventDefault());
 }
 
-/** Sends the command bound to each key (arrows: next and previous) through `onCommand`. */
-export function attachKeyboard(target, onCommand) {
+// Where Space and Enter already mean "press this": the focused control, not the stage.
+const CONTROL_SELECTOR = 'button, input, select, textarea, a[href], [contenteditable]';
+
+/** Sends the action bound to each key (actions.js: keyAction) to `onAction({action, style})`. */
+export function attachKeyboard(target, onAction) {
   target.addEventListener('keydown', (event) => {
-    // With a modifier, arrows belong to the browser (Alt+← is Back).
-    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
-    const command = KEY_COMMANDS[event.key];
-    if (!command) return;
+    const onControl = Boolean(event.target?.closest?.(CONTROL_SELECTOR));
+    const action = keyAction(event, { onControl });
+    if (!action) return;
     event.preventDefault();
-    onCommand({ command });
+    onAction(action);
   });
 }

@@ -1,36 +1,41 @@
 // Wires the page together: the room's events into the scene, the scene onto the canvas once per
-// animation frame, pointer and keys back to the server. Everything lives in `start`'s closure.
+// animation frame, pointer, keys and buttons back to the server. Everything lives in `start`'s
+// closure; the only global is the read-only `window.stackweb` debug hook at the end.
 
-import { PointerBatcher, createOrderedSender, pointerBody } from './batcher.js';
+import { commandFor } from './actions.js';
+import { PointerBatcher, PointerSequence, createOrderedSender, pointerBody } from './batcher.js';
 import { followEvents, postJSON } from './connection.js';
+import { attachControls, createToast, showRoomState } from './controls.js';
+import { FrameRecorder, syntheticCards } from './debug.js';
 import { ImageCache } from './images.js';
 import { attachKeyboard, attachPointerInput } from './input.js';
-import { drawFrame, makeBackground } from './render.js';
+import { hideIdleCursor, holdWakeLock } from './kiosk.js';
+import { failureMessage, statusText } from './messages.js';
+import { readParams, withoutToken } from './params.js';
+import { Scratch, StaticLayer, drawFrame, makeBackground } from './render.js';
 import {
-  addOffsetSample, anyAnimating, applyMessage, cardsAt, emptyScene, estimateOffset, isAnimating, settle,
+  addOffsetSample, anyAnimating, applyMessage, applySnapshot, cardsAt, emptyScene, estimateOffset, isAnimating,
+  settle,
 } from './scene.js';
 import { fitStage, toStagePoint } from './stage.js';
 
-const ROOM_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const TOKEN_KEY = 'stackweb.token';
 // The stream usually opens within milliseconds; the badge waits this long before the first open
 // so that it does not flash on every page load.
 const OFFLINE_GRACE_MS = 1500;
 
-function readRoom(url) {
-  const room = url.searchParams.get('room');
-  return room && ROOM_PATTERN.test(room) ? room : 'main';
-}
-
 // A control token arrives once in the URL. It is kept for this browser and taken out of the
-// address bar, so that it does not end up in history, bookmarks or a shared link.
-function takeToken(url) {
-  const fromURL = url.searchParams.get('token');
-  if (fromURL === null) return localStorage.getItem(TOKEN_KEY);
-  localStorage.setItem(TOKEN_KEY, fromURL);
-  url.searchParams.delete('token');
-  history.replaceState(history.state, '', url);
-  return fromURL;
+// address bar, so that it does not end up in history, bookmarks or a shared link. Storage may be
+// refused (a private window, a locked-down kiosk): the token then lasts as long as the page.
+function takeToken(url, token) {
+  try {
+    if (token === null) return localStorage.getItem(TOKEN_KEY);
+    localStorage.setItem(TOKEN_KEY, token);
+  } catch {
+    // Not stored; still used, and still stripped below.
+  }
+  if (token !== null) history.replaceState(history.state, '', withoutToken(url));
+  return token;
 }
 
 function newViewerID() {
@@ -38,41 +43,54 @@ function newViewerID() {
   return `v-${[...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('')}`;
 }
 
-function statusText(scene) {
-  if (scene.seq < 0) return 'Connecting…';
-  if (scene.count === 0) return 'No photos';
-  return `Photo ${scene.current + 1} of ${scene.count}`;
-}
-
-function warn(error) {
-  console.warn('StackWeb:', error.message);
-}
-
 function start() {
   const canvas = document.getElementById('stage');
   const statusLine = document.getElementById('status');
   const offlineBadge = document.getElementById('offline');
+  const controls = document.getElementById('controls');
+  const showToast = createToast(document.getElementById('toast'));
   const ctx = canvas.getContext('2d');
   const url = new URL(location.href);
-  const room = readRoom(url);
-  const token = takeToken(url);
+  const params = readParams(url);
+  const token = takeToken(url, params.token);
   const viewer = newViewerID();
-  const api = `/api/rooms/${room}`;
+  const api = `/api/rooms/${params.room}`;
+  const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 
   let scene = emptyScene();
   let offsetSamples = [];
   let connected = false;
   let graceOver = false;
+  // ?style= asks the room for a style once, when the first snapshot shows which one it has.
+  let styleAsked = params.style === null;
   let view = null;
   let dirty = true;
   let frameRequested = false;
   let drawnFrames = 0;
+  let flushRecordedFrames = false;
+  let wakeLock = params.kiosk ? 'requested' : 'not in kiosk mode';
+  let commandQueue = Promise.resolve();
 
   const serverNow = () => Date.now() + estimateOffset(offsetSamples);
   const batcher = new PointerBatcher();
-  const images = new ImageCache({ onReady: invalidate });
+  const sequence = new PointerSequence();
+  const recorder = new FrameRecorder();
+  const scratch = new Scratch();
+  const layer = new StaticLayer();
+  const images = new ImageCache({
+    onReady: () => {
+      // The cached bottom of the stack may show this photo's placeholder or a blurrier variant.
+      layer.invalidate();
+      invalidate();
+    },
+  });
   const sendPointer = createOrderedSender(
-    (events) => postJSON(`${api}/pointer`, pointerBody(viewer, events), token), warn,
+    (events) => postJSON(`${api}/pointer`, pointerBody(viewer, events), token),
+    (error) => {
+      console.warn('StackWeb:', error.message);
+      // A page opened without the control link on a LAN server can only watch: say so.
+      if (error.status === 401 || error.status === 403) showToast(failureMessage({ command: 'pointer' }, error.status));
+    },
   );
 
   function invalidate() {
@@ -88,7 +106,7 @@ function start() {
     requestAnimationFrame(frame);
   }
 
-  function frame() {
+  function frame(timestamp) {
     frameRequested = false;
     const events = batcher.takeFrame();
     if (events) sendPointer(events);
@@ -101,22 +119,34 @@ function start() {
     const animating = anyAnimating(scene, now);
     if (!dirty && !animating) return;
     dirty = false;
-    draw(now);
+    draw(now, timestamp);
     if (animating) requestFrame();
   }
 
-  function draw(now) {
+  function draw(now, timestamp) {
     view.fit = fitStage(view.cssWidth, view.cssHeight, scene.stage?.w, scene.stage?.h);
-    drawFrame(ctx, view, cardsAt(scene, now), images);
+    const started = performance.now();
+    const cards = drawFrame(ctx, view, cardsAt(scene, now), { style: scene.style, images, scratch, layer });
+    if (recorder.recording) {
+      // Canvas commands are recorded, then rasterised later; reading a pixel waits for the pixels,
+      // so that the time measured is the whole cost of the frame.
+      if (flushRecordedFrames) ctx.getImageData(0, 0, 1, 1);
+      recorder.record(timestamp, performance.now() - started, cards);
+    }
     drawnFrames += 1;
   }
 
-  function layout() {
+  // The canvas is as many device pixels as it shows, so that nothing is scaled after drawing;
+  // re-run on every resize, rotation and zoom. Where the browser tells the exact device size it is
+  // used (CSS size × ratio can be off by one), unless it disagrees by more than rounding (an
+  // emulated ratio the browser does not render at).
+  function layout(deviceWidth, deviceHeight) {
     const dpr = window.devicePixelRatio || 1;
     const cssWidth = canvas.clientWidth;
     const cssHeight = canvas.clientHeight;
-    canvas.width = Math.round(cssWidth * dpr);
-    canvas.height = Math.round(cssHeight * dpr);
+    const exact = (device, css) => (Math.abs(device - css * dpr) <= 1 ? device : Math.round(css * dpr));
+    canvas.width = deviceWidth ? exact(deviceWidth, cssWidth) : Math.round(cssWidth * dpr);
+    canvas.height = deviceHeight ? exact(deviceHeight, cssHeight) : Math.round(cssHeight * dpr);
     view = {
       width: canvas.width, height: canvas.height, dpr, cssWidth, cssHeight, fit: null,
       background: makeBackground(ctx, canvas.width, canvas.height),
@@ -124,15 +154,34 @@ function start() {
     invalidate();
   }
 
+  function observeSize() {
+    const observer = new ResizeObserver((entries) => {
+      const size = entries[entries.length - 1].devicePixelContentBoxSize?.[0];
+      layout(size?.inlineSize, size?.blockSize);
+    });
+    try {
+      observer.observe(canvas, { box: 'device-pixel-content-box' });
+    } catch {
+      observer.observe(canvas);
+    }
+  }
+
   function showStatus() {
     const text = statusText(scene);
+    // The status line is the aria-live region: writing the same text again would not be a change.
     if (statusLine.textContent !== text) statusLine.textContent = text;
     offlineBadge.hidden = connected || !graceOver;
+    showRoomState(controls, scene);
   }
 
   function onMessage(type, data, receivedAt) {
     offsetSamples = addOffsetSample(offsetSamples, data.serverTime - receivedAt);
-    scene = applyMessage(scene, type, data);
+    scene = applyMessage(scene, type, data, { reducedMotion: reducedMotion.matches });
+    images.reserve(scene.cards.size);
+    if (type === 'snapshot' && !styleAsked) {
+      styleAsked = true;
+      if (scene.style !== params.style) sendCommand({ command: 'style', style: params.style });
+    }
     showStatus();
     invalidate();
   }
@@ -150,13 +199,33 @@ function start() {
   }
 
   function onSample(sample) {
-    const due = batcher.add(sample);
+    const due = batcher.add(sequence.stamp(sample));
     if (due) sendPointer(due);
     else requestFrame();
   }
 
+  // One command at a time, in the order asked: "deck" then "pile" must not arrive swapped.
+  // A refusal (an older server that does not know the command, a page without the control token)
+  // is a short note on the page, not an error.
   function sendCommand(command) {
-    postJSON(`${api}/commands`, command, token).catch(warn);
+    commandQueue = commandQueue.then(() => postJSON(`${api}/commands`, command, token).catch((error) => {
+      console.warn('StackWeb:', error.message);
+      showToast(failureMessage(command, error.status));
+    }));
+  }
+
+  function onAction({ action, style }) {
+    const command = commandFor(action, scene, style);
+    if (command) sendCommand(command);
+  }
+
+  function startKiosk() {
+    document.documentElement.classList.add('kiosk');
+    controls.hidden = true;
+    hideIdleCursor(window, document.documentElement);
+    holdWakeLock(navigator.wakeLock, document, (state) => {
+      wakeLock = state;
+    });
   }
 
   // What the end-to-end tests read: copies, so the hook cannot change the page.
@@ -170,25 +239,63 @@ function start() {
       .sort((a, b) => a.position - b.position);
     const { seq, style, count, current, playing } = scene;
     const stage = scene.stage ? { ...scene.stage } : null;
-    return { room, viewer, connected, seq, style, stage, count, current, playing, cards };
+    return {
+      room: params.room, viewer, connected, seq, style, stage, count, current, playing, cards,
+      kiosk: params.kiosk, wakeLock, reducedMotion: reducedMotion.matches,
+    };
   }
 
-  window.stackweb = Object.freeze({
+  const hook = {
     state: debugState,
     get drawnFrames() {
       return drawnFrames;
     },
-  });
+    /** Starts recording drawn frames; with {flush: true} each frame's time includes rasterising. */
+    recordFrames({ flush = false } = {}) {
+      flushRecordedFrames = flush;
+      recorder.start();
+    },
+    /** Stops recording; answers the frame-time summary (debug.js, FrameRecorder.stats). */
+    stopRecordingFrames() {
+      return recorder.stop();
+    },
+  };
+  if (params.debug) {
+    // Test seams, only on a page opened with ?debug=1. addSyntheticCards(n) draws n more cards
+    // under the server's (for frame-time measurements); showScene(snapshot) shows a scene as if
+    // the server had sent it (for styles and flips the server cannot show yet).
+    hook.addSyntheticCards = (count) => {
+      const real = [...scene.cards.values()];
+      if (!real.length) return 0;
+      const front = real.reduce((a, b) => (a.position <= b.position ? a : b));
+      const srcs = [...new Set(real.map((card) => card.src).filter(Boolean))];
+      const lowestZ = Math.min(...real.map((card) => card.z));
+      const extra = syntheticCards(count, front, srcs, lowestZ);
+      scene = { ...scene, cards: new Map([...scene.cards, ...extra.map((card) => [card.id, card])]) };
+      images.reserve(scene.cards.size);
+      invalidate();
+      return extra.length;
+    };
+    hook.showScene = (snapshot) => {
+      scene = applySnapshot(scene, snapshot, { reducedMotion: reducedMotion.matches });
+      showStatus();
+      invalidate();
+    };
+  }
+  window.stackweb = Object.freeze(hook);
 
   layout();
-  window.addEventListener('resize', layout);
+  observeSize();
   attachPointerInput(canvas, { toStage, onSample });
-  attachKeyboard(window, sendCommand);
+  attachKeyboard(window, onAction);
+  attachControls(controls, onAction);
+  if (params.kiosk) startKiosk();
   setTimeout(() => {
     graceOver = true;
     showStatus();
   }, OFFLINE_GRACE_MS);
-  followEvents(`${api}/events`, { onMessage, onStatus });
+  showStatus();
+  followEvents(`${api}/events`, { onMessage, onStatus, onReload: () => location.reload() });
 }
 
 start();

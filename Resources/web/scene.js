@@ -15,8 +15,29 @@ export function emptyScene() {
   };
 }
 
-function normalizeCard(card) {
-  return { ...CARD_DEFAULTS, ...card };
+// prefers-reduced-motion: a move becomes a cut, and only a change of opacity still fades, briefly.
+export const REDUCED_FADE_MS = 200;
+
+/**
+ * `anim` for a person who asked for reduced motion: the card jumps to where the motion ends, and
+ * only its opacity still changes over at most REDUCED_FADE_MS (linearly; no spring overshoot).
+ * An animation that changes nothing but position, size, angle or flip lasts no time at all.
+ */
+export function reduceMotion(anim) {
+  const fades = anim.from?.opacity !== undefined && anim.to?.opacity !== undefined
+    && anim.from.opacity !== anim.to.opacity;
+  return {
+    ...anim,
+    duration: fades ? Math.min(anim.duration, REDUCED_FADE_MS) : 0,
+    curve: { type: 'linear' },
+    from: fades ? { ...anim.to, opacity: anim.from.opacity } : { ...anim.to },
+  };
+}
+
+function normalizeCard(card, { reducedMotion = false } = {}) {
+  const normalized = { ...CARD_DEFAULTS, ...card };
+  if (reducedMotion && normalized.anim) normalized.anim = reduceMotion(normalized.anim);
+  return normalized;
 }
 
 function roomFields(message) {
@@ -27,9 +48,12 @@ function roomFields(message) {
   return fields;
 }
 
-/** A snapshot replaces everything, whatever its seq: a restarted server counts from the start. */
-export function applySnapshot(scene, snapshot) {
-  const cards = new Map((snapshot.cards ?? []).map((card) => [card.id, normalizeCard(card)]));
+/**
+ * A snapshot replaces everything, whatever its seq: a restarted server counts from the start.
+ * `options.reducedMotion` turns its animations into cuts and short fades (see reduceMotion).
+ */
+export function applySnapshot(scene, snapshot, options) {
+  const cards = new Map((snapshot.cards ?? []).map((card) => [card.id, normalizeCard(card, options)]));
   return { ...emptyScene(), ...roomFields(snapshot), cards };
 }
 
@@ -38,19 +62,19 @@ export function applySnapshot(scene, snapshot) {
  * would have nothing to apply to) and when its seq is not newer than what the scene already holds
  * (a replay overlapping what arrived before a reconnect).
  */
-export function applyChange(scene, change) {
+export function applyChange(scene, change, options) {
   if (scene.seq < 0) return scene;
   if (typeof change.seq === 'number' && change.seq <= scene.seq) return scene;
   const cards = new Map(scene.cards);
   for (const id of change.removed ?? []) cards.delete(id);
-  for (const card of change.cards ?? []) cards.set(card.id, normalizeCard(card));
+  for (const card of change.cards ?? []) cards.set(card.id, normalizeCard(card, options));
   return { ...scene, ...roomFields(change), cards };
 }
 
 /** Applies one SSE message by its event type; unknown types leave the scene as it is. */
-export function applyMessage(scene, type, data) {
-  if (type === 'snapshot') return applySnapshot(scene, data);
-  if (type === 'change') return applyChange(scene, data);
+export function applyMessage(scene, type, data, options) {
+  if (type === 'snapshot') return applySnapshot(scene, data, options);
+  if (type === 'change') return applyChange(scene, data, options);
   return scene;
 }
 

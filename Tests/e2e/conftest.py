@@ -58,7 +58,8 @@ def room(request):
 
 @pytest.fixture
 def open_page(request, browser, server, room):
-    """Opens the test's room (by default in `browser` on `server`) and waits for its cards.
+    """Opens the test's room (by default in `browser` on `server`; `query` adds URL parameters) and
+    waits for its cards.
 
     Each browser gets a fresh tab for the test, closed at the end: a page merely navigated away
     from can live on in the back/forward cache with its event stream open, and five of those use
@@ -70,12 +71,12 @@ def open_page(request, browser, server, room):
     allowed = marker.args if marker else ()
     home_tabs = {}
 
-    def open_room(driver=browser, on_server=server, in_room=room):
+    def open_room(driver=browser, on_server=server, in_room=room, query=""):
         if driver not in home_tabs:
             severe_console_entries(driver)  # drop what earlier tests left in the log
             home_tabs[driver] = driver.current_window_handle
             driver.switch_to.new_window("tab")
-        return StackWebPage(driver, on_server, in_room).open()
+        return StackWebPage(driver, on_server, in_room, query).open()
 
     yield open_room
 

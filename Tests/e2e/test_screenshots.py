@@ -1,6 +1,9 @@
 """Screenshots for the README, taken from the real page so they cannot drift from it."""
 
 import struct
+import urllib.error
+
+import pytest
 
 from support.page import VIEWPORT
 from support.pointer import FOLLOW_TOLERANCE, Mouse, steps
@@ -57,3 +60,43 @@ def test_screenshot_mid_drag(page):
     finally:
         # Back where it started, slowly: the room is left as it was found.
         Mouse(page.driver).move_to(*start, 300).pause(300).up().perform()
+
+
+def test_screenshot_highlighted(page):
+    """A tap highlights the top photo (the pile's 15 % black veil)."""
+    page.wait_until_settled()
+    top = page.top_card()
+    Mouse(page.driver).move_to(*page.mapping().to_page(top["x"], top["y"])).down().up().perform()
+    wait_until(lambda: page.card(top["id"]), lambda card: card["highlight"],
+               message=f"the tap to highlight {top['id']}")
+    page.wait_until_settled()
+    save(page, "pile-highlighted.png")
+
+
+def ask(server, room, **command):
+    """Posts a command; skips the test when the server does not take it yet (it answers 400)."""
+    try:
+        server.command(room, **command)
+    except urllib.error.HTTPError as error:
+        if error.code != 400:
+            raise
+        pytest.skip(f"the server does not take {command} yet: {error.code} {error.read().decode(errors='replace')}")
+
+
+# Every style but the pile, which the tests above show. They run as soon as the server has them.
+@pytest.mark.parametrize("style", ["angles", "grid", "deck", "swipe"])
+def test_screenshot_of_each_style(page, server, style):
+    ask(server, page.room, command="style", style=style)
+    wait_until(lambda: page.state()["style"], lambda shown: shown == style, message=f"the page to show {style}")
+    page.wait_until_settled()
+    save(page, f"{style}.png")
+
+
+def test_screenshot_of_a_flipped_deck_card(page, server):
+    ask(server, page.room, command="style", style="deck")
+    wait_until(lambda: page.state()["style"], lambda shown: shown == "deck", message="the page to show the deck")
+    page.wait_until_settled()
+    ask(server, page.room, command="flip")
+    wait_until(lambda: abs(page.top_card()["flip"]) > 3, message="the top card turned over")
+    page.wait_until_settled()
+    save(page, "deck-flipped.png")

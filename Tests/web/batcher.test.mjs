@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { PointerBatcher, createOrderedSender, pointerBody } from '../../Resources/web/batcher.js';
+import { PointerBatcher, PointerSequence, createOrderedSender, pointerBody } from '../../Resources/web/batcher.js';
 
 const sample = (type, t, pointer = 1) => ({ type, pointer, x: t, y: t, t });
 
@@ -95,5 +95,30 @@ describe('createOrderedSender', () => {
     await tick();
     assert.deepEqual(errors, ['offline']);
     assert.deepEqual(calls.map((c) => c.events), [[1], [2]]);
+  });
+});
+
+describe('PointerSequence', () => {
+  test('numbers each pointer’s samples 1, 2, 3, … on their own', () => {
+    const sequence = new PointerSequence();
+    const stamped = [1, 1, 2, 1, 2, 7].map((pointer) => sequence.stamp(sample('move', 0, pointer)));
+    assert.deepEqual(stamped.map(({ pointer, seq }) => [pointer, seq]), [[1, 1], [1, 2], [2, 1], [1, 3], [2, 2], [7, 1]]);
+    assert.deepEqual(stamped[0], { ...sample('move', 0, 1), seq: 1 }, 'the sample is otherwise unchanged');
+  });
+
+  test('keeps counting across gestures', () => {
+    const sequence = new PointerSequence();
+    const seqs = ['down', 'move', 'up', 'down', 'up'].map((type) => sequence.stamp(sample(type, 0)).seq);
+    assert.deepEqual(seqs, [1, 2, 3, 4, 5]);
+  });
+
+  test('forgets the least recently used pointer past its limit', () => {
+    const sequence = new PointerSequence(2);
+    sequence.stamp(sample('down', 0, 1));
+    sequence.stamp(sample('down', 0, 2));
+    sequence.stamp(sample('move', 0, 1));
+    sequence.stamp(sample('down', 0, 3));
+    assert.equal(sequence.stamp(sample('move', 0, 1)).seq, 3, 'pointer 1 was used recently: kept');
+    assert.equal(sequence.stamp(sample('down', 0, 2)).seq, 1, 'pointer 2 was forgotten: starts again');
   });
 });

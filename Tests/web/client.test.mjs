@@ -130,3 +130,17 @@ describe('ImageCache', () => {
     }
   });
 });
+
+test('ImageCache.reserve keeps room for every drawn card', async () => {
+  const tick = () => new Promise((resolve) => setImmediate(resolve));
+  const loads = [];
+  const cache = new ImageCache({ limit: 2, load: async (url) => { loads.push(url); return { url }; } });
+  cache.reserve(3);
+  for (const name of ['a', 'b', 'c']) cache.get(`/photos/${name}`, 100);
+  await tick();
+  for (const name of ['a', 'b', 'c']) assert.ok(cache.get(`/photos/${name}`, 100), name);
+  assert.equal(loads.length, 3, 'nothing evicted and fetched again');
+  cache.reserve(0);
+  cache.get('/photos/d', 100);
+  assert.equal(cache.size, 2, 'back to the base limit');
+});

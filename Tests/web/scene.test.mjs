@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import {
-  addOffsetSample, anyAnimating, applyChange, applyMessage, applySnapshot, cardsAt, emptyScene,
-  estimateOffset, isAnimating, settle, transformAt,
+  REDUCED_FADE_MS, addOffsetSample, anyAnimating, applyChange, applyMessage, applySnapshot, cardsAt, emptyScene,
+  estimateOffset, isAnimating, reduceMotion, settle, transformAt,
 } from '../../Resources/web/scene.js';
 
 const card = (id, position, z, extra = {}) => ({
@@ -172,5 +172,44 @@ describe('server clock offset', () => {
 
   test('ignores a message without a server time', () => {
     assert.deepEqual(addOffsetSample([1], NaN), [1]);
+  });
+});
+
+describe('reduced motion', () => {
+  const flight = {
+    start: 5000, duration: 640, curve: { type: 'spring', stiffness: 225, damping: 30, mass: 1, velocity: 0 },
+    from: { x: 512, y: 384, w: 400, h: 300, rotation: 0, scaleX: 1, scaleY: 1, opacity: 1, flip: 0 },
+    to: { x: -300, y: 384, w: 400, h: 300, rotation: 0.1, scaleX: 1, scaleY: 1, opacity: 1, flip: Math.PI },
+  };
+
+  test('a move becomes a cut: already at its end, and over at once', () => {
+    const cut = reduceMotion(flight);
+    assert.equal(cut.duration, 0);
+    const moving = card('m', 0, 1, { anim: cut });
+    for (const now of [4000, 5000, 5100]) {
+      const t = transformAt(moving, now);
+      assert.deepEqual([t.x, t.rotation, t.flip], [-300, 0.1, Math.PI], `at ${now}`);
+    }
+    assert.equal(isAnimating(moving, 5000), false);
+  });
+
+  test('a change of opacity stays, as a short linear fade at the end position', () => {
+    const fade = reduceMotion({ ...flight, duration: 900, to: { ...flight.to, opacity: 0.2 } });
+    assert.equal(fade.duration, REDUCED_FADE_MS);
+    assert.deepEqual(fade.curve, { type: 'linear' });
+    const fading = card('f', 0, 1, { anim: fade });
+    const halfway = transformAt(fading, 5000 + REDUCED_FADE_MS / 2);
+    assert.equal(halfway.x, -300);
+    assert.ok(Math.abs(halfway.opacity - 0.6) < 1e-12);
+    assert.equal(isAnimating(fading, 5000 + REDUCED_FADE_MS), false);
+  });
+
+  test('messages apply it only when asked', () => {
+    const message = snapshot({ cards: [card('m', 0, 1, { anim: flight })] });
+    assert.equal(applyMessage(emptyScene(), 'snapshot', message).cards.get('m').anim.duration, 640);
+    const reduced = applyMessage(emptyScene(), 'snapshot', message, { reducedMotion: true });
+    assert.equal(reduced.cards.get('m').anim.duration, 0);
+    const changed = applyMessage(reduced, 'change', { seq: 11, cards: [card('n', 1, 2, { anim: flight })] }, { reducedMotion: true });
+    assert.equal(changed.cards.get('n').anim.duration, 0);
   });
 });

@@ -78,14 +78,16 @@ def severe_console_entries(driver, allowed=()):
 class StackWebPage:
     """One room open in one browser, read through `window.stackweb` (read-only)."""
 
-    def __init__(self, driver, server, room):
+    def __init__(self, driver, server, room, query=""):
         self.driver = driver
         self.server = server
         self.room = room
+        self.query = query
 
     @property
     def url(self):
-        return f"{self.server.base_url}/?room={self.room}"
+        """The page's address; `query` adds parameters (`&kiosk=1`, `&debug=1`, …)."""
+        return f"{self.server.base_url}/?room={self.room}{self.query}"
 
     def open(self):
         self.driver.get(self.url)

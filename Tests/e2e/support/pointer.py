@@ -16,18 +16,21 @@ FOLLOW_TOLERANCE = 12.0
 # The same input source id in every perform: its button state then lasts from one perform to the
 # next, so a test can press now, look at another window, and release later.
 MOUSE_ID = "e2e-mouse"
+FINGER_ID = "e2e-finger"
 
 
-class Mouse:
-    """Queues mouse actions in viewport CSS pixels; `perform()` sends them in one round trip, so
+class Pointer:
+    """Queues pointer actions in viewport CSS pixels; `perform()` sends them in one round trip, so
     that only Chromium's own pacing (about a frame per step) stretches their timing."""
 
-    def __init__(self, driver):
+    def __init__(self, driver, kind, source_id):
         self._driver = driver
+        self._kind = kind
+        self._source_id = source_id
         self._reset()
 
     def _reset(self):
-        self._builder = ActionBuilder(self._driver, mouse=PointerInput(interaction.POINTER_MOUSE, MOUSE_ID))
+        self._builder = ActionBuilder(self._driver, mouse=PointerInput(self._kind, self._source_id))
         self._input = self._builder.pointer_inputs[0]
 
     def move_to(self, x, y, duration_ms=0):
@@ -57,6 +60,20 @@ class Mouse:
         self._reset()
 
 
+class Mouse(Pointer):
+    """The mouse: Chromium sends pointer events of type `mouse`."""
+
+    def __init__(self, driver):
+        super().__init__(driver, interaction.POINTER_MOUSE, MOUSE_ID)
+
+
+class Finger(Pointer):
+    """One finger on a touch screen: Chromium sends real touch input, pointer events of type `touch`."""
+
+    def __init__(self, driver):
+        super().__init__(driver, interaction.POINTER_TOUCH, FINGER_ID)
+
+
 def release_all_input(driver):
     """Lets go of every pressed button and key, so a failed test does not leave one held down."""
     ActionBuilder(driver).clear_actions()
@@ -78,7 +95,8 @@ if (!window.__e2ePointerLog) {
       const samples = type === 'pointermove' && event.getCoalescedEvents?.().length
         ? event.getCoalescedEvents() : [event];
       for (const s of samples) {
-        window.__e2ePointerLog.push({type, x: s.clientX, y: s.clientY, t: s.timeStamp, buttons: event.buttons});
+        window.__e2ePointerLog.push({type, x: s.clientX, y: s.clientY, t: s.timeStamp, buttons: event.buttons,
+                                     pointerType: event.pointerType});
       }
     }, {capture: true});
   }

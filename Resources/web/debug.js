@@ -1,0 +1,87 @@
+// Measuring the page: frame times, and synthetic cards to load the renderer with more than the
+// server draws. Pure; main.js exposes them on the `window.stackweb` debug hook.
+
+/** The `p`-th percentile (0–100) of `values`, nearest rank; NaN for no values. */
+export function percentile(values, p) {
+  if (!values.length) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
+}
+
+const round2 = (value) => Math.round(value * 100) / 100;
+
+/**
+ * Records drawn frames while on: the animation-frame time stamp, how long drawing took and how
+ * many cards were drawn. `stats()` summarises them.
+ */
+export class FrameRecorder {
+  #frames = [];
+  #on = false;
+
+  get recording() {
+    return this.#on;
+  }
+
+  start() {
+    this.#frames = [];
+    this.#on = true;
+  }
+
+  stop() {
+    this.#on = false;
+    return this.stats();
+  }
+
+  record(timestamp, drawMs, cards) {
+    if (this.#on) this.#frames.push({ timestamp, drawMs, cards });
+  }
+
+  /**
+   * {frames, cards (fewest drawn in a frame), intervalP50/P99 (ms between consecutive drawn
+   * frames), drawP50/P99/max (ms spent drawing one frame)}.
+   */
+  stats() {
+    const frames = this.#frames;
+    const intervals = frames.slice(1).map((frame, i) => frame.timestamp - frames[i].timestamp);
+    const draws = frames.map((frame) => frame.drawMs);
+    return {
+      frames: frames.length,
+      cards: frames.length ? Math.min(...frames.map((frame) => frame.cards)) : 0,
+      intervalP50: round2(percentile(intervals, 50)),
+      intervalP99: round2(percentile(intervals, 99)),
+      drawP50: round2(percentile(draws, 50)),
+      drawP99: round2(percentile(draws, 99)),
+      drawMax: round2(draws.length ? Math.max(...draws) : NaN),
+    };
+  }
+}
+
+/**
+ * `count` cards to draw under the real ones: each the size of `template`, with its photos taken in
+ * turn from `srcs`, tilted by up to ±4° like a pile, at z below `belowZ`. Deterministic.
+ */
+export function syntheticCards(count, template, srcs, belowZ) {
+  let state = 0x2545f491;
+  const random = () => {
+    // xorshift32: the same pile on every run, so measurements compare.
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 2 ** 32;
+  };
+  return Array.from({ length: count }, (_, i) => ({
+    id: `synthetic-${i}`,
+    photo: `synthetic-${i}`,
+    src: srcs.length ? srcs[i % srcs.length] : null,
+    position: 1000 + i,
+    x: template.x + (random() - 0.5) * 40,
+    y: template.y + (random() - 0.5) * 40,
+    w: template.w,
+    h: template.h,
+    rotation: (random() - 0.5) * 2 * (4 * Math.PI / 180),
+    scaleX: 1, scaleY: 1, opacity: 1, flip: 0,
+    z: belowZ - 1 - i,
+    highlight: false,
+  }));
+}

@@ -1,0 +1,24 @@
+// How a card looks in each style. The server places the cards; how their edges, corners and
+// shadows look is the page's, keyed off the room's `style`. Lengths are stage points.
+
+const LOOKS = Object.freeze({
+  // PhotoStackView: a 5 pt white border and a soft shadow on square prints (DESIGN.md).
+  pile: Object.freeze({ border: 5, radius: 0, shadow: Object.freeze({ blur: 16, offsetY: 4 }) }),
+  // Collection-view tiles are small (120 and 60 pt): a thinner border, a tighter shadow.
+  angles: Object.freeze({ border: 3, radius: 0, shadow: Object.freeze({ blur: 8, offsetY: 2 }) }),
+  grid: Object.freeze({ border: 2, radius: 0, shadow: Object.freeze({ blur: 4, offsetY: 1 }) }),
+  // The deck and swipe seeds clip their cards with a 10 pt corner radius.
+  deck: Object.freeze({ border: 4, radius: 10, shadow: Object.freeze({ blur: 16, offsetY: 4 }) }),
+  swipe: Object.freeze({ border: 4, radius: 10, shadow: Object.freeze({ blur: 12, offsetY: 3 }) }),
+});
+
+/**
+ * How far the eye is from a card's plane, in stage points, when the card turns about its vertical
+ * axis: the deck seed's perspective (CATransform3D m34 = −1/1000), used for every style's flip.
+ */
+export const PERSPECTIVE_DISTANCE = 1000;
+
+/** The look of `style`; an unknown or missing style looks like the pile. */
+export function lookFor(style) {
+  return LOOKS[style] ?? LOOKS.pile;
+}

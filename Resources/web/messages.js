@@ -1,0 +1,48 @@
+// What the page says in words: the line a screen reader announces on each change, and the short
+// note shown when the server turns a command down. Pure.
+
+/** The front card: the one at position 0, or null while nothing is drawn. */
+export function frontCard(cards) {
+  for (const card of cards.values()) if (card.position === 0) return card;
+  return null;
+}
+
+/** "Photo 3 of 20", with the front photo's caption when it has one. */
+export function statusText(scene) {
+  if (scene.seq < 0) return 'Connecting…';
+  if (scene.count === 0) return 'No photos';
+  const line = `Photo ${scene.current + 1} of ${scene.count}`;
+  const caption = frontCard(scene.cards)?.caption;
+  return typeof caption === 'string' && caption.trim() ? `${line}: ${caption.trim()}` : line;
+}
+
+const STYLE_NAMES = Object.freeze({
+  pile: 'Pile', angles: 'Angles', grid: 'Grid', deck: 'Deck', swipe: 'Swipe',
+});
+
+const COMMAND_LABELS = Object.freeze({
+  previous: 'Previous photo', next: 'Next photo', play: 'Play', pause: 'Pause', fullscreen: 'Full screen',
+  flip: 'Flip', highlight: 'Select', undo: 'Undo', shuffle: 'Shuffle', insert: 'Insert', remove: 'Remove',
+  // Not a command: the pointer samples a drag sends.
+  pointer: 'Moving photos',
+});
+
+/** A person's name for a command body. */
+export function commandLabel({ command, style }) {
+  if (command === 'style') return `${STYLE_NAMES[style] ?? style} style`;
+  return COMMAND_LABELS[command] ?? command;
+}
+
+/**
+ * Why `command` did nothing, in a few words, from the answer's HTTP status (undefined when no
+ * answer came at all).
+ */
+export function failureMessage(command, status) {
+  const label = commandLabel(command);
+  if (status === undefined) return `${label}: not sent, the server is unreachable`;
+  if (status === 401 || status === 403) return `${label}: this page may only watch (it has no control token)`;
+  if (status === 429) return `${label}: too many requests, try again in a moment`;
+  // An older server answers 400 to a command it does not know yet.
+  if (status === 400 || status === 404 || status === 405 || status === 501) return `${label} is not available here yet`;
+  return `${label} failed (${status})`;
+}

@@ -1,0 +1,32 @@
+// The page's URL parameters (DESIGN.md: room, style, kiosk, token), read in one place. Pure.
+
+import { STYLES } from './actions.js';
+
+const ROOM_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+const YES = new Set(['1', 'true', 'yes']);
+
+/**
+ * {room, style, kiosk, token, debug} from `url` (a URL). A room or style that is not valid falls
+ * back to the default room and no style; `token` is null when the URL has none.
+ */
+export function readParams(url) {
+  const query = url.searchParams;
+  const room = query.get('room');
+  const style = query.get('style');
+  return {
+    room: room && ROOM_PATTERN.test(room) ? room : 'main',
+    style: STYLES.includes(style) ? style : null,
+    kiosk: YES.has(query.get('kiosk')),
+    token: query.get('token'),
+    // Test seams (synthetic cards, a scene from a test) exist only on a page opened with ?debug=1.
+    debug: YES.has(query.get('debug')),
+  };
+}
+
+/** `url` without its token, as a string for history.replaceState; null when it has none. */
+export function withoutToken(url) {
+  if (!url.searchParams.has('token')) return null;
+  const stripped = new URL(url);
+  stripped.searchParams.delete('token');
+  return stripped.href;
+}

@@ -1,0 +1,158 @@
+// The event stream's life: messages, the reload event, reconnecting with backoff; and POST errors.
+import assert from 'node:assert/strict';
+import { afterEach, describe, test } from 'node:test';
+
+import { RequestError, followEvents, postJSON } from '../../Resources/web/connection.js';
+
+class FakeEventSource extends EventTarget {
+  static CONNECTING = 0;
+  static OPEN = 1;
+  static CLOSED = 2;
+  static made = [];
+
+  constructor(url) {
+    super();
+    this.url = url;
+    this.readyState = FakeEventSource.CONNECTING;
+    FakeEventSource.made.push(this);
+  }
+
+  close() {
+    this.readyState = FakeEventSource.CLOSED;
+  }
+
+  open() {
+    this.readyState = FakeEventSource.OPEN;
+    this.dispatchEvent(new Event('open'));
+  }
+
+  send(type, data) {
+    const event = new Event(type);
+    event.data = data;
+    this.dispatchEvent(event);
+  }
+
+  fail(readyState) {
+    this.readyState = readyState;
+    this.dispatchEvent(new Event('error'));
+  }
+}
+
+function follow() {
+  FakeEventSource.made = [];
+  const log = { messages: [], status: [], reloads: 0, timers: [] };
+  const stop = followEvents('/api/rooms/r/events', {
+    onMessage: (type, data) => log.messages.push([type, data]),
+    onStatus: (connected) => log.status.push(connected),
+    onReload: () => { log.reloads += 1; },
+  }, {
+    EventSourceClass: FakeEventSource,
+    random: () => 0,
+    setTimer: (fn, ms) => log.timers.push({ fn, ms }) ,
+    clearTimer: () => {},
+  });
+  return { log, stop, current: () => FakeEventSource.made.at(-1) };
+}
+
+describe('followEvents', () => {
+  test('one stream; snapshots and changes reach onMessage as JSON', () => {
+    const { log, current } = follow();
+    assert.equal(FakeEventSource.made.length, 1);
+    assert.equal(current().url, '/api/rooms/r/events');
+    current().open();
+    current().send('snapshot', '{"seq":1}');
+    current().send('change', '{"seq":2}');
+    current().send('presence', '{"viewers":2}');
+    assert.deepEqual(log.messages, [['snapshot', { seq: 1 }], ['change', { seq: 2 }]]);
+    assert.deepEqual(log.status, [true]);
+  });
+
+  test('a reload event closes the stream and reloads the page', () => {
+    const { log, current } = follow();
+    current().open();
+    current().send('reload', '{}');
+    assert.equal(log.reloads, 1);
+    assert.equal(current().readyState, FakeEventSource.CLOSED);
+    assert.equal(log.timers.length, 0, 'no reconnect is scheduled');
+  });
+
+  test('one drop is left to the browser’s own retry (it resumes with Last-Event-ID)', () => {
+    const { log, current } = follow();
+    current().open();
+    current().fail(FakeEventSource.CONNECTING);
+    assert.deepEqual(log.status, [true, false]);
+    assert.equal(log.timers.length, 0);
+    assert.equal(FakeEventSource.made.length, 1);
+  });
+
+  test('a server that stays away is retried with growing, jittered delays, one stream at a time', () => {
+    const { log, current } = follow();
+    current().open();
+    current().fail(FakeEventSource.CONNECTING);
+    current().fail(FakeEventSource.CONNECTING);
+    assert.equal(current().readyState, FakeEventSource.CLOSED, 'the browser’s retry loop is stopped');
+    assert.deepEqual(log.timers.map((t) => t.ms), [500]);
+    log.timers[0].fn();
+    assert.equal(FakeEventSource.made.length, 2);
+    current().fail(FakeEventSource.CONNECTING);
+    log.timers[1].fn();
+    current().fail(FakeEventSource.CLOSED);
+    assert.deepEqual(log.timers.map((t) => t.ms), [500, 1000, 2000]);
+    assert.equal(FakeEventSource.made.filter((s) => s.readyState !== FakeEventSource.CLOSED).length, 0);
+    log.timers[2].fn();
+    current().open();
+    current().fail(FakeEventSource.CONNECTING);
+    current().fail(FakeEventSource.CONNECTING);
+    assert.equal(log.timers.at(-1).ms, 500, 'an open stream starts the backoff again');
+  });
+
+  test('an HTTP error (the browser gives up) is retried at once with backoff', () => {
+    const { log, current } = follow();
+    current().fail(FakeEventSource.CLOSED);
+    assert.deepEqual(log.timers.map((t) => t.ms), [500]);
+  });
+
+  test('stop closes the stream', () => {
+    const { stop, current } = follow();
+    stop();
+    assert.equal(current().readyState, FakeEventSource.CLOSED);
+  });
+
+  test('an event that is not JSON is skipped with a warning', (t) => {
+    const warnings = t.mock.method(console, 'warn', () => {});
+    const { log, current } = follow();
+    current().send('change', 'not json');
+    assert.equal(log.messages.length, 0);
+    assert.equal(warnings.mock.callCount(), 1);
+  });
+});
+
+describe('postJSON', () => {
+  const realFetch = globalThis.fetch;
+  afterEach(() => {
+    globalThis.fetch = realFetch;
+  });
+
+  test('sends JSON with the token, answers the JSON', async () => {
+    let request;
+    globalThis.fetch = async (url, init) => {
+      request = { url, init };
+      return new Response('{"seq":4}', { status: 200 });
+    };
+    assert.deepEqual(await postJSON('/api/rooms/r/commands', { command: 'next' }, 'tok'), { seq: 4 });
+    assert.equal(request.init.method, 'POST');
+    assert.equal(request.init.body, '{"command":"next"}');
+    assert.deepEqual(request.init.headers, { 'Content-Type': 'application/json', Authorization: 'Bearer tok' });
+  });
+
+  test('a refusal rejects with its status and the server’s words', async () => {
+    globalThis.fetch = async () => new Response('{"error":"unknown command \'undo\'"}', { status: 400 });
+    await assert.rejects(postJSON('/c', { command: 'undo' }), (error) => error instanceof RequestError
+      && error.status === 400 && /unknown command 'undo'/.test(error.message));
+  });
+
+  test('no answer at all rejects without a status', async () => {
+    globalThis.fetch = async () => { throw new TypeError('Failed to fetch'); };
+    await assert.rejects(postJSON('/c', {}), (error) => error instanceof RequestError && error.status === undefined);
+  });
+});
