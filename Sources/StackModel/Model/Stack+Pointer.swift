@@ -62,8 +62,9 @@ extension Stack {
     /// The seed 001 tap: a card under the pointer is deleted; on empty stage a card is inserted in
     /// front, showing the photo list's last photo (the seed inserts its last image, "xcode.png").
     private mutating func removeOrInsert(at point: Point, now: Millis) {
+        // A card flying off the stage is no longer there to be tapped.
         let hit = drawnNumbers()
-            .filter { cards[$0].isInStack }
+            .filter { cards[$0].isInStack && motions[$0]?.phase != .flyingOut }
             .map { (card: $0, z: drawnCard($0, at: now).z) }
             .sorted { $0.z > $1.z }
             .first { displayed($0.card, at: now).contains(point) }
