@@ -14,6 +14,25 @@ export function reconnectDelay(attempt, random) {
 }
 
 /**
+ * The version of the page the server serves now (from /healthz), or null when it cannot be asked.
+ * The events URL carries it, so that after a redeploy the server answers a reconnect with `reload`.
+ */
+export async function fetchPageVersion(fetchImpl = globalThis.fetch) {
+  try {
+    const reply = await fetchImpl('/healthz', { cache: 'no-store' });
+    const body = await reply.json();
+    return typeof body.pageVersion === 'string' ? body.pageVersion : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The events URL, with `?page=` when the page's version is known. */
+export function eventsURL(api, pageVersion) {
+  return pageVersion ? `${api}/events?page=${encodeURIComponent(pageVersion)}` : `${api}/events`;
+}
+
+/**
  * Follows the room's events: the page's one EventSource (replaced, never doubled, on a reconnect).
  * `onMessage(type, data, receivedAt)` gets each snapshot or change, with the local time it
  * arrived; `onStatus(connected)` each time the stream opens or drops; `onReload()` the server's
@@ -46,6 +65,7 @@ export function followEvents(url, { onMessage, onStatus, onReload = () => {} }, 
     source = new EventSourceClass(url);
     source.addEventListener('snapshot', handle);
     source.addEventListener('change', handle);
+    source.addEventListener('presence', handle);
     source.addEventListener('reload', () => {
       // Closed first, so that the old page does not reconnect while the new one loads.
       source.close();

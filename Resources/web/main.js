@@ -4,7 +4,7 @@
 
 import { commandFor } from './actions.js';
 import { PointerBatcher, PointerSequence, createOrderedSender, pointerBody } from './batcher.js';
-import { followEvents, postJSON } from './connection.js';
+import { eventsURL, fetchPageVersion, followEvents, postJSON } from './connection.js';
 import { attachControls, createToast, showRoomState } from './controls.js';
 import { FrameRecorder, syntheticCards } from './debug.js';
 import { ImageCache } from './images.js';
@@ -14,8 +14,8 @@ import { failureMessage, statusText } from './messages.js';
 import { readParams, withoutToken } from './params.js';
 import { Scratch, StaticLayer, drawFrame, makeBackground } from './render.js';
 import {
-  addOffsetSample, anyAnimating, applyMessage, applySnapshot, cardsAt, emptyScene, estimateOffset, isAnimating,
-  settle,
+  addOffsetSample, anyAnimating, applyMessage, applySnapshot, cardsAt, emptyScene, estimateOffset, heldByOther,
+  isAnimating, settle,
 } from './scene.js';
 import { fitStage, toStagePoint } from './stage.js';
 
@@ -47,6 +47,8 @@ function start() {
   const canvas = document.getElementById('stage');
   const statusLine = document.getElementById('status');
   const offlineBadge = document.getElementById('offline');
+  const presenceLine = document.getElementById('presence');
+  const heldNote = document.getElementById('held');
   const controls = document.getElementById('controls');
   const showToast = createToast(document.getElementById('toast'));
   const ctx = canvas.getContext('2d');
@@ -171,11 +173,16 @@ function start() {
     // The status line is the aria-live region: writing the same text again would not be a change.
     if (statusLine.textContent !== text) statusLine.textContent = text;
     offlineBadge.hidden = connected || !graceOver;
+    const watching = scene.viewers > 1 ? `${scene.viewers} watching` : '';
+    if (presenceLine.textContent !== watching) presenceLine.textContent = watching;
+    heldNote.hidden = !heldByOther(scene, viewer);
     showRoomState(controls, scene);
   }
 
   function onMessage(type, data, receivedAt) {
-    offsetSamples = addOffsetSample(offsetSamples, data.serverTime - receivedAt);
+    if (typeof data.serverTime === 'number') {
+      offsetSamples = addOffsetSample(offsetSamples, data.serverTime - receivedAt);
+    }
     scene = applyMessage(scene, type, data, { reducedMotion: reducedMotion.matches });
     images.reserve(scene.cards.size);
     if (type === 'snapshot' && !styleAsked) {
@@ -237,10 +244,10 @@ function start() {
         highlight: card.highlight, animating: isAnimating(card, now), ...transform,
       }))
       .sort((a, b) => a.position - b.position);
-    const { seq, style, count, current, playing } = scene;
+    const { seq, style, count, current, playing, viewers, heldBy } = scene;
     const stage = scene.stage ? { ...scene.stage } : null;
     return {
-      room: params.room, viewer, connected, seq, style, stage, count, current, playing, cards,
+      room: params.room, viewer, connected, seq, style, stage, count, current, playing, viewers, heldBy, cards,
       kiosk: params.kiosk, wakeLock, reducedMotion: reducedMotion.matches,
     };
   }
@@ -295,7 +302,9 @@ function start() {
     showStatus();
   }, OFFLINE_GRACE_MS);
   showStatus();
-  followEvents(`${api}/events`, { onMessage, onStatus, onReload: () => location.reload() });
+  fetchPageVersion().then((version) => {
+    followEvents(eventsURL(api, version), { onMessage, onStatus, onReload: () => location.reload() });
+  });
 }
 
 start();

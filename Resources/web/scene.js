@@ -11,7 +11,7 @@ const CARD_DEFAULTS = Object.freeze({
 export function emptyScene() {
   return {
     room: null, seq: -1, style: null, stage: null, count: 0, current: 0, playing: false,
-    cards: new Map(),
+    viewers: 0, heldBy: null, cards: new Map(),
   };
 }
 
@@ -42,7 +42,7 @@ function normalizeCard(card, { reducedMotion = false } = {}) {
 
 function roomFields(message) {
   const fields = {};
-  for (const key of ['room', 'seq', 'style', 'stage', 'count', 'current', 'playing']) {
+  for (const key of ['room', 'seq', 'style', 'stage', 'count', 'current', 'playing', 'viewers', 'heldBy']) {
     if (message[key] !== undefined) fields[key] = message[key];
   }
   return fields;
@@ -71,11 +71,23 @@ export function applyChange(scene, change, options) {
   return { ...scene, ...roomFields(change), cards };
 }
 
+/** A presence message: how many viewers watch the room now. */
+export function applyPresence(scene, presence) {
+  if (scene.seq < 0 || typeof presence.viewers !== 'number') return scene;
+  return presence.viewers === scene.viewers ? scene : { ...scene, viewers: presence.viewers };
+}
+
 /** Applies one SSE message by its event type; unknown types leave the scene as it is. */
 export function applyMessage(scene, type, data, options) {
   if (type === 'snapshot') return applySnapshot(scene, data, options);
   if (type === 'change') return applyChange(scene, data, options);
+  if (type === 'presence') return applyPresence(scene, data);
   return scene;
+}
+
+/** Whether another viewer's pointer holds the stack (the server then ignores this page's). */
+export function heldByOther(scene, viewer) {
+  return typeof scene.heldBy === 'string' && scene.heldBy !== viewer;
 }
 
 function pickTransform(source) {

@@ -49,6 +49,8 @@ import Testing
             try (server.snapshot()["cards"] as? [[String: Any]])?.first?["x"] as? Double ?? .nan
         }
         try post("alice", #"{"type":"down","pointer":1,"x":\#(x),"y":\#(y),"t":0}"#)
+        // Everyone can see who drives, so a page can say that someone else is dragging.
+        #expect(try server.snapshot()["heldBy"] as? String == "alice")
         try post(
             "bob",
             #"{"type":"down","pointer":1,"x":\#(x),"y":\#(y),"t":5},{"type":"move","pointer":1,"x":\#(x + 100),"y":\#(y),"t":20}"#
@@ -56,6 +58,8 @@ import Testing
         #expect(try topX() == x)
         try post("alice", #"{"type":"move","pointer":1,"x":\#(x + 40),"y":\#(y),"t":30}"#)
         #expect(try topX() == x + 40)
+        try post("alice", #"{"type":"up","pointer":1,"x":\#(x + 40),"y":\#(y),"t":900}"#)
+        #expect(try server.snapshot()["heldBy"] is NSNull)
     }
 
     @Test func viewersLearnHowManyAreWatching() throws {

@@ -55,7 +55,7 @@ function follow() {
 }
 
 describe('followEvents', () => {
-  test('one stream; snapshots and changes reach onMessage as JSON', () => {
+  test('one stream; snapshots, changes and presence reach onMessage as JSON', () => {
     const { log, current } = follow();
     assert.equal(FakeEventSource.made.length, 1);
     assert.equal(current().url, '/api/rooms/r/events');
@@ -63,7 +63,8 @@ describe('followEvents', () => {
     current().send('snapshot', '{"seq":1}');
     current().send('change', '{"seq":2}');
     current().send('presence', '{"viewers":2}');
-    assert.deepEqual(log.messages, [['snapshot', { seq: 1 }], ['change', { seq: 2 }]]);
+    current().send('unknown', '{"x":1}');
+    assert.deepEqual(log.messages, [['snapshot', { seq: 1 }], ['change', { seq: 2 }], ['presence', { viewers: 2 }]]);
     assert.deepEqual(log.status, [true]);
   });
 
@@ -155,4 +156,14 @@ describe('postJSON', () => {
     globalThis.fetch = async () => { throw new TypeError('Failed to fetch'); };
     await assert.rejects(postJSON('/c', {}), (error) => error instanceof RequestError && error.status === undefined);
   });
+});
+
+test('the events URL carries the page version when it is known', async () => {
+  const { eventsURL, fetchPageVersion } = await import('../../Resources/web/connection.js');
+  assert.equal(eventsURL('/api/rooms/main', 'abc123'), '/api/rooms/main/events?page=abc123');
+  assert.equal(eventsURL('/api/rooms/main', null), '/api/rooms/main/events');
+  const ok = async () => ({ json: async () => ({ status: 'ok', pageVersion: 'v9' }) });
+  assert.equal(await fetchPageVersion(ok), 'v9');
+  const down = async () => { throw new Error('offline'); };
+  assert.equal(await fetchPageVersion(down), null);
 });

@@ -213,3 +213,16 @@ describe('reduced motion', () => {
     assert.equal(changed.cards.get('n').anim.duration, 0);
   });
 });
+
+test('presence updates the viewer count only after a snapshot', async () => {
+  const { applyMessage, emptyScene, heldByOther } = await import('../../Resources/web/scene.js');
+  const before = applyMessage(emptyScene(), 'presence', { viewers: 3 });
+  assert.equal(before.viewers, 0);
+  let scene = applyMessage(emptyScene(), 'snapshot', { seq: 1, count: 0, current: 0, viewers: 1, heldBy: null, cards: [] });
+  scene = applyMessage(scene, 'presence', { viewers: 4 });
+  assert.equal(scene.viewers, 4);
+  assert.equal(heldByOther(scene, 'v-me'), false);
+  scene = applyMessage(scene, 'change', { seq: 2, heldBy: 'v-other', cards: [], removed: [] });
+  assert.equal(heldByOther(scene, 'v-me'), true);
+  assert.equal(heldByOther(scene, 'v-other'), false);
+});

@@ -57,6 +57,9 @@ struct GestureRecognizer: Sendable {
 
     var isActive: Bool { gesture != nil }
 
+    /// The viewer whose pointer owns the gesture in progress: every other pointer is ignored.
+    var holder: String? { gesture?.owner.viewer }
+
     /// Server time at which the current gesture times out.
     var deadline: Millis? { gesture.map { $0.heardAt + Self.timeout } }
 

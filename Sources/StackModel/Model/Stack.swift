@@ -63,6 +63,10 @@ public struct Stack: Sendable {
         firstCard = order.first
     }
 
+    /// The viewer whose pointer is dragging a card now, if any: the others' pointers are ignored
+    /// until it lets go (or times out).
+    public var holder: String? { recognizer.holder }
+
     /// Number of cards in the stack.
     public var count: Int { order.count }
 

@@ -137,10 +137,6 @@ struct Router: RequestResponder {
                 return .error(404, "no card \(id.prefix(40)) in this room")
             case .nothingToUndo:
                 return .error(400, "nothing to undo")
-            case .unknownCard(let id):
-                return .error(400, "no card \(id.prefix(40)) in the stack")
-            case .nothingToUndo:
-                return .error(400, "nothing to undo")
             }
         }
     }

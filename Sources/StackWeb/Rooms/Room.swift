@@ -192,7 +192,8 @@ final class Room: Sendable {
         return state.stack { stack in
             RoomEncoder.Summary(
                 room: name, seq: seq, serverTime: now, style: stack.style, stage: stack.stage,
-                count: stack.count, current: stack.current, playing: playing, viewers: viewers)
+                count: stack.count, current: stack.current, playing: playing, viewers: viewers,
+                heldBy: stack.holder)
         }
     }
 

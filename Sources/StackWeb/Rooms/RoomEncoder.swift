@@ -12,6 +12,8 @@ enum RoomEncoder {
         var current: Int
         var playing: Bool
         var viewers: Int
+        /// The viewer dragging a card now, if any.
+        var heldBy: String?
     }
 
     static func snapshot(_ summary: Summary, cards: [DrawnCard]) -> [UInt8] {
@@ -52,6 +54,7 @@ enum RoomEncoder {
         json.field("count", summary.count)
         json.field("current", summary.current)
         json.field("playing", summary.playing)
+        json.field("heldBy", summary.heldBy)
     }
 
     /// A card's transform at `now`, plus the rest of its motion while it moves.

@@ -36,6 +36,11 @@ struct JSONWriter {
     mutating func field(_ name: String, _ value: Int) { key(name); number(value) }
     mutating func field(_ name: String, _ value: Double) { key(name); number(value) }
     mutating func field(_ name: String, _ value: Bool) { key(name); bool(value) }
+    /// A string, or `null` when absent.
+    mutating func field(_ name: String, _ value: String?) {
+        key(name)
+        if let value { string(value) } else { null() }
+    }
     mutating func object(_ name: String, _ body: (inout JSONWriter) -> Void) { key(name); object(body) }
     mutating func array(_ name: String, _ body: (inout JSONWriter) -> Void) { key(name); array(body) }
 
@@ -62,6 +67,12 @@ struct JSONWriter {
         } else {
             bytes.append(contentsOf: String(value).utf8)
         }
+        needsComma = true
+    }
+
+    mutating func null() {
+        separate()
+        bytes.append(contentsOf: "null".utf8)
         needsComma = true
     }
 
