@@ -30,4 +30,16 @@ import Testing
         let saved = SavedStack(style: .pile, order: ["p0", "p1"], tilts: [90, -1000])
         #expect(Array(Stack(photos: Self.photos, saved: saved, seed: 1).saved().tilts.prefix(2)) == [4, -4])
     }
+
+    @Test func aRemovedCardStaysRemovedAfterARestart() throws {
+        var stack = Stack(photos: Self.photos, seed: 3)
+        _ = try stack.handle(.command(.remove(cardID: "c2")), at: 0)
+        _ = try stack.handle(.tick, at: 100_000)
+        let saved = stack.saved()
+        #expect(saved.removed == ["p2"])
+        #expect(!saved.order.contains("p2"))
+        let restored = Stack(photos: Self.photos, saved: saved, seed: 3)
+        #expect(restored.count == 5)
+        #expect(restored.saved() == saved)
+    }
 }

@@ -8,11 +8,14 @@ public struct SavedStack: Sendable, Equatable {
     public var order: [String]
     /// Each card's tilt in whole degrees, in the same order.
     public var tilts: [Int]
+    /// Photos whose cards were removed: they stay out of the stack after a restart.
+    public var removed: [String]
 
-    public init(style: StyleName, order: [String], tilts: [Int]) {
+    public init(style: StyleName, order: [String], tilts: [Int], removed: [String] = []) {
         self.style = style
         self.order = order
         self.tilts = tilts
+        self.removed = removed
     }
 }
 
@@ -24,16 +27,20 @@ extension Stack {
         var tilts: [Int] = []
         ids.reserveCapacity(count)
         tilts.reserveCapacity(count)
+        var inStack = [Bool](repeating: false, count: photos.count)
         for position in 0..<count {
             let card = order[position]
+            inStack[card] = true
             ids.append(photos[card].id)
             tilts.append(Int(cards[card].tilt))
         }
-        return SavedStack(style: style, order: ids, tilts: tilts)
+        let removed = photos.indices.filter { !inStack[$0] }.map { photos[$0].id }
+        return SavedStack(style: style, order: ids, tilts: tilts, removed: removed)
     }
 
     /// A stack of `photos` in the saved order and tilts. Photos the saved stack does not know join
-    /// the back with fresh tilts from `seed`; saved ids that are no longer photos are dropped.
+    /// the back with fresh tilts from `seed`; removed ones stay out; saved ids that are no longer
+    /// photos are dropped.
     /// - Complexity: O(photos.count + saved.order.count).
     public init(photos: [Photo], stage: StageSize = .default, saved: SavedStack, seed: UInt64) {
         self.init(photos: photos, stage: stage, style: saved.style, seed: seed)
@@ -51,7 +58,8 @@ extension Stack {
                 cards[card].tilt = Int8(clamping: min(max(saved.tilts[index], -limit), limit))
             }
         }
-        restored += photos.indices.filter { !placed[$0] }
+        let removed = Set(saved.removed)
+        restored += photos.indices.filter { !placed[$0] && !removed.contains(photos[$0].id) }
         order = Ring(restored)
         headSlot = 0
         for (position, card) in restored.enumerated() { cards[card].slot = position }

@@ -6,6 +6,8 @@ struct StateFile: Codable, Equatable {
         var style: String
         var order: [String]
         var tilts: [Int]
+        /// Absent in files written before removals were saved.
+        var removed: [String]?
     }
 
     static let currentVersion = 1
@@ -14,13 +16,17 @@ struct StateFile: Codable, Equatable {
     var rooms: [String: SavedRoom] = [:]
 
     init(rooms: [String: SavedStack] = [:]) {
-        self.rooms = rooms.mapValues { SavedRoom(style: $0.style.rawValue, order: $0.order, tilts: $0.tilts) }
+        self.rooms = rooms.mapValues {
+            SavedRoom(style: $0.style.rawValue, order: $0.order, tilts: $0.tilts, removed: $0.removed)
+        }
     }
 
     /// The rooms that read back as valid stacks; an unknown style falls back to the default.
     func savedStacks(defaultStyle: StyleName) -> [String: SavedStack] {
         rooms.mapValues { room in
-            SavedStack(style: StyleName(rawValue: room.style) ?? defaultStyle, order: room.order, tilts: room.tilts)
+            SavedStack(
+                style: StyleName(rawValue: room.style) ?? defaultStyle, order: room.order, tilts: room.tilts,
+                removed: room.removed ?? [])
         }
     }
 }
