@@ -1,6 +1,7 @@
 # StackWeb — build, run and test on Debian.
 #   make run    install what is missing, build (release), start on the bundled demo photos
 #   make test   everything CI runs: Swift tests (plain and under ThreadSanitizer), page tests, browser tests
+#   make bench  the benchmarks (release build, loopback): writes BENCHMARKS.md and Benchmarks/charts/
 SHELL := /bin/bash
 .DEFAULT_GOAL := build
 
@@ -14,13 +15,17 @@ PYTHON ?= python3
 # Debian packages the project needs to build, run and test.
 APT_PACKAGES := libmicrohttpd-dev libvips-dev pkg-config chromium chromium-driver nodejs
 PIP_REQUIREMENTS := Tests/e2e/requirements.txt
+# What `make bench` needs beyond that: load generator, the nginx it compares with, its C client's
+# compiler, and the profilers for the analysis of missed budgets.
+BENCH_APT_PACKAGES := wrk nginx gcc linux-perf valgrind
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 RELEASE_BIN := .build/release/stackweb
 DEBUG_BIN := .build/debug/stackweb
 TSAN_PATH := .build/tsan
 
-.PHONY: deps apt-deps pip-deps build release run test test-swift test-tsan test-web test-e2e lint install clean
+.PHONY: deps apt-deps pip-deps build release run test test-swift test-tsan test-web test-e2e fuzz-smoke fuzz lint install clean \
+	bench bench-deps
 
 ## Installs only what is missing: apt-get is slow even when it has nothing to do.
 deps: apt-deps pip-deps
@@ -44,7 +49,7 @@ release: apt-deps
 run: release
 	$(RELEASE_BIN) --host $(HOST) --port $(PORT) --state $(STATE) $(ARGS)
 
-test: deps test-swift test-tsan test-web test-e2e
+test: deps test-swift test-tsan test-web test-e2e fuzz-smoke
 
 test-swift:
 	swift build --build-tests
@@ -61,8 +66,28 @@ test-web:
 test-e2e: build
 	STACKWEB_BIN=$(DEBUG_BIN) $(PYTHON) -m pytest -q Tests/e2e
 
+## libFuzzer targets (Tests/Fuzz) for the body decoders, the request filter and routes, and
+## Last-Event-ID: a short run in `make test`, a longer one with `make fuzz FUZZ_SECONDS=600`.
+FUZZ_SECONDS ?= 120
+fuzz-smoke:
+	scripts/fuzz.sh 10
+
+fuzz:
+	scripts/fuzz.sh $(FUZZ_SECONDS)
+
 lint:
 	swift format lint --recursive --strict Package.swift Sources Tests
+
+## Benchmarks, not tests (issue #7): about 8 minutes on 2 cores; raw results in bench-out/.
+bench: release bench-deps pip-deps
+	$(PYTHON) Benchmarks/bench.py --bin $(RELEASE_BIN)
+
+bench-deps:
+	@missing=$$(for p in $(BENCH_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:" $$missing; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
 
 install: release
 	install -D -m 755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/stackweb

@@ -11,6 +11,7 @@ import { ImageCache } from './images.js';
 import { attachKeyboard, attachPointerInput } from './input.js';
 import { hideIdleCursor, holdWakeLock } from './kiosk.js';
 import { failureMessage, statusText } from './messages.js';
+import { captionText, clockText, drawAsleep, drawOverlays, untilNextMinute } from './overlay.js';
 import { readParams, withoutToken } from './params.js';
 import { Scratch, StaticLayer, drawFrame, makeBackground } from './render.js';
 import {
@@ -128,7 +129,15 @@ function start() {
   function draw(now, timestamp) {
     view.fit = fitStage(view.cssWidth, view.cssHeight, scene.stage?.w, scene.stage?.h);
     const started = performance.now();
-    const cards = drawFrame(ctx, view, cardsAt(scene, now), { style: scene.style, images, scratch, layer });
+    let cards = 0;
+    if (scene.asleep) {
+      // Dark until the schedule ends: no card is drawn, so no photo is fetched.
+      drawAsleep(ctx, view);
+    } else {
+      const entries = cardsAt(scene, now);
+      cards = drawFrame(ctx, view, entries, { style: scene.style, images, scratch, layer });
+      if (params.caption.length || params.clock) drawOverlays(ctx, view, overlays(entries));
+    }
     if (recorder.recording) {
       // Canvas commands are recorded, then rasterised later; reading a pixel waits for the pixels,
       // so that the time measured is the whole cost of the frame.
@@ -136,6 +145,23 @@ function start() {
       recorder.record(timestamp, performance.now() - started, cards);
     }
     drawnFrames += 1;
+  }
+
+  // The caption of the front card (not one fading out of the stack) and the time, as asked for.
+  function overlays(entries) {
+    const front = entries.find(({ card }) => card.position === 0 && card.anim?.to?.opacity !== 0);
+    const text = front && params.caption.length ? captionText(front.card.caption, params.caption) : '';
+    return {
+      caption: text ? { text, transform: front.transform } : null,
+      clock: params.clock ? clockText(new Date()) : null,
+      kiosk: params.kiosk,
+    };
+  }
+
+  // The clock is drawn again as each minute starts, and only then.
+  function tickClock() {
+    invalidate();
+    setTimeout(tickClock, untilNextMinute(new Date()));
   }
 
   // The canvas is as many device pixels as it shows, so that nothing is scaled after drawing;
@@ -244,10 +270,10 @@ function start() {
         highlight: card.highlight, animating: isAnimating(card, now), ...transform,
       }))
       .sort((a, b) => a.position - b.position);
-    const { seq, style, count, current, playing, viewers, heldBy } = scene;
+    const { seq, style, count, current, playing, asleep, viewers, heldBy } = scene;
     const stage = scene.stage ? { ...scene.stage } : null;
     return {
-      room: params.room, viewer, connected, seq, style, stage, count, current, playing, viewers, heldBy, cards,
+      room: params.room, viewer, connected, seq, style, stage, count, current, playing, asleep, viewers, heldBy, cards,
       kiosk: params.kiosk, wakeLock, reducedMotion: reducedMotion.matches,
     };
   }
@@ -297,6 +323,7 @@ function start() {
   attachKeyboard(window, onAction);
   attachControls(controls, onAction);
   if (params.kiosk) startKiosk();
+  if (params.clock) setTimeout(tickClock, untilNextMinute(new Date()));
   setTimeout(() => {
     graceOver = true;
     showStatus();

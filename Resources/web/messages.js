@@ -1,19 +1,25 @@
 // What the page says in words: the line a screen reader announces on each change, and the short
 // note shown when the server turns a command down. Pure.
 
+import { captionText } from './overlay.js';
+
 /** The front card: the one at position 0, or null while nothing is drawn. */
 export function frontCard(cards) {
   for (const card of cards.values()) if (card.position === 0) return card;
   return null;
 }
 
-/** "Photo 3 of 20", with the front photo's caption when it has one. */
-export function statusText(scene) {
+/**
+ * "Photo 3 of 20", with the front photo's caption when it has one: its date and name (whatever the
+ * page draws, a screen reader hears both), or the caption itself when it is a string.
+ */
+export function statusText(scene, locale = undefined) {
   if (scene.seq < 0) return 'Connecting…';
+  if (scene.asleep) return 'Asleep';
   if (scene.count === 0) return 'No photos';
   const line = `Photo ${scene.current + 1} of ${scene.count}`;
-  const caption = frontCard(scene.cards)?.caption;
-  return typeof caption === 'string' && caption.trim() ? `${line}: ${caption.trim()}` : line;
+  const caption = captionText(frontCard(scene.cards)?.caption, undefined, locale);
+  return caption ? `${line}: ${caption}` : line;
 }
 
 const STYLE_NAMES = Object.freeze({

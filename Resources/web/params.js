@@ -1,12 +1,15 @@
 // The page's URL parameters (DESIGN.md: room, style, kiosk, token), read in one place. Pure.
 
 import { STYLES } from './actions.js';
+import { captionParts } from './overlay.js';
 
 const ROOM_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const YES = new Set(['1', 'true', 'yes']);
 
 /**
- * {room, style, kiosk, token, debug} from `url` (a URL). A room or style that is not valid falls
+ * {room, style, kiosk, token, debug, caption, clock} from `url` (a URL). `caption` lists the parts
+ * of the front photo's caption to draw (`?caption=date,name`; [] draws none), `clock` whether to
+ * draw the time. A room or style that is not valid falls
  * back to the default room and no style; `token` is null when the URL has none.
  */
 export function readParams(url) {
@@ -20,6 +23,8 @@ export function readParams(url) {
     token: query.get('token'),
     // Test seams (synthetic cards, a scene from a test) exist only on a page opened with ?debug=1.
     debug: YES.has(query.get('debug')),
+    caption: captionParts(query.get('caption')),
+    clock: YES.has(query.get('clock')),
   };
 }
 

@@ -52,7 +52,36 @@ int CVips_uprightSize(const char *path, int *width, int *height)
     return 0;
 }
 
-int CVips_writeTestJPEG(const char *path, int width, int height, int orientation)
+int CVips_photoHeader(const char *path, int *width, int *height, char *taken, size_t takenSize)
+{
+    VipsImage *image = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (image == NULL) {
+        vips_error_clear();
+        return -1;
+    }
+    int w = vips_image_get_width(image);
+    int h = vips_image_get_height(image);
+    if (vips_image_get_orientation_swap(image)) {
+        int t = w; w = h; h = t;
+    }
+    *width = w;
+    *height = h;
+    if (taken != NULL && takenSize > 0) {
+        taken[0] = '\0';
+        const char *value = NULL;
+        // libvips renders the tag as "2024:07:14 10:22:33 (2024:07:14 10:22:33, ASCII, 20 components,
+        // 20 bytes)": the first 19 characters are the value itself.
+        if (vips_image_get_typeof(image, "exif-ifd2-DateTimeOriginal") != 0
+            && vips_image_get_string(image, "exif-ifd2-DateTimeOriginal", &value) == 0 && value != NULL) {
+            snprintf(taken, takenSize, "%.19s", value);
+        }
+        vips_error_clear();
+    }
+    g_object_unref(image);
+    return 0;
+}
+
+static int CVips_writeTestCard(const char *path, int width, int height, int orientation, const char *taken)
 {
     VipsImage *x = NULL, *y = NULL, *red = NULL, *green = NULL, *blue = NULL, *rgb = NULL, *bytes = NULL;
     VipsImage *bands[3];
@@ -67,6 +96,10 @@ int CVips_writeTestJPEG(const char *path, int width, int height, int orientation
         bands[2] = y;
         if (vips_bandjoin(bands, &rgb, 3, NULL) == 0 && vips_cast_uchar(rgb, &bytes, NULL) == 0) {
             vips_image_set_int(bytes, "orientation", orientation);
+            if (taken != NULL) {
+                // jpegsave writes exif-* fields back into the EXIF block it saves.
+                vips_image_set_string(bytes, "exif-ifd2-DateTimeOriginal", taken);
+            }
             status = vips_jpegsave(bytes, path, "Q", 90, NULL);
         }
     }
@@ -80,4 +113,14 @@ int CVips_writeTestJPEG(const char *path, int width, int height, int orientation
         vips_error_clear();
     }
     return status;
+}
+
+int CVips_writeTestJPEG(const char *path, int width, int height, int orientation)
+{
+    return CVips_writeTestCard(path, width, height, orientation, NULL);
+}
+
+int CVips_writeTestJPEGTaken(const char *path, int width, int height, const char *taken)
+{
+    return CVips_writeTestCard(path, width, height, 1, taken);
 }

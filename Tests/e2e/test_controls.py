@@ -120,5 +120,7 @@ def test_style_parameter_is_not_sent_when_the_room_has_it(page):
     driver = page.driver
     with logged_from_load(driver):
         driver.get(f"{page.url}&style=pile")
+        # The page decides on its first snapshot: wait for it, not just for a quiet canvas.
+        page.wait_until_showing_cards()
         page.wait_until_settled()
         assert RequestLog(driver, clear=False).commands() == []

@@ -45,11 +45,13 @@ def test_aria_live_region_announces_the_photo(page, server):
     status = page.driver.find_element(By.ID, "status")
     assert status.get_attribute("aria-live") == "polite"
     count = server.snapshot(page.room)["count"]
-    wait_until(lambda: status.text, lambda text: text == f"Photo 1 of {count}", message="the first announcement")
+    # The photo's name (and date taken, when known) follows: "Photo 1 of 12: 01-sunset".
+    wait_until(lambda: status.text, lambda text: text.startswith(f"Photo 1 of {count}: "),
+               message="the first announcement")
 
     press(page, Keys.ARROW_RIGHT)
 
-    wait_until(lambda: status.text, lambda text: text == f"Photo 2 of {count}",
+    wait_until(lambda: status.text, lambda text: text.startswith(f"Photo 2 of {count}: "),
                message=f"the live region to say 'Photo 2 of {count}'")
 
 

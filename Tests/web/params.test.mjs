@@ -7,12 +7,14 @@ import { readParams, withoutToken } from '../../Resources/web/params.js';
 const at = (query) => new URL(`http://frame.local:8080/${query}`);
 
 test('defaults: room main, no style, not a kiosk, no token', () => {
-  assert.deepEqual(readParams(at('')), { room: 'main', style: null, kiosk: false, token: null, debug: false });
+  assert.deepEqual(readParams(at('')), {
+    room: 'main', style: null, kiosk: false, token: null, debug: false, caption: [], clock: false,
+  });
 });
 
 test('room, style, kiosk, token and debug are read', () => {
   assert.deepEqual(readParams(at('?room=hall-2&style=deck&kiosk=1&token=s3cret&debug=1')),
-    { room: 'hall-2', style: 'deck', kiosk: true, token: 's3cret', debug: true });
+    { room: 'hall-2', style: 'deck', kiosk: true, token: 's3cret', debug: true, caption: [], clock: false });
   assert.equal(readParams(at('?kiosk=true')).kiosk, true);
   assert.equal(readParams(at('?kiosk=0')).kiosk, false);
 });

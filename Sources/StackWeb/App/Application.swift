@@ -26,6 +26,9 @@ final class Application {
     let server: HTTPServer
     private let heartbeat: any DispatchSourceTimer
     private let sweeper: any DispatchSourceTimer
+    /// Follows the photo folder; `nil` when inotify is unavailable (the library then stays as started).
+    private var watcher: FolderWatcher?
+    private let sleep: SleepClock?
 
     init(configuration: Configuration) throws {
         self.configuration = configuration
@@ -33,28 +36,39 @@ final class Application {
             throw Failure.resourcesNotFound
         }
         let folder = configuration.photos ?? resources + "/demo-photos"
-        let library: PhotoLibrary
+        let scanned: PhotoLibrary
         do {
-            library = try PhotoLibrary.scan(folder: folder)
+            scanned = try PhotoLibrary.scan(folder: folder, order: configuration.order)
         } catch {
             throw Failure.unreadableFolder(folder, reason: "\(error.localizedDescription)")
         }
-        guard !library.entries.isEmpty else { throw Failure.noPhotos(folder: folder) }
+        guard !scanned.entries.isEmpty else { throw Failure.noPhotos(folder: folder) }
 
-        let photos = library.photos
+        let library = Locked(scanned)
         let stage = configuration.stage
         let style = configuration.style
+        // --shuffle: one random order per start for rooms without a saved one; each room its own.
+        let shuffleSeed = configuration.shuffle ? UInt64.random(in: 0...UInt64.max) : nil
+        let sleep = configuration.sleep.map { SleepClock(schedule: $0) }
+        self.sleep = sleep
         store = StateStore(path: configuration.state, defaultStyle: style, log: Application.warn)
         rooms = RoomRegistry(
             maxRooms: configuration.maxRooms, store: store, slideshowInterval: configuration.interval.map { $0 * 1000 },
-            clock: Application.now
+            clock: Application.now, library: library, asleep: { sleep?.asleep ?? false }
         ) { name, saved in
             // New tilts come from the room's name, so a room without saved state looks the same each start.
             let seed = FNV1a.hash(name.utf8)
-            guard let saved else { return Stack(photos: photos, stage: stage, style: style, seed: seed) }
-            return Stack(photos: photos, stage: stage, saved: saved, seed: seed)
+            // The folder as it is now: a room restored after an unload sees photos added meanwhile.
+            let photos = library.withLock { $0.photos }
+            if let saved { return Stack(photos: photos, stage: stage, saved: saved, seed: seed) }
+            var stack = Stack(photos: photos, stage: stage, style: style, seed: seed)
+            if let shuffleSeed {
+                // At time 0 the shuffle's motions are long over: the room opens at rest.
+                _ = try? stack.handle(.command(.shuffle(seed: shuffleSeed ^ seed)), at: 0)
+            }
+            return stack
         }
-        let limits = ServerLimits()
+        let limits = configuration.limits ?? .standard(loopbackOnly: configuration.isLoopback)
         controlToken = configuration.controlToken(generate: AccessPolicy.generateToken)
         let router = Router(
             staticFiles: try StaticFiles.load(folder: resources + "/web"), rooms: rooms, photos: library,
@@ -77,6 +91,11 @@ final class Application {
         sweeper.schedule(deadline: .now() + sweepEvery, repeating: sweepEvery)
         sweeper.setEventHandler { [rooms] in rooms.unloadIdleRooms(idle: idle) }
         sweeper.resume()
+
+        watcher = Application.watch(folder: folder, order: configuration.order, library: library, rooms: rooms)
+        sleep?.start { [rooms] in
+            for room in rooms.all { room.sleepChanged() }
+        }
     }
 
     /// Start-up and runtime warnings go to standard error.
@@ -113,6 +132,8 @@ final class Application {
     func stop() {
         heartbeat.cancel()
         sweeper.cancel()
+        watcher?.stop()
+        sleep?.stop()
         for room in rooms.all {
             room.closeAll()
             store.markDirty(room.name)

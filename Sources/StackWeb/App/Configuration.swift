@@ -22,6 +22,12 @@ struct Configuration: Equatable, Sendable {
     var allowedHosts: [String] = []
     /// Seconds between automatic advances; `nil` means no slideshow.
     var interval: Double?
+    /// The order of a new room's stack.
+    var order: PhotoLibrary.Order = .name
+    /// `--shuffle`: a new room's stack starts in a random order (a saved order still wins).
+    var shuffle = false
+    /// When the screens go dark each day; `nil`: never.
+    var sleep: SleepSchedule?
     /// Folder for resized photos; `nil` uses `defaultCacheFolder()`.
     var cache: String?
     /// File the rooms' lasting state is saved to; `nil` keeps it in memory only.
@@ -30,6 +36,8 @@ struct Configuration: Equatable, Sendable {
     /// A room nobody has watched or touched for this long is unloaded (its state stays saved).
     var idleUnloadSeconds = 600.0
     var maxRooms = 64
+    /// Connection limits; `nil` uses `ServerLimits.standard` for the host bound.
+    var limits: ServerLimits?
 
     /// `$XDG_CACHE_HOME/stackweb`, else `~/.cache/stackweb`, else a folder under /tmp.
     static func defaultCacheFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -73,6 +81,11 @@ struct Configuration: Equatable, Sendable {
           --resources DIR       folder with web/ and demo-photos/ (default: found next to the binary)
           --interval SECONDS    advance every room to the next photo this often (a person's gesture holds
                                 it off for one interval; the play and pause commands switch it)
+          --order name|date     order of a new room's photos: by path (default) or by date taken (EXIF,
+                                else the file's modification time)
+          --shuffle             start each new room in a random order (a saved order still wins)
+          --sleep HH:MM-HH:MM   screens go dark in this daily window, local time (may wrap midnight,
+                                e.g. 23:00-07:00); pages draw black and fetch nothing meanwhile
           --cache DIR           keep resized photos in DIR (default $XDG_CACHE_HOME/stackweb or ~/.cache/stackweb)
           --state FILE          save every room's order, tilts and style to FILE and restore them at start
           --token T             control token required on every POST (default: generated when --host
@@ -90,6 +103,7 @@ struct Configuration: Equatable, Sendable {
         var config = Configuration()
         let names = [
             "host", "port", "photos", "style", "stage", "resources", "token", "state", "allowed-host", "cache",
+            "interval", "order", "sleep",
         ]
         for name in names {
             let variable = "STACKWEB_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
@@ -100,12 +114,14 @@ struct Configuration: Equatable, Sendable {
             }
         }
         if let value = environment["STACKWEB_NO_TOKEN"] { config.noToken = !["", "0", "false"].contains(value) }
+        if let value = environment["STACKWEB_SHUFFLE"] { config.shuffle = !["", "0", "false"].contains(value) }
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             switch argument {
             case "--help", "-h": return .help
             case "--version": return .version
             case "--no-token": config.noToken = true
+            case "--shuffle": config.shuffle = true
             default:
                 guard argument.hasPrefix("--") else { throw Failure(description: "unexpected argument '\(argument)'") }
                 var name = String(argument.dropFirst(2))
@@ -137,6 +153,17 @@ struct Configuration: Equatable, Sendable {
         case "resources": resources = value
         case "state": state = value
         case "cache": cache = value
+        case "order":
+            guard let order = PhotoLibrary.Order(rawValue: value) else {
+                throw Failure(description: "--order must be name or date")
+            }
+            self.order = order
+        case "sleep":
+            do {
+                sleep = try SleepSchedule(parsing: value)
+            } catch {
+                throw Failure(description: error.description)
+            }
         case "interval":
             guard let seconds = Double(value), (1...86_400).contains(seconds) else {
                 throw Failure(description: "--interval must be 1 to 86400 seconds")

@@ -23,6 +23,9 @@ private func run() -> Never {
         // A viewer that vanishes mid-write must not kill the server.
         signal(SIGPIPE, SIG_IGN)
         raiseOpenFileLimit()
+        // Listening before start-up, not after: libdispatch installs its handler asynchronously,
+        // and a SIGTERM sent as soon as the URL is printed would otherwise find it ignored.
+        let waitForTermination = listenForTermination()
         let app: Application
         do {
             app = try Application(configuration: configuration)
@@ -52,8 +55,8 @@ private func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
-/// Blocks until SIGINT or SIGTERM arrives.
-private func waitForTermination() {
+/// Starts listening for SIGINT and SIGTERM; the function returned blocks until one arrives.
+private func listenForTermination() -> () -> Void {
     let received = DispatchSemaphore(value: 0)
     var sources: [any DispatchSourceSignal] = []
     for signalNumber in [SIGINT, SIGTERM] {
@@ -63,8 +66,10 @@ private func waitForTermination() {
         source.resume()
         sources.append(source)
     }
-    received.wait()
-    withExtendedLifetime(sources) {}
+    return {
+        received.wait()
+        withExtendedLifetime(sources) {}
+    }
 }
 
 CVipsSetup.start()

@@ -4,13 +4,26 @@ import Foundation
 import Glibc
 
 /// Limits the daemon enforces, all explicit (libmicrohttpd's default timeout is none).
-struct ServerLimits: Sendable {
-    var connectionLimit: UInt32 = 4096
+struct ServerLimits: Sendable, Equatable {
+    /// Open connections in all; each viewer holds one. The process raises its descriptor limit.
+    var connectionLimit: UInt32 = 16_384
+    /// Open connections from one address; 0 is none.
     var perIPConnectionLimit: UInt32 = 0
+    /// A connection that sends or takes nothing for this long is closed (a stalled upload, a
+    /// half-open peer). Parked event streams are exempt: heartbeats reap those.
     var connectionTimeoutSeconds: UInt32 = 60
+    /// libmicrohttpd's buffer for one connection's request head and reply head.
     var connectionMemoryLimit: Int = 64 * 1024
     /// Largest request body accepted; larger ones get 413.
     var maxBodyBytes: Int = 64 * 1024
+
+    /// On loopback every client is this machine, so one address may hold many viewers (a bench, a
+    /// wall of tabs); on a LAN one device gets at most 256 connections, so it cannot take them all.
+    static func standard(loopbackOnly: Bool) -> ServerLimits {
+        var limits = ServerLimits()
+        limits.perIPConnectionLimit = loopbackOnly ? 0 : 256
+        return limits
+    }
 }
 
 /// Errors starting the server.
@@ -148,7 +161,11 @@ private let accessHandler: MHD_AccessHandlerCallback = {
             query: connectionValues(connection, kind: .GET_ARGUMENT_KIND),
             headers: connectionValues(connection, kind: .HEADER_KIND))
         state.request = request
-        state.refusal = context.responder.refusal(forHead: request)
+        // A refusal is sent at once: a client that announced a gigabyte, or never sends its body,
+        // hears no sooner otherwise. libmicrohttpd closes the connection after it.
+        if let refusal = context.responder.refusal(forHead: request) {
+            return queue(refusal, on: connection, context: context)
+        }
         return .YES
     }
     if uploadSize.pointee > 0 {

@@ -6,7 +6,8 @@ import StackModel
 struct Router: RequestResponder {
     let staticFiles: StaticFiles
     let rooms: RoomRegistry
-    let photos: PhotoLibrary
+    /// Swapped by the folder watcher while requests are served.
+    let photos: Locked<PhotoLibrary>
     let variants: PhotoVariants
     let maxBodyBytes: Int
     let access: AccessPolicy
@@ -14,6 +15,10 @@ struct Router: RequestResponder {
 
     func refusal(forHead request: Request) -> Response? {
         if let refusal = filter.refusal(for: request) { return refusal }
+        // Both framings at once is how requests are smuggled past proxies: refuse, do not guess.
+        if request.header("Content-Length") != nil, request.header("Transfer-Encoding") != nil {
+            return .error(400, "a request may not carry both Content-Length and Transfer-Encoding")
+        }
         guard request.method == "POST" else { return nil }
         if let refusal = access.refusal(for: request) { return refusal }
         if let length = request.header("Content-Length").flatMap(Int.init), length > maxBodyBytes {
@@ -75,6 +80,9 @@ struct Router: RequestResponder {
     }
 
     private func events(of room: Room, request: Request) -> Response {
+        guard room.viewerCount < Room.maxViewers else {
+            return .error(429, "this room has its maximum of \(Room.maxViewers) viewers")
+        }
         // A page from an older deployment (it says which with ?page=) reloads instead of subscribing.
         if let page = request.query["page"], page != staticFiles.version {
             var writer = JSONWriter()
@@ -88,7 +96,7 @@ struct Router: RequestResponder {
                 })
         }
         // An id that is not a plain non-negative number is treated as absent: a fresh snapshot.
-        let lastEventID = request.header("Last-Event-ID").flatMap(Int.init).flatMap { $0 >= 0 ? $0 : nil }
+        let lastEventID = LastEventID.parse(request.header("Last-Event-ID"))
         return Response(status: 200, body: .eventStream { sink in room.subscribe(sink, lastEventID: lastEventID) })
     }
 
@@ -122,7 +130,9 @@ struct Router: RequestResponder {
         case .stack(let command): stackCommand = command
         case .shuffle: stackCommand = .shuffle(seed: UInt64.random(in: 0...UInt64.max))
         case .insert(let photoID, let position):
-            guard let entry = photos.entry(id: photoID) else { return .error(404, "no photo \(photoID.prefix(40))") }
+            guard let entry = photos.withLock({ $0.entry(id: photoID) }) else {
+                return .error(404, "no photo \(photoID.prefix(40))")
+            }
             stackCommand = .insert(photo: entry.photo, at: position)
         }
         do {
@@ -152,7 +162,7 @@ struct Router: RequestResponder {
 
     /// The original, or with `?w=`/`?h=` an upright JPEG fitted inside that box (never enlarged).
     private func photo(id: String, request: Request) -> Response {
-        guard let entry = photos.entry(id: id) else { return .error(404, "no photo \(id.prefix(40))") }
+        guard let entry = photos.withLock({ $0.entry(id: id) }) else { return .error(404, "no photo \(id.prefix(40))") }
         let width = request.query["w"]
         let height = request.query["h"]
         guard width != nil || height != nil else { return originalPhoto(entry) }

@@ -7,6 +7,8 @@ import StackModel
 /// The lock is the room's serial executor: events, timer ticks and subscriptions are applied one
 /// at a time, in order. Each change is encoded once and the same bytes go to every viewer.
 final class Room: Sendable {
+    /// Viewers one room serves at most; past that a new stream gets 429.
+    static let maxViewers = 20_000
     /// How many recent change events are kept for `Last-Event-ID` resumption.
     static let replayCapacity = 512
     /// Viewer counts are sent at most this often: a hall of screens joining at once must not cost
@@ -15,6 +17,10 @@ final class Room: Sendable {
 
     let name: String
     private let clock: @Sendable () -> Millis
+    /// The photos as the folder holds them now: each card's URL and caption come from it.
+    private let library: Locked<PhotoLibrary>
+    /// Whether the server's sleep schedule has the screens dark now.
+    private let asleep: @Sendable () -> Bool
     private let state: Locked<State>
     private let timerQueue: DispatchQueue
 
@@ -48,10 +54,13 @@ final class Room: Sendable {
     /// `restore` makes the room's stack when it is first used and after each unload.
     init(
         name: String, clock: @escaping @Sendable () -> Millis, restore: @escaping @Sendable () -> Stack,
-        slideshowInterval: Millis? = nil, changed: @escaping @Sendable (String) -> Void = { _ in }
+        slideshowInterval: Millis? = nil, library: Locked<PhotoLibrary> = Locked(PhotoLibrary(entries: [])),
+        asleep: @escaping @Sendable () -> Bool = { false }, changed: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.name = name
         self.clock = clock
+        self.library = library
+        self.asleep = asleep
         self.changed = changed
         let now = clock()
         self.state = Locked(
@@ -167,6 +176,47 @@ final class Room: Sendable {
         }
     }
 
+    /// Follows the photo folder: cards of removed photos leave (fading out, the next card coming to
+    /// the front if it was there), new photos join the back of the stack (the slideshow reaches
+    /// them in turn, and nobody's place is taken), and cards of replaced photos are sent again, with
+    /// their new URL. Not a person's act: the slideshow's timing is kept.
+    func photosChanged(_ libraryChange: LibraryChange) {
+        state.withLock { state in
+            // An unloaded room is restored from the library as it is by then.
+            guard state.loaded != nil else { return }
+            let now = clock()
+            var change = StackChange()
+            let apply = { (stack: inout Stack, command: StackCommand) in
+                // Checked against the stack just before: these cannot be refused.
+                if let next = try? stack.handle(.command(command), at: now) { change.merge(next) }
+            }
+            state.stack { stack in
+                // A photo whose shape changed gets a new card of the right shape, in the same place.
+                for photo in libraryChange.reshaped {
+                    guard let card = stack.cardsByPhoto()[photo.id] else { continue }
+                    apply(&stack, .remove(cardID: card.id))
+                    apply(&stack, .insert(photo: photo, at: min(card.position, stack.count)))
+                }
+                var cards = stack.cardsByPhoto()
+                for id in libraryChange.removed {
+                    if let card = cards.removeValue(forKey: id) { apply(&stack, .remove(cardID: card.id)) }
+                }
+                // A room restored after the library was swapped already has them.
+                for photo in libraryChange.added where cards[photo.id] == nil {
+                    apply(&stack, .insert(photo: photo, at: stack.count))
+                }
+                let replaced = Set(libraryChange.replaced)
+                change.merge(StackChange(cards: stack.drawnCards(at: now).filter { replaced.contains($0.photo) }))
+            }
+            publish(change, at: now, in: &state)
+        }
+    }
+
+    /// The sleep schedule crossed a boundary: every viewer hears whether to be dark.
+    func sleepChanged() {
+        state.withLock { state in publish(StackChange(summaryChanged: true), at: clock(), in: &state) }
+    }
+
     /// Sends a comment line to every viewer: keeps proxies from closing idle streams and lets the
     /// server notice viewers that are gone (a write to a closed peer fails).
     func heartbeat() {
@@ -184,7 +234,8 @@ final class Room: Sendable {
     private func snapshot(of state: inout State) -> [UInt8] {
         let now = clock()
         let summary = summary(of: &state, at: now)
-        return RoomEncoder.snapshot(summary, cards: state.stack { $0.drawnCards(at: now) })
+        return RoomEncoder.snapshot(
+            summary, cards: state.stack { $0.drawnCards(at: now) }, photos: library.withLock { $0 })
     }
 
     private func summary(of state: inout State, at now: Millis) -> RoomEncoder.Summary {
@@ -192,7 +243,7 @@ final class Room: Sendable {
         return state.stack { stack in
             RoomEncoder.Summary(
                 room: name, seq: seq, serverTime: now, style: stack.style, stage: stack.stage,
-                count: stack.count, current: stack.current, playing: playing, viewers: viewers,
+                count: stack.count, current: stack.current, playing: playing, asleep: asleep(), viewers: viewers,
                 heldBy: stack.holder)
         }
     }
@@ -203,7 +254,7 @@ final class Room: Sendable {
         if !change.isEmpty {
             state.seq += 1
             changed(name)
-            let data = RoomEncoder.change(summary(of: &state, at: now), change: change)
+            let data = RoomEncoder.change(summary(of: &state, at: now), change: change, photos: library.withLock { $0 })
             let event = ServerSentEvent.encode(id: state.seq, event: "change", data: data)
             state.replay.append(seq: state.seq, bytes: event)
             broadcast(event, in: &state)
@@ -257,7 +308,10 @@ final class Room: Sendable {
             state.scheduledTick = nil
             let now = clock()
             var change = (try? state.stack { try $0.handle(.tick, at: now) }) ?? StackChange()
-            if state.slideshow.advanceIfDue(at: now),
+            if asleep() {
+                // Nobody is looking: the slideshow holds its place until the screens wake.
+                state.slideshow.personActed(at: now)
+            } else if state.slideshow.advanceIfDue(at: now),
                 let advance = try? state.stack({ try $0.handle(.command(.next), at: now) })
             {
                 change.merge(advance)

@@ -11,12 +11,15 @@ enum RoomEncoder {
         var count: Int
         var current: Int
         var playing: Bool
+        /// The sleep schedule has the screens dark: pages draw black and fetch no photos.
+        var asleep: Bool
         var viewers: Int
         /// The viewer dragging a card now, if any.
         var heldBy: String?
     }
 
-    static func snapshot(_ summary: Summary, cards: [DrawnCard]) -> [UInt8] {
+    /// `photos` gives each card's URL version and caption.
+    static func snapshot(_ summary: Summary, cards: [DrawnCard], photos: PhotoLibrary) -> [UInt8] {
         var writer = JSONWriter(capacity: 256 + cards.count * 320)
         writer.object { json in
             json.field("room", summary.room)
@@ -27,18 +30,18 @@ enum RoomEncoder {
             }
             json.field("viewers", summary.viewers)
             json.array("cards") { list in
-                for card in cards { write(card, at: summary.serverTime, into: &list) }
+                for card in cards { write(card, at: summary.serverTime, photos: photos, into: &list) }
             }
         }
         return writer.bytes
     }
 
-    static func change(_ summary: Summary, change: StackChange) -> [UInt8] {
+    static func change(_ summary: Summary, change: StackChange, photos: PhotoLibrary) -> [UInt8] {
         var writer = JSONWriter(capacity: 160 + change.cards.count * 320)
         writer.object { json in
             writeSummary(summary, into: &json)
             json.array("cards") { list in
-                for card in change.cards { write(card, at: summary.serverTime, into: &list) }
+                for card in change.cards { write(card, at: summary.serverTime, photos: photos, into: &list) }
             }
             json.array("removed") { list in
                 for id in change.removed { list.string(id) }
@@ -54,15 +57,24 @@ enum RoomEncoder {
         json.field("count", summary.count)
         json.field("current", summary.current)
         json.field("playing", summary.playing)
+        json.field("asleep", summary.asleep)
         json.field("heldBy", summary.heldBy)
     }
 
     /// A card's transform at `now`, plus the rest of its motion while it moves.
-    private static func write(_ card: DrawnCard, at now: Millis, into json: inout JSONWriter) {
+    private static func write(_ card: DrawnCard, at now: Millis, photos: PhotoLibrary, into json: inout JSONWriter) {
+        let entry = photos.entry(id: card.photo)
         json.object { json in
             json.field("id", card.id)
             json.field("photo", card.photo)
-            json.field("src", "/photos/\(card.photo)")
+            // The version changes when the file is replaced, so browsers fetch it again.
+            json.field("src", "/photos/\(card.photo)" + (entry.map { "?v=\($0.version)" } ?? ""))
+            if let entry {
+                json.object("caption") { caption in
+                    if let taken = entry.taken { caption.field("date", String(taken.prefix(10))) }
+                    caption.field("name", entry.relative)
+                }
+            }
             json.field("position", card.position)
             let current = card.animation.map { $0.value(at: now) } ?? card.transform
             writeTransform(current, into: &json)

@@ -15,13 +15,19 @@ final class RoomRegistry: Sendable {
     /// Makes a room's stack: from its saved state when the store has one, else new.
     private let makeStack: @Sendable (_ roomName: String, _ saved: SavedStack?) -> Stack
     private let clock: @Sendable () -> Millis
+    /// The photo folder as it is now, shared with the router and swapped when the folder changes.
+    let library: Locked<PhotoLibrary>
+    private let asleep: @Sendable () -> Bool
     private let rooms = Locked<[String: Room]>([:])
 
     init(
         maxRooms: Int, store: StateStore, slideshowInterval: Millis? = nil, clock: @escaping @Sendable () -> Millis,
+        library: Locked<PhotoLibrary>, asleep: @escaping @Sendable () -> Bool = { false },
         makeStack: @escaping @Sendable (String, SavedStack?) -> Stack
     ) {
         self.maxRooms = maxRooms
+        self.library = library
+        self.asleep = asleep
         self.store = store
         self.slideshowInterval = slideshowInterval
         self.clock = clock
@@ -49,7 +55,7 @@ final class RoomRegistry: Sendable {
             let room = Room(
                 name: name, clock: clock,
                 restore: { [store, makeStack] in makeStack(name, store.saved(room: name)) },
-                slideshowInterval: slideshowInterval,
+                slideshowInterval: slideshowInterval, library: library, asleep: asleep,
                 changed: { [store] in store.markDirty($0) })
             rooms[name] = room
             return room

@@ -84,6 +84,15 @@ class StubServer:
                 if len(parts) == 4 and parts[:2] == ["api", "rooms"] and parts[3] == "events":
                     stub._stream(self, parts[2])
                     return
+                if path == "/healthz":
+                    # The page asks for its version before opening the stream.
+                    body = b'{"status":"ok","version":"stub","pageVersion":"stub"}'
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                    return
                 name = "index.html" if path == "/" else path.lstrip("/")
                 file = WEB / name
                 if "/" in name or not file.is_file() or file.suffix not in CONTENT_TYPES:

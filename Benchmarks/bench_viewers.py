@@ -1,0 +1,248 @@
+"""Items 1-3 of issue #7: pointer move -> SSE event at the viewers, fan-out, idle viewers.
+
+The viewers and the poster are `sseload client` (C, one epoll loop; see sseload.c), driven line by
+line from here. The floor is the same client against `sseload serve`, a plain epoll server that
+answers the same routes with no work behind them, measured in the same run.
+"""
+
+import http.client
+import json
+import os
+import select
+import subprocess
+import time
+
+from common import (HOST, StackWebServer, cpu_seconds, descriptor_count, log, memory_kib, steal_share,
+                    summary)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class LoadClient:
+    """`sseload client PORT ROOM`: one command per line, answered by data lines and an `ok` line."""
+
+    def __init__(self, exe, port, room):
+        self.proc = subprocess.Popen([exe, "client", str(port), room], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, bufsize=0)
+        self.pending = b""
+
+    def _line(self, deadline):
+        """One line of the answer, read straight from the pipe (select sees no buffered data)."""
+        while b"\n" not in self.pending:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.proc.stdout], [], [], left)[0]:
+                return None
+            chunk = os.read(self.proc.stdout.fileno(), 1 << 20)
+            if not chunk:
+                raise RuntimeError("sseload exited")
+            self.pending += chunk
+        line, _, self.pending = self.pending.partition(b"\n")
+        return line.decode()
+
+    def call(self, command, timeout=120.0):
+        self.proc.stdin.write((command + "\n").encode())
+        data = {}
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self._line(deadline)
+            if line is None:
+                self.close()
+                raise TimeoutError(f"sseload: no answer to {command!r} within {timeout} s")
+            name, _, rest = line.partition(" ")
+            if name == "ok":
+                data["ok"] = rest.split()
+                return data
+            if name == "error":
+                raise RuntimeError(f"sseload: {rest}")
+            data[name] = [float(x) for x in rest.split()]
+
+    def open(self, count, wave_timeout=10.0):
+        """Opens `count` more viewers (waves of 250, each given `wave_timeout` s to get its snapshots);
+        returns (opened, failed, {reason: count})."""
+        if count <= 0:
+            return 0, 0, {}
+        fields = self.call(f"open {count} {wave_timeout}", wave_timeout * (count / 250 + 2) + 10)["ok"]
+        reasons = dict((r.split(":")[0], int(r.split(":")[1])) for r in fields[2:])
+        return int(fields[0]), int(fields[1]), reasons
+
+    def open_count(self):
+        return int(self.call("count")["ok"][0])
+
+    def drain(self, seconds):
+        fields = self.call(f"drain {seconds}", seconds + 30)["ok"]
+        return int(fields[0]), int(fields[1])
+
+    def get(self, rounds, path):
+        """`rounds` GETs on the keep-alive poster connection: round trips in ms."""
+        return [us / 1000 for us in self.call(f"get {rounds} {path}")["samples"]]
+
+    def drag(self, viewer, moves, interval_ms, cap_s, x, y):
+        out = self.call(f"drag {viewer} {moves} {interval_ms} {cap_s} {x} {y}", cap_s + 60)
+        n, p50, p90, p99, p999, top = out["pairs"]
+        measured, lost, refused, unchanged, seconds, open_count = out["ok"]
+        ms = lambda values: [v / 1000 for v in values]  # noqa: E731
+        return {
+            "moves": int(measured), "lost": int(lost), "refused": int(refused), "unchanged": int(unchanged),
+            "seconds": float(seconds), "viewers": int(open_count),
+            "any_viewer": {"n": int(n), "p50": p50 / 1000, "p90": p90 / 1000, "p99": p99 / 1000,
+                           "p99.9": p999 / 1000, "max": top / 1000},
+            "answer": summary(ms(out.get("answer", []))), "first_viewer": summary(ms(out.get("first", []))),
+            "last_viewer": summary(ms(out.get("last", []))),
+        }
+
+    def close(self):
+        if self.proc.poll() is None:
+            try:
+                self.proc.stdin.write(b"quit\n")
+                self.proc.stdin.close()
+                self.proc.wait(10)
+            except (OSError, subprocess.TimeoutExpired):
+                self.proc.kill()
+                self.proc.wait(5)
+
+
+class FloorServer:
+    """`sseload serve`: the trivial server the floor is measured against."""
+
+    def __init__(self, exe, out_dir, change_bytes=420):
+        port_file = os.path.join(out_dir, "floor-server.port")
+        if os.path.exists(port_file):
+            os.remove(port_file)
+        self.proc = subprocess.Popen([exe, "serve", port_file, str(change_bytes)], stdin=subprocess.PIPE)
+        deadline = time.monotonic() + 10
+        while not os.path.exists(port_file):
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                raise RuntimeError("sseload serve did not start")
+            time.sleep(0.02)
+        with open(port_file) as port:
+            self.port = int(port.read())
+        self.pid = self.proc.pid
+
+    def stop(self):
+        try:
+            self.proc.stdin.close()
+            self.proc.wait(5)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait(5)
+
+
+def top_card(port, room):
+    """Where the room's top card is (the snapshot's first card); also loads the room."""
+    connection = http.client.HTTPConnection(HOST, port, timeout=10)
+    connection.request("GET", f"/api/rooms/{room}")
+    snapshot = json.loads(connection.getresponse().read())
+    connection.close()
+    return snapshot["cards"][0]["x"], snapshot["cards"][0]["y"]
+
+
+def _drag_phases(exe, port, pid, room, counts, moves, interval_ms, cap_s, floor_rounds, tag):
+    client = LoadClient(exe, port, room)
+    phases = []
+    try:
+        x, y = top_card(port, room)
+        for count in counts:
+            opened, failed, reasons = client.open(count - client.open_count())
+            viewers = client.open_count()
+            log(f"{tag}: {viewers} viewers open (asked {count}; refused {failed} {reasons})")
+            client.drain(0.8)  # the coalesced presence event goes out and is read
+            healthz = client.get(floor_rounds // 2, "/healthz")
+            cpu_before, steal_before = cpu_seconds(pid), steal_share()
+            phase = client.drag(f"bench-{count}", moves, interval_ms, cap_s, x, y)
+            cpu = cpu_seconds(pid) - cpu_before
+            healthz += client.get(floor_rounds // 2, "/healthz")
+            phase.update({"asked": count, "refused_viewers": failed, "refusals": reasons,
+                          "healthz": summary(healthz), "steal": steal_share(steal_before),
+                          "server_cpu_ms_per_change": cpu * 1000 / max(1, phase["moves"]),
+                          "server_cpu_share": cpu / max(1e-9, phase["seconds"])})
+            log(f"{tag}: {viewers} viewers, {phase['moves']} changes: any viewer p50 "
+                f"{phase['any_viewer']['p50']:.3f} p99 {phase['any_viewer']['p99']:.3f} ms, last viewer p50 "
+                f"{phase['last_viewer']['p50']:.3f} ms; healthz p50 {phase['healthz']['p50']:.3f} ms")
+            phases.append(phase)
+            if failed and viewers < count:
+                break
+    finally:
+        client.close()
+    return phases
+
+
+def move_latency(binary, exe, out_dir, counts=(1, 100, 1000), moves=2500, interval_ms=8.0, cap_s=25.0,
+                 floor_rounds=2000):
+    """Item 1: POST one move -> the change at every viewer, closed loop, at most one move every
+    `interval_ms` (a 125 Hz pointer); 1 / 100 / 1,000 viewers, added between phases."""
+    results = {"interval_ms": interval_ms, "moves": moves}
+    with StackWebServer(binary, stderr_path=os.path.join(out_dir, "server-latency.log")) as server:
+        results["stackweb"] = _drag_phases(exe, server.port, server.pid, "bench-latency", counts, moves,
+                                           interval_ms, cap_s, floor_rounds, "latency")
+    floor = FloorServer(exe, out_dir)
+    try:
+        results["floor"] = _drag_phases(exe, floor.port, floor.pid, "bench-latency", counts, min(moves, 1500),
+                                        interval_ms, cap_s / 2, floor_rounds, "latency floor")
+    finally:
+        floor.stop()
+    return results
+
+
+def fan_out(binary, exe, out_dir, counts=(10, 100, 1000, 4000, 10000), changes=30):
+    """Item 2: one change -> the time until the last of N viewers has it; a change every 40 ms at
+    most, each only once the previous one reached every viewer."""
+    results = {"changes": changes}
+    with StackWebServer(binary, stderr_path=os.path.join(out_dir, "server-fanout.log")) as server:
+        results["stackweb"] = _drag_phases(exe, server.port, server.pid, "bench-fanout", counts, changes, 40.0,
+                                           20.0, 200, "fan-out")
+        results["server_fds"] = descriptor_count(server.pid)
+        results["server_stderr"] = server.stderr_tail(400)
+    floor = FloorServer(exe, out_dir)
+    try:
+        reached = [phase["viewers"] for phase in results["stackweb"]]
+        results["floor"] = _drag_phases(exe, floor.port, floor.pid, "bench-fanout", reached, changes, 40.0,
+                                        20.0, 200, "fan-out floor")
+    finally:
+        floor.stop()
+    return results
+
+
+def idle(binary, exe, out_dir, counts=(1000, 10000), window=15.5):
+    """Item 3: server CPU over a window longer than the 15 s heartbeat, and resident memory, with
+    N idle viewers; per-viewer memory is the growth over the same server with none."""
+    results = {"window_s": window, "steps": []}
+    room = "bench-idle"
+    with StackWebServer(binary, stderr_path=os.path.join(out_dir, "server-idle.log")) as server:
+        top_card(server.port, room)  # the room is loaded before the baseline
+        client = LoadClient(exe, server.port, room)
+        try:
+            # One viewer in and out first, so that what the first stream allocates once is in the baseline.
+            client.open(1)
+            client.drain(0.7)
+            client.close()
+            client = LoadClient(exe, server.port, room)
+            client.drain(1.0)
+            base = memory_kib(server.pid)
+            cpu_before = cpu_seconds(server.pid)
+            client.drain(5.0)
+            results["baseline"] = {"memory_kib": base, "cpu_share": (cpu_seconds(server.pid) - cpu_before) / 5.0}
+            log(f"idle: baseline RSS {base['rss']} KiB")
+            for count in counts:
+                started = time.perf_counter()
+                opened, failed, reasons = client.open(count - client.open_count())
+                connect_s = time.perf_counter() - started
+                viewers = client.open_count()
+                client.drain(1.5)  # the presence event; the allocator settles
+                memory = memory_kib(server.pid)
+                cpu_before, steal_before = cpu_seconds(server.pid), steal_share()
+                received, still_open = client.drain(window)
+                cpu = cpu_seconds(server.pid) - cpu_before
+                step = {"asked": count, "viewers": viewers, "refused": failed, "refusals": reasons,
+                        "connect_s": connect_s, "memory_kib": memory, "memory_after_kib": memory_kib(server.pid),
+                        "per_viewer_kib": (memory["rss"] - base["rss"]) / max(1, viewers),
+                        "per_viewer_anon_kib": (memory["anon"] - base["anon"]) / max(1, viewers),
+                        "cpu_share": cpu / window, "cpu_ms": cpu * 1000, "steal": steal_share(steal_before),
+                        "bytes_per_viewer": received / max(1, viewers), "still_open": still_open,
+                        "server_fds": descriptor_count(server.pid)}
+                log(f"idle: {viewers} viewers (asked {count}, refused {failed} {reasons}): RSS {memory['rss']} KiB "
+                    f"({step['per_viewer_kib']:.1f} KiB/viewer), CPU {step['cpu_share'] * 100:.2f} % of a core")
+                results["steps"].append(step)
+        finally:
+            client.close()
+        results["server_stderr"] = server.stderr_tail(400)
+    return results

@@ -1,0 +1,430 @@
+"""Writes BENCHMARKS.md and its SVG charts from the results of Benchmarks/bench.py."""
+
+import math
+import os
+
+import svg
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _num(value, unit=""):
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    magnitude = abs(value)
+    text = (f"{value:.3f}" if magnitude < 1 else f"{value:.2f}" if magnitude < 10 else f"{value:.1f}"
+            if magnitude < 100 else f"{value:,.0f}")
+    return text + unit
+
+
+def _table(header, rows):
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    out += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return out
+
+
+def _skipped(section):
+    return isinstance(section, dict) and "skipped" in section
+
+
+def _phase(phases, viewers):
+    for phase in phases or []:
+        if phase["asked"] == viewers:
+            return phase
+    return None
+
+
+def _verdict(ok):
+    return "**met**" if ok else "**missed**"
+
+
+def budgets(results):
+    """[(budget, measured, reference, verdict)] for the summary."""
+    rows = []
+    latency = results.get("latency")
+    if latency and not _skipped(latency):
+        phase = _phase(latency["stackweb"], 100)
+        floor = _phase(latency.get("floor"), 100)
+        if phase:
+            p50, p99 = phase["any_viewer"]["p50"], phase["any_viewer"]["p99"]
+            reference = (f"floor (same client, trivial C server): p50 {_num(floor['any_viewer']['p50'])} ms, "
+                         f"p99 {_num(floor['any_viewer']['p99'])} ms" if floor else "")
+            rows.append(("move → viewer p50 ≤ 0.5 ms, 100 viewers", f"{_num(p50)} ms (first viewer "
+                         f"{_num(phase['first_viewer']['p50'])} ms)", reference, _verdict(p50 <= 0.5)))
+            rows.append(("move → viewer p99 ≤ 2 ms, 100 viewers", f"{_num(p99)} ms", reference, _verdict(p99 <= 2)))
+    fanout = results.get("fanout")
+    if fanout and not _skipped(fanout):
+        for viewers, limit in ((1000, 20), (10000, 200)):
+            phase = _phase(fanout["stackweb"], viewers)
+            floor = next((f for f in fanout.get("floor", []) if phase and f["viewers"] == phase["viewers"]), None)
+            if not phase:
+                rows.append((f"one change → {viewers:,} viewers ≤ {limit} ms", "not measured", "", "–"))
+                continue
+            reference = f"floor p50 {_num(floor['last_viewer']['p50'])} ms" if floor else ""
+            last = phase["last_viewer"]["p50"]
+            if phase["viewers"] < viewers:
+                rows.append((f"one change → {viewers:,} viewers ≤ {limit} ms",
+                             f"**blocked**: only {phase['viewers']:,} of {viewers:,} viewers could connect "
+                             f"({_refusals(phase)}); {phase['viewers']:,} got it in {_num(last)} ms (p50)",
+                             reference, "**missed** (blocked)"))
+            else:
+                rows.append((f"one change → {viewers:,} viewers ≤ {limit} ms",
+                             f"{_num(last)} ms p50, {_num(phase['last_viewer']['p90'])} ms p90", reference,
+                             _verdict(last <= limit)))
+    idle = results.get("idle")
+    if idle and not _skipped(idle):
+        step = next((s for s in idle["steps"] if s["asked"] == 10000), None)
+        if step:
+            blocked = step["viewers"] < step["asked"]
+            prefix = (f"**blocked** at {step['viewers']:,} viewers ({_refusals(step)}); at {step['viewers']:,}: "
+                      if blocked else "")
+            rows.append(("10,000 idle viewers: ~0 CPU (≤ 1 % of a core)",
+                         f"{prefix}{_num(step['cpu_share'] * 100)} % of a core over {idle['window_s']} s", "",
+                         "**missed** (blocked)" if blocked else _verdict(step["cpu_share"] <= 0.01)))
+            rows.append(("10,000 idle viewers: ≤ 16 KiB each",
+                         f"{prefix}{_num(step['per_viewer_kib'])} KiB per viewer (RSS growth / viewers)", "",
+                         "**missed**" if blocked or step["per_viewer_kib"] > 16 else "**met**"))
+    static = results.get("static")
+    if static and not _skipped(static):
+        for path, row in static["table"].items():
+            ratio = row["ratio_vs_nginx-1-worker"]
+            rows.append((f"static `{path}` req/s ≥ nginx's (ratio ≥ 1.0)",
+                         f"ratio {_num(ratio)} vs nginx with 1 worker ({_num(row['ratio_vs_nginx-auto'])} vs "
+                         f"`worker_processes auto`)", f"StackWeb {row['stackweb']['rps']:,.0f} req/s",
+                         _verdict(ratio >= 1.0)))
+    model = results.get("model")
+    if model and not _skipped(model):
+        worst = max(model["rows"], key=lambda r: r["move_ns_p50"])
+        rows.append(("pointer move ≤ 5 µs at any stack size",
+                     f"{_num(worst['move_ns_p50'] / 1000)} µs p50 (worst, at {worst['size']:,} cards); "
+                     f"{_num(min(r['move_ns_p50'] for r in model['rows']) / 1000)} µs best", "",
+                     _verdict(worst["move_ns_p50"] <= 5000)))
+    client = results.get("client")
+    if client and not _skipped(client) and "100 cards" in client:
+        stats = client["100 cards"]
+        rows.append(("client p99 frame ≤ 16.7 ms (100 drawn cards)",
+                     f"{_num(stats['drawP99'])} ms p99 to draw a frame; frame interval p99 "
+                     f"{_num(stats['intervalP99'])} ms", "", _verdict(stats["drawP99"] <= 16.7)))
+    return rows
+
+
+def _refusals(phase):
+    reasons = phase.get("refusals") or {}
+    if not reasons:
+        return "none refused"
+    return ", ".join(f"{count:,} {reason.replace('-', ' ')}" for reason, count in reasons.items())
+
+
+def _charts(results, charts_dir):
+    made = {}
+    latency = results.get("latency")
+    if latency and not _skipped(latency):
+        phases = latency["stackweb"]
+        floors = {f["asked"]: f for f in latency.get("floor", [])}
+        groups = [f"{p['viewers']:,} viewers" for p in phases]
+        series = ["StackWeb p50", "StackWeb p99", "floor p50", "floor p99"]
+        values = [[p["any_viewer"]["p50"] for p in phases], [p["any_viewer"]["p99"] for p in phases],
+                  [floors.get(p["asked"], {}).get("any_viewer", {}).get("p50") for p in phases],
+                  [floors.get(p["asked"], {}).get("any_viewer", {}).get("p99") for p in phases]]
+        path = os.path.join(charts_dir, "latency.svg")
+        svg.bar_chart(path, "Pointer move → SSE event at a viewer", groups, series, values, "ms (log scale)",
+                      subtitle="POST sent → event read, every (move, viewer) pair; floor = same client, trivial server",
+                      log_scale=True)
+        made["latency"] = path
+    fanout = results.get("fanout")
+    if fanout and not _skipped(fanout):
+        stack = fanout["stackweb"]
+        floor = fanout.get("floor", [])
+        series = [("StackWeb last viewer p50", [(p["viewers"], p["last_viewer"]["p50"]) for p in stack]),
+                  ("StackWeb last viewer p90", [(p["viewers"], p["last_viewer"]["p90"]) for p in stack]),
+                  ("StackWeb first viewer p50", [(p["viewers"], p["first_viewer"]["p50"]) for p in stack]),
+                  ("floor last viewer p50", [(p["viewers"], p["last_viewer"]["p50"]) for p in floor])]
+        path = os.path.join(charts_dir, "fanout.svg")
+        svg.line_chart(path, "Fan-out: one change → the last of N viewers", series, "viewers connected", "ms",
+                       subtitle="crosses: the budgets (1,000 in 20 ms, 10,000 in 200 ms)",
+                       budgets=[(1000, 20, "budget"), (10000, 200, "budget")])
+        made["fanout"] = path
+    idle = results.get("idle")
+    if idle and not _skipped(idle):
+        steps = idle["steps"]
+        path = os.path.join(charts_dir, "idle-memory.svg")
+        svg.bar_chart(path, "Idle viewers: resident memory per viewer", [f"{s['viewers']:,} viewers" for s in steps],
+                      ["RSS growth per viewer", "anonymous memory growth per viewer"],
+                      [[s["per_viewer_kib"] for s in steps], [s["per_viewer_anon_kib"] for s in steps]], "KiB",
+                      subtitle="(RSS with N idle viewers − RSS with none) / N", budget=16)
+        made["idle"] = path
+    static = results.get("static")
+    if static and not _skipped(static):
+        table = static["table"]
+        paths = list(table)
+        servers = ["stackweb", "nginx-1-worker", "nginx-auto"]
+        path = os.path.join(charts_dir, "static.svg")
+        svg.bar_chart(path, "Static files: requests per second (wrk, keep-alive)", paths,
+                      ["StackWeb", "nginx, 1 worker", "nginx, worker_processes auto"],
+                      [[table[p][s]["rps"] for p in paths] for s in servers], "requests/s",
+                      subtitle=f"wrk -t1 -c{static['connections']}, median of {static['repeats']} runs of "
+                               f"{static['seconds']} s each")
+        made["static"] = path
+    model = results.get("model")
+    if model and not _skipped(model):
+        rows = model["rows"]
+        path = os.path.join(charts_dir, "model.svg")
+        svg.line_chart(path, "StackModel: time per call against stack size",
+                       [("pointer move (p50)", [(r["size"], r["move_ns_p50"]) for r in rows]),
+                        ("pointer move (best batch)", [(r["size"], r["move_ns_min"]) for r in rows]),
+                        ("layout: drawnCards (p50)", [(r["size"], r["layout_ns_p50"]) for r in rows])],
+                       "cards in the stack", "ns per call",
+                       subtitle="crosses: the 5 µs budget for a move",
+                       budgets=[(rows[0]["size"], 5000, "5 µs"), (rows[-1]["size"], 5000, "5 µs")])
+        made["model"] = path
+    client = results.get("client")
+    if client and not _skipped(client):
+        labels = [label for label in ("server cards", "100 cards") if label in client]
+        path = os.path.join(charts_dir, "client.svg")
+        svg.bar_chart(path, "Headless Chromium while dragging: frame times",
+                      [f"{client[label]['cards']} cards drawn" for label in labels],
+                      ["draw p50", "draw p99", "frame interval p50", "frame interval p99"],
+                      [[client[l]["drawP50"] for l in labels], [client[l]["drawP99"] for l in labels],
+                       [client[l]["intervalP50"] for l in labels], [client[l]["intervalP99"] for l in labels]],
+                      "ms", subtitle="draw = drawing one frame, rasterised (debug hook, flush: true)", budget=16.7)
+        made["client"] = path
+    return made
+
+
+def _link(made, key, alt, report_dir):
+    if key not in made:
+        return []
+    return ["", f"![{alt}]({os.path.relpath(made[key], report_dir)})", ""]
+
+
+def write(results, report_path, charts_dir):
+    os.makedirs(charts_dir, exist_ok=True)
+    report_dir = os.path.dirname(os.path.abspath(report_path))
+    made = _charts(results, charts_dir)
+    m = results["machine"]
+    out = ["# Benchmarks", "",
+           "Written by `make bench` (Benchmarks/bench.py; issue #7). These are measurements, not tests: nothing "
+           "fails on a number. The machine is shared and noisy, so every figure is a percentile or a ratio, "
+           "and each server figure stands next to a floor measured by the same client in the same run.", "",
+           "## Machine and command", ""]
+    out += _table(["", ""], [
+        ("date", m["date"]), ("command", f"`{results['command']}` (release build: `{results['binary']}`)"),
+        ("commit", f"{m['git']}{' + uncommitted changes in Sources/' if m['git_dirty'] else ''}"),
+        ("CPU", f"{m['nproc']} × {m['cpu']}"), ("memory", f"{m['memory_gib']} GiB"),
+        ("kernel / OS", f"{m['kernel']} / {m['os']}"), ("Swift", m["swift"]),
+        ("libmicrohttpd", m["libmicrohttpd"]), ("nginx / wrk", f"{m['nginx']} / {m['wrk']}"),
+        ("Chromium", m["chromium"]), ("client", f"Benchmarks/sseload.c ({m['gcc']}), Python {m['python']}"),
+        ("run time", f"{results.get('elapsed_s', 0):.0f} s; hypervisor steal during the run "
+                     f"{_num(results.get('steal', 0) * 100)} % of CPU time"),
+        ("other load", "1-minute load average before / after the run: "
+                       f"{_num((results.get('loadavg_start') or [0])[0])} / {_num((results.get('loadavg_end') or [0])[0])}"
+                       " (the bench itself adds about 1)"),
+    ])
+    out += ["", "How to read: *p50/p99/p99.9* are nearest-rank percentiles. *Floor*: the same client "
+            "(`sseload`, C, one epoll loop) against `sseload serve`, a trivial epoll server that answers the "
+            "same routes with no work behind them — what loopback TCP, the kernel and this VM cost by themselves. "
+            "Client and server share the 2 cores.", ""]
+
+    out += ["## Budgets", ""]
+    out += _table(["budget (2 cores)", "measured", "reference", "verdict"], budgets(results))
+    out += ["", "Why each missed budget is missed, and what to change, is in [Analysis](#analysis-and-recommended-"
+            "server-changes) below.", ""]
+
+    # 1
+    out += ["## 1. Pointer move → SSE event at the viewers", ""]
+    latency = results.get("latency")
+    if not latency or _skipped(latency):
+        out += [f"Skipped: {(latency or {}).get('skipped', 'not run')}.", ""]
+    else:
+        out += [f"One page drags the top card: a `down`, then `move`s POSTed on a keep-alive connection, each sent "
+                f"once the previous one reached every viewer and at most every {latency['interval_ms']:g} ms (a "
+                f"125 Hz pointer); a move changes the card every time. Latency: POST written → the change read by a "
+                f"viewer (SSE over chunked HTTP/1.1). *Any viewer* is every (move, viewer) pair; *first* / *last* "
+                f"are per move. `/healthz` is the round trip of the same client on the same connection.", ""]
+        floors = {f["asked"]: f for f in latency.get("floor", [])}
+        rows = []
+        for p in latency["stackweb"]:
+            f = floors.get(p["asked"])
+            a = p["any_viewer"]
+            rows.append((f"{p['viewers']:,}", f"{p['moves']:,}", _num(a["p50"]), _num(a["p99"]), _num(a["p99.9"]),
+                         _num(p["first_viewer"]["p50"]), _num(p["last_viewer"]["p50"]), _num(p["last_viewer"]["p99"]),
+                         _num(p["answer"]["p50"]), _num(p["server_cpu_ms_per_change"] * 1000, " µs"),
+                         f"{_num(p['healthz']['p50'])} / {_num(p['healthz']['p99'])}",
+                         f"{_num(f['any_viewer']['p50'])} / {_num(f['any_viewer']['p99'])} / "
+                         f"{_num(f['any_viewer']['p99.9'])}" if f else "–",
+                         _num(a["p50"] / f["any_viewer"]["p50"], "×") if f else "–"))
+        out += _table(["viewers", "moves", "any viewer p50", "p99", "p99.9", "first p50", "last p50", "last p99",
+                       "POST answer p50", "server CPU per move", "/healthz p50 / p99",
+                       "floor any viewer p50 / p99 / p99.9", "p50 ÷ floor"], rows)
+        out += ["", "All times in ms. Lost changes (not at every viewer within 5 s) and refused POSTs: " +
+                ", ".join(f"{p['viewers']:,} viewers: {p['lost']} lost, {p['refused']} refused" for p in
+                          latency["stackweb"]) + "."]
+        out += _link(made, "latency", "latency chart", report_dir)
+
+    # 2
+    out += ["## 2. Fan-out: one change → the last of N viewers", ""]
+    fanout = results.get("fanout")
+    if not fanout or _skipped(fanout):
+        out += [f"Skipped: {(fanout or {}).get('skipped', 'not run')}.", ""]
+    else:
+        out += [f"N viewers on one room, {fanout['changes']} changes (pointer moves) each, one at a time (40 ms "
+                f"apart at least); time from the POST to the moment the last viewer has read the change.", ""]
+        floors = {f["viewers"]: f for f in fanout.get("floor", [])}
+        rows = []
+        for p in fanout["stackweb"]:
+            f = floors.get(p["viewers"])
+            rows.append((f"{p['asked']:,}", f"{p['viewers']:,}", _num(p["last_viewer"]["p50"]),
+                         _num(p["last_viewer"]["p90"]), _num(p["last_viewer"]["max"]), _num(p["first_viewer"]["p50"]),
+                         _num(p["server_cpu_ms_per_change"]),
+                         _num(p["server_cpu_ms_per_change"] * 1000 / max(1, p["viewers"]), " µs"),
+                         _num(f["last_viewer"]["p50"]) if f else "–",
+                         _num(p["last_viewer"]["p50"] / f["last_viewer"]["p50"], "×") if f else "–",
+                         _refusals(p) if p["viewers"] < p["asked"] else ""))
+        out += _table(["asked", "connected", "last p50", "last p90", "last max", "first p50", "server CPU ms / change",
+                       "CPU ÷ viewers", "floor last p50", "÷ floor", "refused"], rows)
+        out += ["", "All times in ms."]
+        if any(p["viewers"] < p["asked"] for p in fanout["stackweb"]):
+            out += ["", "**Blocked**: connections beyond libmicrohttpd's `MHD_OPTION_CONNECTION_LIMIT` (4096 in "
+                    "`ServerLimits.connectionLimit`, the poster's connection included) are accepted by the kernel "
+                    "(listen backlog) but never answered: the client waits 10 s per wave of 250 and counts them as "
+                    "refused (`no snapshot in time`)."]
+        out += _link(made, "fanout", "fan-out chart", report_dir)
+
+    # 3
+    out += ["## 3. Idle viewers: CPU and memory", ""]
+    idle = results.get("idle")
+    if not idle or _skipped(idle):
+        out += [f"Skipped: {(idle or {}).get('skipped', 'not run')}.", ""]
+    else:
+        base = idle["baseline"]
+        out += [f"N viewers connected and idle (no changes; heartbeats every 15 s). Server CPU over "
+                f"{idle['window_s']} s (so at least one heartbeat); resident memory grown over the same server "
+                f"with the room loaded and no viewer (baseline RSS {base['memory_kib']['rss'] / 1024:.1f} MiB, "
+                f"idle CPU {_num(base['cpu_share'] * 100)} %).", ""]
+        rows = [(f"{s['asked']:,}", f"{s['viewers']:,}", f"{s['memory_kib']['rss'] / 1024:.1f}",
+                 _num(s["per_viewer_kib"]), _num(s["per_viewer_anon_kib"]), _num(s["cpu_share"] * 100, " %"),
+                 _num(s["cpu_ms"], " ms"), _num(s["bytes_per_viewer"]), f"{s['still_open']:,}",
+                 _refusals(s) if s["viewers"] < s["asked"] else "") for s in idle["steps"]]
+        out += _table(["asked", "connected", "RSS MiB", "KiB / viewer", "anon KiB / viewer", "CPU (of a core)",
+                       "CPU in window", "bytes / viewer in window", "open at end", "refused"], rows)
+        out += ["", "CPU time is read from /proc/PID/stat in 10 ms ticks."]
+        out += _link(made, "idle", "idle memory chart", report_dir)
+
+    # 4
+    out += ["## 4. Static files: StackWeb and nginx", ""]
+    static = results.get("static")
+    if not static or _skipped(static):
+        out += [f"Skipped: {(static or {}).get('skipped', 'not run')}.", ""]
+    else:
+        out += [f"`wrk -t1 -c{static['connections']} -d{static['seconds']}s` against each server in turn, "
+                f"interleaved, {static['repeats']} times; the median run is shown. nginx (Debian's package) is started "
+                f"by the bench on loopback with `Resources/web` as its root, access log off, `sendfile on`, "
+                f"`keepalive_requests` raised (config in bench-out/nginx-*/nginx.conf); once with 1 worker (StackWeb "
+                f"answers on one libmicrohttpd thread) and once with `worker_processes auto` (Debian's default, one "
+                f"per core). Hypervisor steal during these runs: {_num(static.get('steal', 0) * 100)} %.", ""]
+        rows = []
+        for path, row in static["table"].items():
+            rows.append((f"`{path}`", f"{static['sizes'][path]:,}", f"{row['stackweb']['rps']:,.0f}",
+                         f"{row['nginx-1-worker']['rps']:,.0f}", f"{row['nginx-auto']['rps']:,.0f}",
+                         _num(row["ratio_vs_nginx-1-worker"], "×"), _num(row["ratio_vs_nginx-auto"], "×"),
+                         f"{_num(row['stackweb']['p50_ms'])} / {_num(row['stackweb']['p99_ms'])}",
+                         f"{_num(row['nginx-1-worker']['p50_ms'])} / {_num(row['nginx-1-worker']['p99_ms'])}",
+                         ", ".join(f"{r:,.0f}" for r in row["stackweb"]["all_rps"])))
+        out += _table(["path", "bytes", "StackWeb req/s", "nginx 1 worker", "nginx auto", "ratio (1 worker)",
+                       "ratio (auto)", "StackWeb latency p50 / p99 ms", "nginx (1) p50 / p99 ms",
+                       "StackWeb runs req/s"], rows)
+        out += _link(made, "static", "static files chart", report_dir)
+
+    # 5
+    out += ["## 5. Model: pointer move and layout against stack size", ""]
+    model = results.get("model")
+    if not model or _skipped(model):
+        out += [f"Skipped: {(model or {}).get('skipped', 'not run')}.", ""]
+    else:
+        out += ["`Sources/StackModel` compiled as its own module with `swiftc -O -wmo -swift-version 6` and "
+                "driven through its public API by Benchmarks/model/ModelBench.swift: `handle(.pointer(move))` "
+                "during a drag of the top card (200,000 calls in batches of 2,000; percentiles over the "
+                "batches' ns per call), `drawnCards(at:)` with nothing moving (the layout), and a flick gesture "
+                "(down, three moves, up, and the tick that lands the card at the bottom).", ""]
+        rows = [(f"{r['size']:,}", _num(r["move_ns_p50"] / 1000), _num(r["move_ns_p99"] / 1000),
+                 _num(r["move_ns_min"] / 1000), _num(r["layout_ns_p50"] / 1000), _num(r["layout_ns_p99"] / 1000),
+                 _num(r["flick_ns_p50"] / 1000), _num(r["build_ms"], " ms") if r["build_ms"] >= 1 else "< 1 ms", r["drawn"]) for r in model["rows"]]
+        out += _table(["cards", "move p50 µs", "move p99 µs", "move best µs", "layout p50 µs", "layout p99 µs",
+                       "flick gesture p50 µs", "Stack(photos:) build", "cards drawn"], rows)
+        out += _link(made, "model", "model chart", report_dir)
+
+    # 6
+    out += ["## 6. Photos: 24 MP JPEG → screen variant", "",
+            "Skipped: the photo-frame issue (resized variants, `GET /photos/{id}?w=&h=`) has not landed; today "
+            "`/photos/{id}` serves the file as it is, so there is no variant to time. Once it lands: a generated "
+            "24 MP JPEG (6000×4000), first request (decode + resize + encode) and cached request, and the "
+            "server's peak RSS (VmHWM) around them.", ""]
+
+    # 7
+    out += ["## 7. Client: frame times in headless Chromium while dragging", ""]
+    client = results.get("client")
+    if not client or _skipped(client):
+        out += [f"Skipped: {(client or {}).get('skipped', 'not run')}.", ""]
+    else:
+        out += ["Headless Chromium (`--headless=new --disable-gpu`, software raster, 1280×800), the page opened "
+                "with `?debug=1`; its debug hook adds synthetic cards under the server's "
+                "(`window.stackweb.addSyntheticCards`) and records every drawn frame (`recordFrames({flush: true})`: "
+                "each frame's time includes rasterising it). The drag: pointer events dispatched on the canvas, "
+                "one move per animation frame (60 Hz) for "
+                f"{client['seconds']:g} s, through the page's own input code, batcher, POSTs and SSE round trip "
+                "(W3C actions and DevTools input pace themselves at ~30 Hz here, which would hide dropped frames).",
+                ""]
+        rows = []
+        for label in ("server cards", "100 cards"):
+            if label in client:
+                s = client[label]
+                rows.append((s["cards"], s["frames"], _num(s["drawP50"]), _num(s["drawP99"]), _num(s["drawMax"]),
+                             _num(s["intervalP50"]), _num(s["intervalP99"])))
+        out += _table(["cards drawn", "frames", "draw p50 ms", "draw p99 ms", "draw max ms", "frame interval p50 ms",
+                       "frame interval p99 ms"], rows)
+        out += ["", "A frame interval of 33.3 ms is one missed vsync (60 Hz)."]
+        out += _link(made, "client", "client frame chart", report_dir)
+
+    # profiles
+    out += ["## Profiles", ""]
+    profile = results.get("profile")
+    if not profile or _skipped(profile):
+        out += [f"Skipped: {(profile or {}).get('skipped', 'not run')}.", ""]
+    else:
+        server = profile.get("server", {})
+        for key, title in (("move_100_viewers", "server during a drag with 100 viewers"),
+                           ("static_main_js", "server under wrk, `GET /main.js`")):
+            section = server.get(key)
+            if not section:
+                continue
+            out += [f"`perf record -e cpu-clock -g` on the {title}: share of the server's CPU time (inclusive) "
+                    f"of the frames on the request path.", ""]
+            out += _table(["inclusive", "self", "frame"],
+                          [(f"{t['inclusive']:.1f} %", f"{t['self']:.1f} %", f"`{t['symbol']}`") for t in section["top"]])
+            if section.get("dso"):
+                out += ["", "Self time by binary: " + ", ".join(f"{d['dso']} {d['share']:.1f} %" for d in section["dso"])
+                        + "."]
+            out += [""]
+        model_profile = profile.get("model", {})
+        if model_profile.get("top"):
+            out += [f"`valgrind --tool=callgrind` on the model bench, {model_profile['moves']:,} pointer moves on "
+                    f"{model_profile['size']:,} cards: instructions per move, inclusive.", ""]
+            out += _table(["instructions / move", "share", "function"],
+                          [(f"{t['instructions_per_handle']:,.0f}", f"{t['share']:.1f} %", f"`{t['symbol']}`")
+                           for t in model_profile["top"]])
+            out += [""]
+
+    analysis = os.path.join(HERE, "ANALYSIS.md")
+    if os.path.exists(analysis):
+        with open(analysis) as text:
+            out += [text.read().rstrip(), ""]
+    out += ["## Reproduce", "",
+            "```sh",
+            "make bench                                   # installs wrk and nginx if missing, builds (release), runs all, writes this file",
+            "python3 Benchmarks/bench.py --only latency,fanout   # a subset (items: " + ", ".join(
+                ["latency", "fanout", "idle", "static", "model", "client", "profile"]) + ")",
+            "python3 Benchmarks/bench.py --bin /other/stackweb  # another build of the server",
+            "python3 Benchmarks/bench.py --report-only          # rewrite this file from bench-out/results.json",
+            "```", ""]
+    with open(report_path, "w") as report:
+        report.write("\n".join(out))

@@ -1,0 +1,22 @@
+/// Which cards show which photos: what a server needs to follow a photo folder that changes.
+extension Stack {
+    /// A card in the stack and where it is.
+    public struct PhotoCard: Sendable, Equatable {
+        public var id: CardID
+        public var position: Int
+    }
+
+    /// The card in the stack showing each photo, by photo id. Removed cards are left out; a photo
+    /// shown by two cards (inserted twice) maps to the one nearer the front.
+    /// - Complexity: O(count).
+    public func cardsByPhoto() -> [String: PhotoCard] {
+        var found: [String: PhotoCard] = [:]
+        found.reserveCapacity(count)
+        for position in 0..<count {
+            let card = order[position]
+            let photo = photos[card].id
+            if found[photo] == nil { found[photo] = PhotoCard(id: Self.id(of: card), position: position) }
+        }
+        return found
+    }
+}
