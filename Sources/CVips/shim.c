@@ -10,15 +10,15 @@ int CVips_init(const char *programName)
     return 0;
 }
 
-int CVips_thumbnailToJPEG(const char *input, const char *output, int width, int height, int quality,
+int CVips_thumbnailToFile(const char *input, const char *output, int width, int height, int quality,
     char *error, size_t errorSize)
 {
     VipsImage *thumbnail = NULL;
     int status = vips_thumbnail(input, &thumbnail, width, "height", height, "size", VIPS_SIZE_DOWN, NULL);
     if (status == 0) {
         // strip: the pixels are already upright, so the orientation tag (and the rest) must go.
-        status = vips_jpegsave(thumbnail, output, "Q", quality, "optimize_coding", TRUE, "strip", TRUE,
-            NULL);
+        // The saver (jpegsave, webpsave) is chosen by the output's suffix; both take Q and strip.
+        status = vips_image_write_to_file(thumbnail, output, "Q", quality, "strip", TRUE, NULL);
     }
     if (thumbnail != NULL) {
         g_object_unref(thumbnail);
@@ -100,7 +100,8 @@ static int CVips_writeTestCard(const char *path, int width, int height, int orie
                 // jpegsave writes exif-* fields back into the EXIF block it saves.
                 vips_image_set_string(bytes, "exif-ifd2-DateTimeOriginal", taken);
             }
-            status = vips_jpegsave(bytes, path, "Q", 90, NULL);
+            // The saver follows the path's suffix: .jpg keeps the EXIF fields set above.
+            status = vips_image_write_to_file(bytes, path, NULL);
         }
     }
     VipsImage *all[] = {x, y, red, green, blue, rgb, bytes};
@@ -123,4 +124,9 @@ int CVips_writeTestJPEG(const char *path, int width, int height, int orientation
 int CVips_writeTestJPEGTaken(const char *path, int width, int height, const char *taken)
 {
     return CVips_writeTestCard(path, width, height, 1, taken);
+}
+
+int CVips_writeTestImage(const char *path, int width, int height)
+{
+    return CVips_writeTestCard(path, width, height, 1, NULL);
 }

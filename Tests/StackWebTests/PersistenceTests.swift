@@ -20,12 +20,17 @@ import Testing
         return try condition()
     }
 
-    /// The snapshot once every animation has ended (the server finishes them on its own clock).
+    /// The snapshot once every motion has ended on the server's clock: no card animating and no
+    /// change for 300 ms (a card sliding under the pile is dropped by a tick after its animation).
     static func settledSnapshot(_ server: TestServer, room: String = "main") throws -> [String: Any] {
         var snapshot = try server.snapshot(room: room)
-        _ = try eventually(5) {
-            snapshot = try server.snapshot(room: room)
-            return (snapshot["cards"] as? [[String: Any]])?.allSatisfy { $0["anim"] == nil } == true
+        var quietSince = Date()
+        _ = try eventually(10) {
+            let next = try server.snapshot(room: room)
+            let moving = (next["cards"] as? [[String: Any]])?.contains { $0["anim"] != nil } ?? true
+            if moving || next["seq"] as? Int != snapshot["seq"] as? Int { quietSince = Date() }
+            snapshot = next
+            return Date().timeIntervalSince(quietSince) >= 0.3
         }
         return snapshot
     }

@@ -7,14 +7,14 @@ import Testing
 /// Resized variants through libvips: upright, never enlarged, cached, bounded in memory.
 @Suite struct PhotoVariantTests {
     /// A folder of generated photos: a landscape JPEG tagged "rotate 90°" (orientation 6), a plain
-    /// one, one in a subfolder and a text file that must be ignored.
+    /// one, a PNG in a subfolder and a text file that must be ignored.
     static func photoFolder() throws -> String {
         CVipsSetup.start()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photos-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
         #expect(CVips_writeTestJPEG(folder + "/a-rotated.jpg", 400, 200, 6) == 0)
         #expect(CVips_writeTestJPEG(folder + "/b-plain.jpg", 300, 200, 1) == 0)
-        #expect(CVips_writeTestJPEG(folder + "/sub/c-nested.jpg", 120, 90, 1) == 0)
+        #expect(CVips_writeTestImage(folder + "/sub/c-nested.png", 120, 90) == 0)
         try Data("not a photo".utf8).write(to: URL(fileURLWithPath: folder + "/notes.txt"))
         return folder
     }
@@ -70,13 +70,26 @@ import Testing
         let plain = try photoIDs(server)[1]
         let first = try server.http.get("/photos/\(plain)?w=100")
         let etag = try #require(first.header("ETag"))
-        #expect(first.header("Cache-Control") == "public, max-age=86400")
+        #expect(first.header("Cache-Control") == "public, max-age=2592000")
         let files = try FileManager.default.contentsOfDirectory(atPath: server.app.configuration.cache!)
         #expect(files.count == 1)
         let second = try server.http.get("/photos/\(plain)?w=100")
         #expect(second.body == first.body)
         #expect(try server.http.get("/photos/\(plain)?w=100", headers: ["If-None-Match": etag]).status == 304)
         #expect(try FileManager.default.contentsOfDirectory(atPath: server.app.configuration.cache!) == files)
+    }
+
+    @Test func browsersThatTakeWebPGetWebP() throws {
+        let server = try Self.server(photos: try Self.photoFolder())
+        let plain = try photoIDs(server)[1]
+        let webp = try server.http.get("/photos/\(plain)?w=100", headers: ["Accept": "image/avif,image/webp,*/*"])
+        #expect(webp.status == 200)
+        #expect(webp.header("Content-Type") == "image/webp")
+        #expect(webp.header("Vary") == "Accept")
+        #expect(Array(webp.body.prefix(4)) == Array("RIFF".utf8))
+        let jpeg = try server.http.get("/photos/\(plain)?w=100", headers: ["Accept": "image/jpeg"])
+        #expect(jpeg.header("Content-Type") == "image/jpeg")
+        #expect(jpeg.header("ETag") != webp.header("ETag"))
     }
 
     @Test(arguments: ["w=0", "w=-5", "w=abc", "h=1.5", "w=200&h=x"])

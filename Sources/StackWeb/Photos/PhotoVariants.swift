@@ -15,9 +15,18 @@ final class PhotoVariants: Sendable {
     static let quality: Int32 = 82
     static let maxConversions = 2
 
+    /// What a variant is encoded as: WebP for browsers that say they take it (smaller), else JPEG.
+    enum Format: String, Sendable {
+        case jpeg = "jpg"
+        case webp
+
+        var contentType: String { self == .webp ? "image/webp" : "image/jpeg" }
+    }
+
     struct Variant: Equatable {
         var path: String
         var etag: String
+        var format: Format
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -39,12 +48,13 @@ final class PhotoVariants: Sendable {
 
     /// Where the variant of `original` fitting `width` × `height` lives (made or not), or `nil`
     /// when the original cannot be read.
-    func variant(of original: String, width: Int, height: Int) -> Variant? {
+    func variant(of original: String, width: Int, height: Int, format: Format = .jpeg) -> Variant? {
         var info = stat()
         guard stat(original, &info) == 0 else { return nil }
         let identity = "\(info.st_dev)-\(info.st_ino)-\(info.st_size)-\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
         let key = FNV1a.hex(Array(identity.utf8))
-        return Variant(path: "\(cacheFolder)/\(key)-\(width)x\(height).jpg", etag: "\"\(key)-\(width)x\(height)\"")
+        let name = "\(key)-\(width)x\(height).\(format.rawValue)"
+        return Variant(path: "\(cacheFolder)/\(name)", etag: "\"\(name)\"", format: format)
     }
 
     /// Makes the variant file if it is not cached yet, on a worker, and reports on that worker.
@@ -62,9 +72,10 @@ final class PhotoVariants: Sendable {
                 return completion(.failure(Failure(description: "cannot create \(cacheFolder): \(error)")))
             }
             // Written beside and renamed into place, so a reader never sees half a file.
-            let temporary = variant.path + ".tmp-\(UUID().uuidString)"
+            // The suffix names the format for libvips, so it stays last.
+            let temporary = "\(variant.path).tmp-\(UUID().uuidString).\(variant.format.rawValue)"
             var message = [CChar](repeating: 0, count: 512)
-            let status = CVips_thumbnailToJPEG(
+            let status = CVips_thumbnailToFile(
                 original, temporary, Int32(width), Int32(height), Self.quality, &message, message.count)
             guard status == 0, rename(temporary, variant.path) == 0 else {
                 unlink(temporary)
