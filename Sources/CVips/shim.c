@@ -33,25 +33,6 @@ int CVips_thumbnailToFile(const char *input, const char *output, int width, int 
     return 0;
 }
 
-int CVips_uprightSize(const char *path, int *width, int *height)
-{
-    VipsImage *image = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
-    if (image == NULL) {
-        vips_error_clear();
-        return -1;
-    }
-    int w = vips_image_get_width(image);
-    int h = vips_image_get_height(image);
-    // Orientations 5–8 turn the picture a quarter, so its upright width is the stored height.
-    if (vips_image_get_orientation_swap(image)) {
-        int t = w; w = h; h = t;
-    }
-    *width = w;
-    *height = h;
-    g_object_unref(image);
-    return 0;
-}
-
 int CVips_photoHeader(const char *path, int *width, int *height, char *taken, size_t takenSize)
 {
     VipsImage *image = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
@@ -61,6 +42,7 @@ int CVips_photoHeader(const char *path, int *width, int *height, char *taken, si
     }
     int w = vips_image_get_width(image);
     int h = vips_image_get_height(image);
+    // Orientations 5–8 turn the picture a quarter, so its upright width is the stored height.
     if (vips_image_get_orientation_swap(image)) {
         int t = w; w = h; h = t;
     }
@@ -129,4 +111,9 @@ int CVips_writeTestJPEGTaken(const char *path, int width, int height, const char
 int CVips_writeTestImage(const char *path, int width, int height)
 {
     return CVips_writeTestCard(path, width, height, 1, NULL);
+}
+
+int CVips_uprightSize(const char *path, int *width, int *height)
+{
+    return CVips_photoHeader(path, width, height, NULL, 0);
 }

@@ -18,11 +18,7 @@ import Testing
     }
 
     static func server(photos: String) throws -> TestServer {
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)").path
-        return try TestServer {
-            $0.photos = photos
-            $0.cache = cache
-        }
+        try PhotoVariantTests.server(photos: photos)
     }
 
     /// The first change event whose data satisfies `match`, within 2 s of now.
