@@ -121,7 +121,7 @@ def _charts(results, charts_dir):
     if latency and not _skipped(latency):
         phases = latency["stackweb"]
         floors = {f["asked"]: f for f in latency.get("floor", [])}
-        groups = [f"{p['viewers']:,} viewers" for p in phases]
+        groups = [f"{p['viewers']:,} viewer{'s' if p['viewers'] != 1 else ''}" for p in phases]
         series = ["StackWeb p50", "StackWeb p99", "floor p50", "floor p99"]
         values = [[p["any_viewer"]["p50"] for p in phases], [p["any_viewer"]["p99"] for p in phases],
                   [floors.get(p["asked"], {}).get("any_viewer", {}).get("p50") for p in phases],
@@ -142,7 +142,7 @@ def _charts(results, charts_dir):
         path = os.path.join(charts_dir, "fanout.svg")
         svg.line_chart(path, "Fan-out: one change → the last of N viewers", series, "viewers connected", "ms",
                        subtitle="crosses: the budgets (1,000 in 20 ms, 10,000 in 200 ms)",
-                       budgets=[(1000, 20, "budget"), (10000, 200, "budget")])
+                       budgets=[(1000, 20, "budget 20 ms"), (10000, 200, "budget 200 ms")])
         made["fanout"] = path
     idle = results.get("idle")
     if idle and not _skipped(idle):
@@ -160,7 +160,7 @@ def _charts(results, charts_dir):
         servers = ["stackweb", "nginx-1-worker", "nginx-auto"]
         path = os.path.join(charts_dir, "static.svg")
         svg.bar_chart(path, "Static files: requests per second (wrk, keep-alive)", paths,
-                      ["StackWeb", "nginx, 1 worker", "nginx, worker_processes auto"],
+                      ["StackWeb", "nginx, 1 worker", "nginx, auto (2)"],
                       [[table[p][s]["rps"] for p in paths] for s in servers], "requests/s",
                       subtitle=f"wrk -t1 -c{static['connections']}, median of {static['repeats']} runs of "
                                f"{static['seconds']} s each")
@@ -174,8 +174,7 @@ def _charts(results, charts_dir):
                         ("pointer move (best batch)", [(r["size"], r["move_ns_min"]) for r in rows]),
                         ("layout: drawnCards (p50)", [(r["size"], r["layout_ns_p50"]) for r in rows])],
                        "cards in the stack", "ns per call",
-                       subtitle="crosses: the 5 µs budget for a move",
-                       budgets=[(rows[0]["size"], 5000, "5 µs"), (rows[-1]["size"], 5000, "5 µs")])
+                       subtitle="dashed: the 5 µs budget for a move", hlines=[(5000, "budget 5 µs")])
         made["model"] = path
     client = results.get("client")
     if client and not _skipped(client):
@@ -354,11 +353,25 @@ def write(results, report_path, charts_dir):
         out += _link(made, "model", "model chart", report_dir)
 
     # 6
-    out += ["## 6. Photos: 24 MP JPEG → screen variant", "",
-            "Skipped: the photo-frame issue (resized variants, `GET /photos/{id}?w=&h=`) has not landed; today "
-            "`/photos/{id}` serves the file as it is, so there is no variant to time. Once it lands: a generated "
-            "24 MP JPEG (6000×4000), first request (decode + resize + encode) and cached request, and the "
-            "server's peak RSS (VmHWM) around them.", ""]
+    out += ["## 6. Photos: 24 MP JPEG → screen variant", ""]
+    photos = results.get("photos")
+    if not photos or _skipped(photos):
+        out += [f"Skipped: {(photos or {}).get('skipped', 'not run')}.", ""]
+    else:
+        out += [f"A generated {photos['photo_pixels']} JPEG ({photos['photo_bytes'] / 1e6:.1f} MB: gradients and "
+                f"noise, quality 90) is the only photo; the server starts with an empty variant cache. *First*: the "
+                f"first `GET /photos/{{id}}?w=&h=` of that size (libvips decodes, resizes, encodes, writes the cache); "
+                f"*cached*: the same request again, 30 times. Peak RSS is the server's VmHWM after the row (it was "
+                f"{photos['hwm_before_kib'] / 1024:.0f} MiB before the first variant). The original file itself: "
+                f"{_num(photos['original_ms']['p50'])} ms p50.", ""]
+        rows = [(r["size"], r["format"], f"{r.get('bytes', 0):,}", _num(r.get("first_ms")),
+                 _num(r["cached"]["p50"]) if "cached" in r else "–", _num(r["cached"]["p99"]) if "cached" in r else "–",
+                 f"{r['hwm_kib'] / 1024:.0f}" if "hwm_kib" in r else "–") for r in photos["rows"]]
+        out += _table(["asked (w×h)", "format", "variant bytes", "first ms", "cached p50 ms", "cached p99 ms",
+                       "peak RSS MiB"], rows)
+        if photos.get("note"):
+            out += ["", f"WebP: {photos['note']}."]
+        out += [""]
 
     # 7
     out += ["## 7. Client: frame times in headless Chromium while dragging", ""]
@@ -422,7 +435,7 @@ def write(results, report_path, charts_dir):
             "```sh",
             "make bench                                   # installs wrk and nginx if missing, builds (release), runs all, writes this file",
             "python3 Benchmarks/bench.py --only latency,fanout   # a subset (items: " + ", ".join(
-                ["latency", "fanout", "idle", "static", "model", "client", "profile"]) + ")",
+                ["latency", "fanout", "idle", "static", "model", "photos", "client", "profile"]) + ")",
             "python3 Benchmarks/bench.py --bin /other/stackweb  # another build of the server",
             "python3 Benchmarks/bench.py --report-only          # rewrite this file from bench-out/results.json",
             "```", ""]

@@ -104,13 +104,15 @@ def bar_chart(path, title, groups, series, values, unit, subtitle=None, budget=N
         out.write("\n".join(parts) + "\n")
 
 
-def line_chart(path, title, series, unit_x, unit_y, subtitle=None, budgets=(), log_x=True, log_y=True):
-    """Lines through points: `series` is [(name, [(x, y), ...])]; `budgets` [(x, y, label)] as markers."""
+def line_chart(path, title, series, unit_x, unit_y, subtitle=None, budgets=(), log_x=True, log_y=True, hlines=()):
+    """Lines through points: `series` is [(name, [(x, y), ...])]; `budgets` [(x, y, label)] as markers;
+    `hlines` [(y, label)] as dashed horizontal lines."""
     width, height = 720, 380
     left, right, top, bottom = 70, 190, 50, 55
     plot_w, plot_h = width - left - right, height - top - bottom
     xs = [x for _, pts in series for x, y in pts if y is not None and y > 0] + [b[0] for b in budgets]
-    ys = [y for _, pts in series for x, y in pts if y is not None and y > 0] + [b[1] for b in budgets]
+    ys = ([y for _, pts in series for x, y in pts if y is not None and y > 0] + [b[1] for b in budgets]
+          + [h[0] for h in hlines])
     if not xs:
         xs, ys = [1, 10], [1, 10]
 
@@ -156,7 +158,14 @@ def line_chart(path, title, series, unit_x, unit_y, subtitle=None, budgets=(), l
     for x, y, label in budgets:
         parts.append(f'<path d="M{px(x) - 6:.1f},{py(y):.1f} L{px(x) + 6:.1f},{py(y):.1f} M{px(x):.1f},{py(y) - 6:.1f} '
                      f'L{px(x):.1f},{py(y) + 6:.1f}" stroke="#000" stroke-width="2"/>')
-        parts.append(f'<text x="{px(x) + 8:.1f}" y="{py(y) - 6:.1f}" font-size="10" {FONT}>{escape(label)}</text>')
+        near_right = px(x) > left + plot_w * 0.8
+        parts.append(f'<text x="{px(x) + (-8 if near_right else 8):.1f}" y="{py(y) - 6:.1f}" font-size="10" '
+                     f'text-anchor="{"end" if near_right else "start"}" {FONT}>{escape(label)}</text>')
+    for y, label in hlines:
+        parts.append(f'<line x1="{left}" y1="{py(y):.1f}" x2="{left + plot_w}" y2="{py(y):.1f}" stroke="#000" '
+                     f'stroke-dasharray="6 4"/>')
+        parts.append(f'<text x="{left + plot_w - 4}" y="{py(y) - 4:.1f}" text-anchor="end" font-size="11" {FONT}>'
+                     f'{escape(label)}</text>')
     parts.append(f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="none" stroke="#333"/>')
     _legend(parts, [name for name, _ in series], left + plot_w + 15, top + 5)
     parts.append("</svg>")

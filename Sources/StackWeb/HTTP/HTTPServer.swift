@@ -13,7 +13,7 @@ struct ServerLimits: Sendable, Equatable {
     /// half-open peer). Parked event streams are exempt: heartbeats reap those.
     var connectionTimeoutSeconds: UInt32 = 60
     /// libmicrohttpd's buffer for one connection's request head and reply head.
-    var connectionMemoryLimit: Int = 64 * 1024
+    var connectionMemoryLimit: Int = 16 * 1024
     /// Largest request body accepted; larger ones get 413.
     var maxBodyBytes: Int = 64 * 1024
 

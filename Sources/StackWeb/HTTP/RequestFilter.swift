@@ -69,15 +69,30 @@ struct RequestFilter: Sendable {
     /// NUL or `%` would otherwise turn into a different path after that, and `..`, `//` and `\` have
     /// no business in any of our paths.
     static func pathProblem(_ rawTarget: String) -> String? {
-        let path = rawTarget.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        guard path.hasPrefix("/") else { return "it must start with /" }
-        let lowered = path.lowercased()
-        for encoded in ["%00", "%2f", "%5c", "%25", "%2e"] where lowered.contains(encoded) {
-            return "encoded \(encoded) is not allowed"
+        // Bytes, not Characters: the String searches cost tens of microseconds per request.
+        let path = Array(rawTarget.utf8.prefix { $0 != UInt8(ascii: "?") })
+        guard path.first == UInt8(ascii: "/") else { return "it must start with /" }
+        let hex: [(String, UInt8, UInt8)] = [
+            ("%00", 0x30, 0x30), ("%2f", 0x32, 0x66), ("%5c", 0x35, 0x63), ("%25", 0x32, 0x35), ("%2e", 0x32, 0x65),
+        ]
+        for (name, first, second) in hex {
+            var index = 0
+            while index + 2 < path.count {
+                if path[index] == UInt8(ascii: "%"), path[index + 1] == first, path[index + 2] | 0x20 == second | 0x20 {
+                    return "encoded \(name) is not allowed"
+                }
+                index += 1
+            }
         }
-        if path.contains("//") { return "empty segment" }
-        if path.contains("\\") { return "backslash" }
-        if path.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }) { return "dot segment" }
+        var index = 0
+        while index + 1 < path.count {
+            if path[index] == UInt8(ascii: "/"), path[index + 1] == UInt8(ascii: "/") { return "empty segment" }
+            index += 1
+        }
+        if path.contains(UInt8(ascii: "\\")) { return "backslash" }
+        for segment in path.split(separator: UInt8(ascii: "/")) {
+            if segment.count <= 2, segment.allSatisfy({ $0 == UInt8(ascii: ".") }) { return "dot segment" }
+        }
         return nil
     }
 }

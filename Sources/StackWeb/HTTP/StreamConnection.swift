@@ -39,7 +39,7 @@ final class StreamConnection: EventSink {
     /// its free callback releases.
     func makeResponse() -> OpaquePointer? {
         MHD_create_response_from_callback(
-            CMicroHTTPD_SIZE_UNKNOWN, 16 * 1024, streamReader, Unmanaged.passRetained(self).toOpaque(),
+            CMicroHTTPD_SIZE_UNKNOWN, 1024, streamReader, Unmanaged.passRetained(self).toOpaque(),
             streamFinished)
     }
 
