@@ -192,6 +192,18 @@ function start() {
     } catch {
       observer.observe(canvas);
     }
+    watchPixelRatio();
+  }
+
+  // A ratio change alone (zoom, a window moved to another screen, an emulated ratio) need not
+  // resize the observed box, and may land after the observer's last call: a media query on the
+  // current ratio fires once when it stops matching, and is then re-armed for the new ratio.
+  function watchPixelRatio() {
+    const query = matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`);
+    query.addEventListener('change', () => {
+      layout();
+      watchPixelRatio();
+    }, { once: true });
   }
 
   function showStatus() {
