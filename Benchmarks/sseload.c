@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <signal.h>
@@ -253,10 +254,12 @@ static void viewer_readable(Viewer *v, double at) {
                 continue;
             }
             size_t head_bytes = (size_t)(end + 4 - v->head);
-            if (strncmp(v->head, "HTTP/1.1 200", 12) != 0 || !strcasestr(v->head, "chunked")) {
+            if (strncmp(v->head, "HTTP/1.1 200", 12) != 0 || !strcasestr(v->head, "text/event-stream")) {
                 viewer_close(v, "not-an-event-stream");
                 return;
             }
+            // A body without chunk framing runs until the connection closes: one endless chunk.
+            if (!strcasestr(v->head, "chunked")) v->chunk_left = LONG_MAX;
             v->headers_done = 1;
             v->state = OPEN;
             size_t consumed = head_bytes - ((size_t)v->head_len - take);

@@ -29,3 +29,14 @@ uint16_t CMicroHTTPD_boundPort(struct MHD_Daemon *daemon)
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info == NULL ? 0 : info->port;
 }
+
+int CMicroHTTPD_connectionSocket(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : (int)info->connect_fd;
+}
+
+void CMicroHTTPD_useCloseDelimitedBody(struct MHD_Response *response)
+{
+    MHD_set_response_options(response, MHD_RF_HTTP_1_0_COMPATIBLE_STRICT, MHD_RO_END);
+}

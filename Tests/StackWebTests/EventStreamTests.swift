@@ -37,6 +37,53 @@ import Testing
         }
     }
 
+    @Test func theStreamIsCloseDelimitedNotChunked() throws {
+        let server = try TestServer()
+        let viewer = try server.events()
+        // No chunk framing, so a partial direct write can never split a frame (StreamConnection).
+        #expect(viewer.headers["transfer-encoding"] == nil)
+        #expect(viewer.headers["connection"]?.lowercased() == "close")
+        #expect(try viewer.next().event == "snapshot")
+    }
+
+    @Test func eventsToAReadingViewerGoStraightToItsSocket() throws {
+        let server = try TestServer()
+        let viewer = try server.events()
+        _ = try viewer.next()
+        // The stream parks once the snapshot is out; a later event finds it parked or not yet.
+        let before = server.app.server.streamCounters
+        var lastSeq = 0
+        for _ in 0..<20 {
+            lastSeq = try #require(try server.command(#"{"command":"next"}"#).json()["seq"] as? Int)
+            _ = try viewer.next { $0.id == String(lastSeq) }
+        }
+        let after = server.app.server.streamCounters
+        #expect(after.directWrites - before.directWrites >= 19, "\(before) → \(after)")
+        #expect(after.resumes - before.resumes <= 1, "\(before) → \(after)")
+    }
+
+    @Test func aViewerThatFallsBehindGetsEveryEventInOrder() throws {
+        let server = try TestServer()
+        // A viewer that does not read fills its socket; later events wait in the stream's queue
+        // (the stream resumes) and libmicrohttpd sends them once the viewer reads again.
+        let viewer = try SSETestClient(port: server.port, path: "/api/rooms/main/events", receiveBuffer: 4096)
+        let first = try #require(Int(try viewer.next().id ?? ""))
+        var lastSeq = first
+        var extra = 10
+        for _ in 0..<2000 where extra > 0 {
+            lastSeq = try #require(try server.command(#"{"command":"next"}"#).json()["seq"] as? Int)
+            if server.app.server.streamCounters.resumes > 0 { extra -= 1 }
+        }
+        #expect(server.app.server.streamCounters.resumes > 0, "the socket never filled")
+        var expected = first + 1
+        while expected <= lastSeq {
+            let event = try viewer.next(timeout: 10)
+            guard event.event != "presence" else { continue }
+            #expect(event.id == String(expected))
+            expected = (Int(event.id ?? "") ?? expected) + 1
+        }
+    }
+
     @Test func aPostedFlickReachesASecondViewer() throws {
         let server = try TestServer()
         let watcher = try server.events()

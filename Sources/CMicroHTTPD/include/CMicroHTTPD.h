@@ -30,6 +30,14 @@ struct MHD_Daemon *CMicroHTTPD_start(
 /// The port MHD actually bound (for port 0). Why a shim: MHD_get_daemon_info returns a union pointer.
 uint16_t CMicroHTTPD_boundPort(struct MHD_Daemon *daemon);
 
+/// The connection's socket, for writing event bytes straight to a parked stream. Why a shim:
+/// MHD_get_connection_info returns a union pointer.
+int CMicroHTTPD_connectionSocket(struct MHD_Connection *connection);
+
+/// Sends the response without chunked framing, its body ending when the connection closes
+/// (still an HTTP/1.1 reply). Why a shim: MHD_set_response_options is variadic.
+void CMicroHTTPD_useCloseDelimitedBody(struct MHD_Response *response);
+
 /// Why shims: these are macros (or a cast macro) that Swift does not import.
 extern const uint64_t CMicroHTTPD_SIZE_UNKNOWN;
 extern const ssize_t CMicroHTTPD_CONTENT_READER_END_OF_STREAM;

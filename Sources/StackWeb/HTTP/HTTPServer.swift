@@ -78,6 +78,9 @@ final class HTTPServer: Sendable {
         self.port = CMicroHTTPD_boundPort(daemon)
     }
 
+    /// How event bytes have reached viewers so far (what the tests and the bench read).
+    var streamCounters: StreamCounters.Snapshot { context.takeUnretainedValue().streamCounters.snapshot }
+
     /// Ends every open event stream, then stops the daemon and frees what it held.
     func stop() {
         context.takeUnretainedValue().closeAllStreams()
@@ -94,6 +97,7 @@ final class ServerContext: Sendable {
     let limits: ServerLimits
     /// Deferred answers still being worked on.
     let deferredWork = DispatchGroup()
+    let streamCounters = StreamCounters()
     private let streams = Locked<[ObjectIdentifier: StreamConnection]>([:])
 
     init(responder: any RequestResponder, limits: ServerLimits) {

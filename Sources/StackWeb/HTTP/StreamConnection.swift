@@ -6,8 +6,18 @@ import Glibc
 /// One Server-Sent Events connection: a queue of bytes the room fills and libmicrohttpd drains.
 ///
 /// The reader never returns 0 without suspending the connection first (that would busy-loop the
-/// daemon); a `send` resumes a parked connection. The `parked` flag is ours because resuming a
-/// connection that is not suspended is undefined in libmicrohttpd.
+/// daemon). The `parked` flag is ours because resuming a connection that is not suspended is
+/// undefined in libmicrohttpd.
+///
+/// A parked stream is written directly: `send` puts the bytes on the socket itself, as a plain
+/// epoll server would, and resumes the connection only when the socket is full (libmicrohttpd
+/// then drains the rest as the peer reads) or broken (libmicrohttpd then closes it). Resuming per
+/// event costs an eventfd write, a wake-up and a reader call per viewer — most of the fan-out's
+/// cost. This is safe because the body is close-delimited (no chunk framing for a partial write to
+/// break), because libmicrohttpd asks the reader for more only once it has sent everything it was
+/// given (so a parked connection has nothing of libmicrohttpd's in flight), and because it never
+/// closes a suspended connection except when the daemon stops, after `close()` has ended every
+/// stream.
 final class StreamConnection: EventSink {
     /// Bytes queued beyond this mark the viewer as too slow: the stream is closed and the page
     /// reconnects (getting a fresh snapshot) rather than stalling the room or growing memory.
@@ -18,6 +28,12 @@ final class StreamConnection: EventSink {
         var firstChunkOffset = 0
         var queuedBytes = 0
         var parked = false
+        /// The reader has handed libmicrohttpd bytes and been asked again, so the reply head and
+        /// everything before are on the wire: from now on a parked stream may be written directly.
+        var headSent = false
+        var handedBytes = false
+        /// A direct write failed for good (the peer is gone): the reader ends the stream.
+        var broken = false
         var closed = false
         /// libmicrohttpd has destroyed the response: the connection is gone.
         var finished = false
@@ -26,11 +42,14 @@ final class StreamConnection: EventSink {
 
     /// Only used for suspend/resume, which libmicrohttpd allows from any thread.
     nonisolated(unsafe) private let connection: OpaquePointer
+    /// The connection's socket; written only while the connection is parked, under the lock.
+    private let socket: Int32
     private let context: ServerContext
     private let state = Locked(State())
 
     init(connection: OpaquePointer, context: ServerContext) {
         self.connection = connection
+        self.socket = CMicroHTTPD_connectionSocket(connection)
         self.context = context
         context.register(self)
     }
@@ -38,9 +57,11 @@ final class StreamConnection: EventSink {
     /// Makes the MHD response whose reader drains this stream; it holds a retain on `self` that
     /// its free callback releases.
     func makeResponse() -> OpaquePointer? {
-        MHD_create_response_from_callback(
+        let response = MHD_create_response_from_callback(
             CMicroHTTPD_SIZE_UNKNOWN, 1024, streamReader, Unmanaged.passRetained(self).toOpaque(),
             streamFinished)
+        if let response { CMicroHTTPD_useCloseDelimitedBody(response) }
+        return response
     }
 
     @discardableResult
@@ -59,6 +80,13 @@ final class StreamConnection: EventSink {
             }
             state.chunks.append(bytes)
             state.queuedBytes += bytes.count
+            if state.parked, state.headSent, state.chunks.count == 1 {
+                writeDirectly(&state)
+                if state.chunks.isEmpty {
+                    context.streamCounters.countDirectWrite()
+                    return true
+                }
+            }
             resumeIfParked(&state)
             return true
         }
@@ -85,13 +113,39 @@ final class StreamConnection: EventSink {
     private func resumeIfParked(_ state: inout State) {
         if state.parked {
             state.parked = false
+            context.streamCounters.countResume()
             MHD_resume_connection(connection)
+        }
+    }
+
+    /// Puts queued bytes on the socket without blocking until it is full or they are all sent.
+    private func writeDirectly(_ state: inout State) {
+        while let chunk = state.chunks.first {
+            let sent = chunk.withUnsafeBytes { bytes in
+                Glibc.send(
+                    socket, bytes.baseAddress!.advanced(by: state.firstChunkOffset),
+                    chunk.count - state.firstChunkOffset, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
+            }
+            if sent < 0 {
+                if errno == EINTR { continue }
+                if errno != EAGAIN && errno != EWOULDBLOCK { state.broken = true }
+                return
+            }
+            state.queuedBytes -= sent
+            state.firstChunkOffset += sent
+            if state.firstChunkOffset == chunk.count {
+                state.chunks.removeFirst()
+                state.firstChunkOffset = 0
+            }
         }
     }
 
     /// Copies queued bytes into libmicrohttpd's buffer; parks the connection when there are none.
     fileprivate func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         state.withLock { state in
+            if state.broken { return CMicroHTTPD_CONTENT_READER_END_WITH_ERROR }
+            // Asked again after a block: libmicrohttpd has sent the reply head and that block.
+            if state.handedBytes { state.headSent = true }
             guard !state.chunks.isEmpty else {
                 if state.closed { return CMicroHTTPD_CONTENT_READER_END_OF_STREAM }
                 state.parked = true
@@ -115,6 +169,7 @@ final class StreamConnection: EventSink {
                 }
             }
             state.queuedBytes -= written
+            state.handedBytes = true
             return written
         }
     }
