@@ -1,5 +1,7 @@
 #include "CMicroHTTPD.h"
 
+#include <strings.h>
+
 const uint64_t CMicroHTTPD_SIZE_UNKNOWN = MHD_SIZE_UNKNOWN;
 const ssize_t CMicroHTTPD_CONTENT_READER_END_OF_STREAM = MHD_CONTENT_READER_END_OF_STREAM;
 const ssize_t CMicroHTTPD_CONTENT_READER_END_WITH_ERROR = MHD_CONTENT_READER_END_WITH_ERROR;
@@ -39,4 +41,33 @@ int CMicroHTTPD_connectionSocket(struct MHD_Connection *connection)
 void CMicroHTTPD_useCloseDelimitedBody(struct MHD_Response *response)
 {
     MHD_set_response_options(response, MHD_RF_HTTP_1_0_COMPATIBLE_STRICT, MHD_RO_END);
+}
+
+typedef struct {
+    const char *const *names;
+    unsigned int seen;
+    bool repeated;
+} RepeatSearch;
+
+static enum MHD_Result noteHeader(void *context, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    (void)value;
+    RepeatSearch *search = context;
+    for (unsigned int i = 0; key != NULL && search->names[i] != NULL && i < 32; i++) {
+        if (strcasecmp(key, search->names[i]) != 0) continue;
+        if (search->seen & (1u << i)) {
+            search->repeated = true;
+            return MHD_NO;
+        }
+        search->seen |= 1u << i;
+    }
+    return MHD_YES;
+}
+
+bool CMicroHTTPD_hasRepeatedHeader(struct MHD_Connection *connection, const char *const *names)
+{
+    RepeatSearch search = {names, 0, false};
+    MHD_get_connection_values(connection, MHD_HEADER_KIND, noteHeader, &search);
+    return search.repeated;
 }

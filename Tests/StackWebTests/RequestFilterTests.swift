@@ -17,6 +17,30 @@ import Testing
         #expect(filter.isAllowed(hostHeader: "photobox.local:8080"))
     }
 
+    @Test(arguments: [
+        ["Host": "127.0.0.1", "host": "evil.example"], ["Host": "evil.example", "HOST": "127.0.0.1"],
+        ["Origin": "http://127.0.0.1", "origin": "http://evil.example"],
+        ["Content-Type": "application/json", "content-type": "text/plain"],
+        ["Authorization": "Bearer a", "authorization": "Bearer b"],
+    ])
+    func aRepeatedSingleHeaderIsRefusedWith400(headers: [String: String]) throws {
+        let server = try TestServer()
+        var headers = headers
+        if !headers.keys.contains(where: { $0.lowercased() == "host" }) { headers["Host"] = "127.0.0.1:\(server.port)" }
+        if !headers.keys.contains(where: { $0.lowercased() == "content-type" }) {
+            headers["Content-Type"] = "application/json"
+        }
+        let reply = try server.http.send(
+            method: "POST", path: "/api/rooms/main/commands", headers: headers, body: Array(#"{"command":"next"}"#.utf8)
+        )
+        #expect(reply.status == 400)
+        #expect(
+            try reply.json()["error"] as? String
+                == "a request may carry each of host, origin, authorization, content-type, content-length, transfer-encoding once only"
+        )
+        #expect(try server.snapshot()["seq"] as? Int == 0)
+    }
+
     @Test(arguments: ["GET", "POST"])
     func anUnknownHostIsRefusedWith403(method: String) throws {
         let server = try TestServer()

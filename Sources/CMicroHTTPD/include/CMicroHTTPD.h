@@ -2,6 +2,7 @@
 #define CMICROHTTPD_H
 
 #include <microhttpd.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 /// Limits and switches for one daemon, passed as a struct because Swift cannot call the variadic
@@ -37,6 +38,10 @@ int CMicroHTTPD_connectionSocket(struct MHD_Connection *connection);
 /// Sends the response without chunked framing, its body ending when the connection closes
 /// (still an HTTP/1.1 reply). Why a shim: MHD_set_response_options is variadic.
 void CMicroHTTPD_useCloseDelimitedBody(struct MHD_Response *response);
+
+/// Whether the request carries any of `names` (NULL-terminated, compared without case) more than
+/// once. Why a shim: one pass over the headers in C, without making a Swift string per header.
+bool CMicroHTTPD_hasRepeatedHeader(struct MHD_Connection *connection, const char *const *names);
 
 /// Why shims: these are macros (or a cast macro) that Swift does not import.
 extern const uint64_t CMicroHTTPD_SIZE_UNKNOWN;

@@ -16,19 +16,6 @@ enum APIRequest {
     /// Coordinates beyond this many stage points are refused as nonsense.
     static let maxCoordinate = 1_000_000.0
 
-    private struct PointerBody: Decodable {
-        struct Sample: Decodable {
-            var type: String
-            var pointer: Int
-            var x: Double
-            var y: Double
-            var t: Double
-        }
-
-        var viewer: String
-        var events: [Sample]
-    }
-
     private struct CommandBody: Decodable {
         var command: String
         var index: Int?
@@ -39,7 +26,8 @@ enum APIRequest {
     }
 
     static func pointerInputs(from body: [UInt8]) throws(APIError) -> [PointerInput] {
-        let decoded: PointerBody = try decode(body)
+        let decoded: PointerBody
+        if let plain = PointerBody.scan(body) { decoded = plain } else { decoded = try decode(body) }
         guard (1...64).contains(decoded.viewer.utf8.count) else {
             throw .badRequest("viewer must be 1 to 64 bytes")
         }

@@ -160,10 +160,16 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     let context = Unmanaged<ServerContext>.fromOpaque(contextPointer).takeUnretainedValue()
     let state = Unmanaged<RequestState>.fromOpaque(statePointer).takeUnretainedValue()
     guard state.request != nil else {
+        if CMicroHTTPD_hasRepeatedHeader(connection, singleHeaderNames) {
+            state.request = Request(method: "", path: "")
+            return queue(
+                .error(400, "a request may carry each of \(singleHeaders.joined(separator: ", ")) once only"),
+                on: connection, context: context)
+        }
         let request = Request(
             method: String(cString: method), path: String(cString: url), rawTarget: state.rawTarget,
-            query: connectionValues(connection, kind: .GET_ARGUMENT_KIND),
-            headers: connectionValues(connection, kind: .HEADER_KIND))
+            query: lookUp(Request.knownQueryArguments, in: connection, kind: .GET_ARGUMENT_KIND),
+            lowercasedHeaders: lookUp(Request.knownHeaders, in: connection, kind: .HEADER_KIND))
         state.request = request
         // A refusal is sent at once: a client that announced a gigabyte, or never sends its body,
         // hears no sooner otherwise. libmicrohttpd closes the connection after it.
@@ -225,21 +231,26 @@ private let requestCompleted: MHD_RequestCompletedCallback = { _, _, requestPoin
     requestPointer.pointee = nil
 }
 
-/// Collects one kind of connection values (headers or query arguments) into a dictionary.
-private func connectionValues(_ connection: OpaquePointer, kind: MHD_ValueKind) -> [String: String] {
-    final class Box { var values: [String: String] = [:] }
-    let box = Box()
-    withExtendedLifetime(box) {
-        _ = MHD_get_connection_values(
-            connection, kind,
-            { boxPointer, _, key, value in
-                guard let boxPointer, let key else { return .YES }
-                let box = Unmanaged<Box>.fromOpaque(boxPointer).takeUnretainedValue()
-                box.values[String(cString: key)] = value.map { String(cString: $0) } ?? ""
-                return .YES
-            }, Unmanaged.passUnretained(box).toOpaque())
+/// Headers a request may carry once only: two `Host`s must be refused (RFC 9112 §3.2), and two of
+/// any of the others are how checks are dodged and bodies smuggled (which one would we believe?).
+private let singleHeaders = ["host", "origin", "authorization", "content-type", "content-length", "transfer-encoding"]
+
+/// `singleHeaders` as the NULL-terminated C array the shim reads; made once, never freed.
+nonisolated(unsafe) private let singleHeaderNames: UnsafePointer<UnsafePointer<CChar>?> = {
+    let names = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: singleHeaders.count + 1)
+    for (index, name) in singleHeaders.enumerated() { names[index] = UnsafePointer(strdup(name)) }
+    names[singleHeaders.count] = nil
+    return UnsafePointer(names)
+}()
+
+/// The values of the named headers or query arguments the request has (libmicrohttpd matches
+/// names without regard to case, and gives the first of repeated ones).
+private func lookUp(_ names: [String], in connection: OpaquePointer, kind: MHD_ValueKind) -> [String: String] {
+    var values: [String: String] = [:]
+    for name in names {
+        if let value = MHD_lookup_connection_value(connection, kind, name) { values[name] = String(cString: value) }
     }
-    return box.values
+    return values
 }
 
 /// Turns a `Response` into an MHD response and queues it.

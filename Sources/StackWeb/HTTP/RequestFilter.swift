@@ -40,23 +40,40 @@ struct RequestFilter: Sendable {
     }
 
     /// The host part of a `Host` header, lower-cased, without port or IPv6 brackets; `nil` if malformed.
+    /// Bytes, not Characters: this runs for every request.
     static func hostName(_ header: String) -> String? {
-        let value = header.lowercased()
-        if value.hasPrefix("[") {
-            guard let close = value.firstIndex(of: "]") else { return nil }
-            let rest = value[value.index(after: close)...]
-            guard rest.isEmpty || (rest.hasPrefix(":") && rest.dropFirst().allSatisfy(\.isNumber)) else { return nil }
-            return String(value[value.index(after: value.startIndex)..<close])
+        let utf8 = header.utf8
+        let name: Substring.UTF8View
+        var port: Substring.UTF8View
+        if utf8.first == UInt8(ascii: "[") {
+            guard let close = utf8.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            name = header[header.index(after: header.startIndex)..<close].utf8
+            port = header[close...].utf8.dropFirst()
+            if port.isEmpty { return lowercased(name) }
+            guard port.first == UInt8(ascii: ":") else { return nil }
+            port = port.dropFirst()
+        } else {
+            let colon = utf8.firstIndex(of: UInt8(ascii: ":")) ?? utf8.endIndex
+            name = header[..<colon].utf8
+            guard !name.isEmpty else { return nil }
+            if colon == utf8.endIndex { return lowercased(name) }
+            port = header[colon...].utf8.dropFirst()
+            guard !port.isEmpty else { return nil }
         }
-        let parts = value.split(separator: ":", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), !parts[0].isEmpty else { return nil }
-        if parts.count == 2 { guard !parts[1].isEmpty, parts[1].allSatisfy(\.isNumber) else { return nil } }
-        return String(parts[0])
+        guard port.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        return lowercased(name)
+    }
+
+    private static func lowercased(_ name: Substring.UTF8View) -> String {
+        // ASCII, the common case, without Unicode case mapping; anything else the full way.
+        guard name.allSatisfy({ $0 < 0x80 }) else { return String(Substring(name)).lowercased() }
+        return String(decoding: name.lazy.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     static func isIPLiteral(_ name: String) -> Bool {
-        var buffer = [UInt8](repeating: 0, count: 16)
-        return inet_pton(AF_INET, name, &buffer) == 1 || inet_pton(AF_INET6, name, &buffer) == 1
+        withUnsafeTemporaryAllocation(byteCount: 16, alignment: 4) { buffer in
+            inet_pton(AF_INET, name, buffer.baseAddress) == 1 || inet_pton(AF_INET6, name, buffer.baseAddress) == 1
+        }
     }
 
     /// A page's own POSTs carry `Origin: http://<the Host it loaded from>`.

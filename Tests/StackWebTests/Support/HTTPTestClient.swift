@@ -29,7 +29,9 @@ struct HTTPTestClient {
 
     func send(method: String, path: String, headers: [String: String] = [:], body: [UInt8] = []) throws -> Reply {
         let socket = try TestSocket(port: port)
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        var head = "\(method) \(path) HTTP/1.1\r\nConnection: close\r\n"
+        // A test that names its own Host sends that one only (two are refused, RFC 9112 §3.2).
+        if !headers.keys.contains(where: { $0.lowercased() == "host" }) { head += "Host: 127.0.0.1:\(port)\r\n" }
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.count)\r\n" }
         try socket.write(Array((head + "\r\n").utf8) + body)

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+@testable import StackWeb
+
+/// The pointer body's fast scanner against `JSONDecoder`: wherever the scanner answers, the
+/// decoder (after `JSONShape`) must give the same body; and the page's own bodies must take the
+/// fast path.
+@Suite struct PointerBodyTests {
+    /// A seeded generator (xorshift64*), so a failure names a reproducible case.
+    struct Generator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state ^= state >> 12
+            state ^= state << 25
+            state ^= state >> 27
+            return state &* 2_685_821_657_736_338_717
+        }
+        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+        mutating func pick<T>(_ values: [T]) -> T { values[below(values.count)] }
+    }
+
+    static func decoded(_ bytes: [UInt8]) -> PointerBody? {
+        guard JSONShape.problem(in: bytes) == nil else { return nil }
+        return try? JSONDecoder().decode(PointerBody.self, from: Data(bytes))
+    }
+
+    static func number(_ random: inout Generator) -> String {
+        random.pick([
+            "0", "-0", "12", "-7", "3.25", "1e3", "1E-2", "-2.5e+2", "1000000", "123.456789012345678",
+            "0.1", "99999999999999999999", "1e400", "-1e400", "01", "1.", ".5", "+1", "1e", "NaN",
+        ])
+    }
+
+    static func body(_ random: inout Generator) -> String {
+        let space = { (random: inout Generator) in random.pick(["", "", " ", "\n", "\t ", "\r\n"]) }
+        var samples: [String] = []
+        for _ in 0..<random.below(4) {
+            var fields = [
+                #""type":\#(space(&random))"\#(random.pick(["down", "move", "up", "cancel", "hover", "mo\\u0076e"]))""#,
+                #""pointer":\#(space(&random))\#(random.pick(["1", "-1", "0", "2.0", "1e2", "123456789012345678", "\"1\""]))"#,
+                #""x":\#(space(&random))\#(number(&random))"#, #""y": \#(number(&random))"#,
+                #""t":\#(number(&random))\#(space(&random))"#,
+            ]
+            if random.below(8) == 0 { fields.remove(at: random.below(fields.count)) }
+            if random.below(8) == 0 { fields.append(random.pick([#""x":1"#, #""extra":true"#, #""t":null"#])) }
+            fields.shuffle(using: &random)
+            samples.append("{" + space(&random) + fields.joined(separator: "," + space(&random)) + "}")
+        }
+        let viewer = random.pick(["v-1", "page-abc", "", "ünïcode", "tab\\there", String(repeating: "v", count: 70)])
+        var members = [
+            #""viewer":"\#(viewer)""#, #""events":\#(space(&random))[\#(samples.joined(separator: ","))]"#,
+        ]
+        members.shuffle(using: &random)
+        return space(&random) + "{" + members.joined(separator: ",") + "}" + space(&random)
+    }
+
+    @Test func theScannerAgreesWithTheDecoderWheneverItAnswers() {
+        var random = Generator(state: 0x5DEE_CE66_D1CE_4E5B)
+        var fast = 0
+        for _ in 0..<20_000 {
+            var bytes = Array(Self.body(&random).utf8)
+            // Some bodies damaged: a byte changed, dropped or doubled.
+            if random.below(4) == 0, !bytes.isEmpty {
+                let at = random.below(bytes.count)
+                switch random.below(3) {
+                case 0: bytes[at] = random.pick(Array(#"{}[],:"\ 0-.e9x"#.utf8))
+                case 1: bytes.remove(at: at)
+                default: bytes.insert(bytes[at], at: at)
+                }
+            }
+            guard let scanned = PointerBody.scan(bytes) else { continue }
+            fast += 1
+            #expect(Self.decoded(bytes) == scanned, "\(String(decoding: bytes, as: UTF8.self))")
+        }
+        // The generator is biased to plain bodies: most of them must have taken the fast path.
+        #expect(fast > 1_000)
+    }
+
+    @Test func thePagesOwnBodiesTakeTheFastPath() throws {
+        // As input.js and batcher.js write them: JSON.stringify, coordinates rounded to 0.01.
+        let body =
+            #"{"viewer":"v-k2j4h5","events":[{"type":"down","pointer":1,"x":412.5,"y":300.25,"t":10234.56},"#
+            + #"{"type":"move","pointer":1,"x":-3,"y":1024,"t":10251.2}]}"#
+        let scanned = try #require(PointerBody.scan(Array(body.utf8)))
+        #expect(scanned.viewer == "v-k2j4h5")
+        #expect(
+            scanned.events == [
+                .init(type: "down", pointer: 1, x: 412.5, y: 300.25, t: 10234.56),
+                .init(type: "move", pointer: 1, x: -3, y: 1024, t: 10251.2),
+            ])
+    }
+
+    @Test(arguments: [
+        #"{"viewer":"v","events":[],"viewer":"w"}"#,
+        #"{"viewer":"v","events":[{"type":"up","pointer":1,"x":1,"y":1,"t":1e400}]}"#,
+        #"{"viewer":"v\u0041","events":[]}"#, #"{"viewer":"v","events":[]} x"#, #"{"viewer":"v","events":[],"more":1}"#,
+    ])
+    func unusualBodiesAreLeftToTheDecoder(body: String) {
+        #expect(PointerBody.scan(Array(body.utf8)) == nil)
+    }
+}
+
+extension PointerBodyTests.Generator: RandomNumberGenerator {}
