@@ -70,6 +70,9 @@ struct GestureRecognizer: Sendable {
         if let gesture, gesture.owner != owner { return .none }
         switch input.phase {
         case .down:
+            // The owner's clock only goes forward: a press no newer than a sample its drag already
+            // followed is a batch delivered twice (a retried POST), not a new press after a lost up.
+            if let gesture, sample.t <= gesture.newest.t { return .none }
             return pointerWentDown(owner, sample, at: now, grabs: grabs)
         case .move:
             guard gesture != nil else { return .none }

@@ -17,16 +17,22 @@ final class SSETestClient {
     let headers: [String: String]
     private(set) var retry: Int?
     private(set) var comments = 0
+    /// Every byte of the stream's body so far (chunked framing removed), to check the framing itself.
+    private(set) var received: [UInt8] = []
     private let socket: TestSocket
     private var decoder = ChunkedDecoder()
     private var text = ""
     private var queued: [Event] = []
 
-    init(port: UInt16, path: String, headers: [String: String] = [:], receiveBuffer: Int32? = nil) throws {
+    /// `rawHeaderLines` are sent as they are (each ending in CRLF): bytes a `String` cannot hold.
+    init(
+        port: UInt16, path: String, headers: [String: String] = [:], receiveBuffer: Int32? = nil,
+        rawHeaderLines: [UInt8] = []
+    ) throws {
         socket = try TestSocket(port: port, receiveBuffer: receiveBuffer)
         var head = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
-        try socket.write(Array((head + "\r\n").utf8))
+        try socket.write(Array(head.utf8) + rawHeaderLines + Array("\r\n".utf8))
         var raw: [UInt8] = []
         while raw.firstRange(of: Array("\r\n\r\n".utf8)) == nil {
             guard let chunk = try socket.read() else { throw TestSocket.Failure.malformed }
@@ -37,8 +43,9 @@ final class SSETestClient {
         status = reply.status
         self.headers = reply.headers
         let rest = Array(raw[split.upperBound...])
-        text += String(
-            decoding: reply.header("transfer-encoding") == "chunked" ? decoder.feed(rest) : rest, as: UTF8.self)
+        let body = reply.header("transfer-encoding") == "chunked" ? decoder.feed(rest) : rest
+        received += body
+        text += String(decoding: body, as: UTF8.self)
         isChunked = reply.header("transfer-encoding") == "chunked"
     }
 
@@ -80,7 +87,9 @@ final class SSETestClient {
         guard remaining > 0 else { throw TestSocket.Failure.timedOut }
         socket.setReceiveTimeout(max(remaining, 0.001))
         guard let bytes = try socket.read() else { throw TestSocket.Failure.malformed }
-        text += String(decoding: isChunked ? decoder.feed(bytes) : bytes, as: UTF8.self)
+        let body = isChunked ? decoder.feed(bytes) : bytes
+        received += body
+        text += String(decoding: body, as: UTF8.self)
     }
 
     /// Reads events until one satisfies `match` within `timeout` seconds in all.
