@@ -20,8 +20,8 @@ http=Sources/StackWeb/HTTP
 support=Sources/StackWeb/Support
 sources_for() {
   case "$1" in
-    pointer) echo "Tests/Fuzz/PointerDecoderFuzz.swift $http/APIRequest.swift $support/JSONShape.swift" ;;
-    command) echo "Tests/Fuzz/CommandDecoderFuzz.swift $http/APIRequest.swift $support/JSONShape.swift" ;;
+    pointer) echo "Tests/Fuzz/PointerDecoderFuzz.swift $http/APIRequest.swift $http/PointerBody.swift $support/JSONShape.swift" ;;
+    command) echo "Tests/Fuzz/CommandDecoderFuzz.swift $http/APIRequest.swift $http/PointerBody.swift $support/JSONShape.swift" ;;
     route) echo "Tests/Fuzz/RouteFuzz.swift $http/Route.swift $http/RequestFilter.swift $http/Request.swift $http/Response.swift $support/JSONWriter.swift" ;;
     last-event-id) echo "Tests/Fuzz/LastEventIDFuzz.swift $http/LastEventID.swift" ;;
     *) echo "unknown fuzz target $1" >&2; exit 2 ;;

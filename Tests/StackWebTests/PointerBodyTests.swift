@@ -1,4 +1,5 @@
 import Foundation
+import StackModel
 import Testing
 
 @testable import StackWeb
@@ -42,8 +43,13 @@ import Testing
                 #""x":\#(space(&random))\#(number(&random))"#, #""y": \#(number(&random))"#,
                 #""t":\#(number(&random))\#(space(&random))"#,
             ]
+            if random.below(2) == 0 {
+                fields.append(#""seq":\#(random.pick(["1", "42", "0", "-3", "1.5", "null", "\"2\""]))"#)
+            }
             if random.below(8) == 0 { fields.remove(at: random.below(fields.count)) }
-            if random.below(8) == 0 { fields.append(random.pick([#""x":1"#, #""extra":true"#, #""t":null"#])) }
+            if random.below(8) == 0 {
+                fields.append(random.pick([#""x":1"#, #""extra":true"#, #""t":null"#, #""seq":7"#]))
+            }
             fields.shuffle(using: &random)
             samples.append("{" + space(&random) + fields.joined(separator: "," + space(&random)) + "}")
         }
@@ -80,21 +86,23 @@ import Testing
     @Test func thePagesOwnBodiesTakeTheFastPath() throws {
         // As input.js and batcher.js write them: JSON.stringify, coordinates rounded to 0.01.
         let body =
-            #"{"viewer":"v-k2j4h5","events":[{"type":"down","pointer":1,"x":412.5,"y":300.25,"t":10234.56},"#
-            + #"{"type":"move","pointer":1,"x":-3,"y":1024,"t":10251.2}]}"#
+            #"{"viewer":"v-k2j4h5","events":[{"type":"down","pointer":1,"x":412.5,"y":300.25,"t":10234.56,"seq":1},"#
+            + #"{"type":"move","pointer":1,"x":-3,"y":1024,"t":10251.2,"seq":2}]}"#
         let scanned = try #require(PointerBody.scan(Array(body.utf8)))
         #expect(scanned.viewer == "v-k2j4h5")
         #expect(
             scanned.events == [
-                .init(type: "down", pointer: 1, x: 412.5, y: 300.25, t: 10234.56),
-                .init(type: "move", pointer: 1, x: -3, y: 1024, t: 10251.2),
+                .init(type: "down", pointer: 1, x: 412.5, y: 300.25, t: 10234.56, seq: 1),
+                .init(type: "move", pointer: 1, x: -3, y: 1024, t: 10251.2, seq: 2),
             ])
     }
 
     @Test(arguments: [
         #"{"viewer":"v","events":[],"viewer":"w"}"#,
         #"{"viewer":"v","events":[{"type":"up","pointer":1,"x":1,"y":1,"t":1e400}]}"#,
-        #"{"viewer":"v\u0041","events":[]}"#, #"{"viewer":"v","events":[]} x"#, #"{"viewer":"v","events":[],"more":1}"#,
+        #"{"viewer":"v\u0041","events":[]}"#,
+        #"{"viewer":"v","events":[{"type":"up","pointer":1,"x":1,"y":1,"t":1,"seq":null}]}"#,
+        #"{"viewer":"v","events":[]} x"#, #"{"viewer":"v","events":[],"more":1}"#,
     ])
     func unusualBodiesAreLeftToTheDecoder(body: String) {
         #expect(PointerBody.scan(Array(body.utf8)) == nil)
@@ -102,3 +110,47 @@ import Testing
 }
 
 extension PointerBodyTests.Generator: RandomNumberGenerator {}
+
+/// Repeats told from new samples by the page's per-pointer numbers.
+@Suite struct PointerRepeatFilterTests {
+    /// What the filter answers for each (viewer, pointer, page time, seq, server time) in turn.
+    static func answers(_ samples: [(viewer: String, pointer: Int, t: Double, seq: Int?, at: Double)]) -> [Bool] {
+        var filter = PointerRepeatFilter()
+        return samples.map { sample in
+            let input = PointerInput(
+                viewer: sample.viewer, phase: .move, pointer: sample.pointer, x: 0, y: 0, t: sample.t)
+            return filter.admit(input, seq: sample.seq, at: sample.at)
+        }
+    }
+
+    @Test func aSampleNumberedAtOrBelowTheLastIsARepeat() {
+        let answers = Self.answers([
+            ("v", 1, 10, 1, 0), ("v", 1, 20, 2, 0), ("v", 1, 20, 2, 0), ("v", 1, 10, 1, 0),
+            ("v", 1, 50, 5, 0),  // a gap is a lost batch, not a repeat
+        ])
+        #expect(answers == [true, true, false, false, true])
+    }
+
+    @Test func pointersAndViewersCountApart() {
+        #expect(Self.answers([("v", 1, 10, 3, 0), ("v", 2, 10, 3, 0), ("w", 1, 10, 3, 0)]) == [true, true, true])
+    }
+
+    @Test func aPageThatForgotAPointerStartsAgainAtOneLater() {
+        // An old first sample replayed is a repeat; a first sample later in page time is a restart.
+        let answers = Self.answers([("v", 1, 100, 40, 0), ("v", 1, 90, 1, 0), ("v", 1, 200, 1, 0), ("v", 1, 210, 2, 0)])
+        #expect(answers == [true, false, true, true])
+    }
+
+    @Test func samplesWithoutNumbersAlwaysPass() {
+        #expect(Self.answers([("v", 1, 10, nil, 0), ("v", 1, 10, nil, 0)]) == [true, true])
+    }
+
+    @Test func memoryIsBoundedByForgettingTheLeastRecent() {
+        let limit = PointerRepeatFilter.maxPointersPerViewer
+        var samples = (0...limit).map { ("v", $0, 1.0, Optional(5), Double($0)) }
+        // Pointer 0 was the least recently used: forgotten, so its repeat is let through; the
+        // most recent one's is not.
+        samples += [("v", 0, 1, 5, 100), ("v", limit, 1, 5, 100)]
+        #expect(Self.answers(samples) == Array(repeating: true, count: limit + 2) + [false])
+    }
+}

@@ -25,7 +25,13 @@ enum APIRequest {
         var at: Int?
     }
 
-    static func pointerInputs(from body: [UInt8]) throws(APIError) -> [PointerInput] {
+    /// One decoded pointer sample and the page's number for it, if it sent one.
+    struct PointerSample: Equatable {
+        var input: PointerInput
+        var seq: Int?
+    }
+
+    static func pointerSamples(from body: [UInt8]) throws(APIError) -> [PointerSample] {
         let decoded: PointerBody
         if let plain = PointerBody.scan(body) { decoded = plain } else { decoded = try decode(body) }
         guard (1...64).contains(decoded.viewer.utf8.count) else {
@@ -34,15 +40,16 @@ enum APIRequest {
         guard decoded.events.count <= maxEventsPerPost else {
             throw .badRequest("at most \(maxEventsPerPost) events per request")
         }
-        return try decoded.events.enumerated().map { (index, sample) throws(APIError) -> PointerInput in
+        return try decoded.events.enumerated().map { (index, sample) throws(APIError) -> PointerSample in
             guard let phase = PointerInput.Phase(rawValue: sample.type) else {
                 throw .badRequest("events[\(index)].type must be down, move, up or cancel")
             }
             guard sample.t.isFinite, abs(sample.x) <= maxCoordinate, abs(sample.y) <= maxCoordinate else {
                 throw .badRequest("events[\(index)] has a coordinate or time out of range")
             }
-            return PointerInput(
+            let input = PointerInput(
                 viewer: decoded.viewer, phase: phase, pointer: sample.pointer, x: sample.x, y: sample.y, t: sample.t)
+            return PointerSample(input: input, seq: sample.seq)
         }
     }
 

@@ -1,5 +1,5 @@
 /// A pointer POST's body: `{"viewer": "…", "events": [{"type": "…", "pointer": 1, "x": 1.5,
-/// "y": 2, "t": 1000}, …]}` (docs/wire-protocol.md).
+/// "y": 2, "t": 1000, "seq": 7}, …]}` (docs/wire-protocol.md).
 struct PointerBody: Decodable, Equatable {
     struct Sample: Decodable, Equatable {
         var type: String
@@ -7,6 +7,8 @@ struct PointerBody: Decodable, Equatable {
         var x: Double
         var y: Double
         var t: Double
+        /// The page's per-pointer sample number (optional: other clients may leave it out).
+        var seq: Int?
     }
 
     var viewer: String
@@ -18,7 +20,8 @@ struct PointerBody: Decodable, Equatable {
     /// Pointer POSTs are the hot path of a drag (one per frame per dragging page), and
     /// `JSONDecoder` was most of their cost. The scanner accepts a strict subset of what
     /// `JSONShape` + `JSONDecoder` accept — printable-ASCII strings without escapes, each known key
-    /// exactly once, no other keys, integer pointer ids of at most 18 digits, finite numbers — so
+    /// at most once (`seq` may be left out, the others may not), no other keys, integers (pointer,
+    /// seq) of at most 18 digits, finite numbers — so
     /// anything else gets the decoder's exact answer or error, and the two paths cannot disagree on
     /// what a body means (`PointerBodyTests` and the pointer fuzz target check that they don't).
     static func scan(_ bytes: [UInt8]) -> PointerBody? {
@@ -74,19 +77,28 @@ private struct Scanner {
         var x: Double?
         var y: Double?
         var t: Double?
+        var seq: Int??
         let complete = object { key, scanner in
             switch key {
-            case "type" where type == nil: type = scanner.string()
-            case "pointer" where pointer == nil: pointer = scanner.integer()
-            case "x" where x == nil: x = scanner.number()
-            case "y" where y == nil: y = scanner.number()
-            case "t" where t == nil: t = scanner.number()
+            case "type": return Self.take(scanner.string(), into: &type)
+            case "pointer": return Self.take(scanner.integer(), into: &pointer)
+            case "x": return Self.take(scanner.number(), into: &x)
+            case "y": return Self.take(scanner.number(), into: &y)
+            case "t": return Self.take(scanner.number(), into: &t)
+            case "seq": return Self.take(scanner.integer().map(Optional.some), into: &seq)
             default: return false
             }
-            return true
         }
         guard complete, let type, let pointer, let x, let y, let t else { return nil }
-        return PointerBody.Sample(type: type, pointer: pointer, x: x, y: y, t: t)
+        return PointerBody.Sample(type: type, pointer: pointer, x: x, y: y, t: t, seq: seq ?? nil)
+    }
+
+    /// Stores a scanned value in a field not yet set; `false` for a value that did not scan or a
+    /// key given twice.
+    private static func take<Value>(_ value: Value?, into field: inout Value?) -> Bool {
+        guard field == nil, let value else { return false }
+        field = value
+        return true
     }
 
     /// Reads `{ "key": value, … }`, handing each key to `member`, which reads the value and says

@@ -101,14 +101,14 @@ struct Router: RequestResponder {
     }
 
     private func pointer(_ room: Room, _ request: Request) -> Response {
-        let inputs: [PointerInput]
+        let samples: [APIRequest.PointerSample]
         do {
-            inputs = try APIRequest.pointerInputs(from: request.body)
+            samples = try APIRequest.pointerSamples(from: request.body)
         } catch {
             return .error(error.status, error.message)
         }
         do {
-            return acknowledge(try room.apply(pointer: inputs))
+            return acknowledge(try room.apply(pointer: samples))
         } catch {
             var response = Response.error(429, "too many pointer events from this viewer; slow down")
             response.headers.append(("Retry-After", "1"))

@@ -36,6 +36,7 @@ final class Room: Sendable {
         var scheduledTick: Millis?
         var presencePending = false
         var pointerLimiter = PointerRateLimiter()
+        var pointerRepeats = PointerRepeatFilter()
         var slideshow: Slideshow
 
         /// Runs `body` on the stack, restoring it first when the room was unloaded. In place: a
@@ -133,18 +134,22 @@ final class Room: Sendable {
         var changedLastingState: Bool
     }
 
-    /// Applies a batch of pointer samples in order.
-    func apply(pointer events: [PointerInput]) throws(RateLimited) -> Applied {
+    /// Applies a batch of pointer samples in order, skipping any the page has sent before.
+    func apply(pointer samples: [APIRequest.PointerSample]) throws(RateLimited) -> Applied {
         try state.withLock { (state) throws(RateLimited) -> Applied in
             let now = clock()
-            if let viewer = events.first?.viewer, !state.pointerLimiter.allow(events.count, from: viewer, at: now) {
+            if let viewer = samples.first?.input.viewer,
+                !state.pointerLimiter.allow(samples.count, from: viewer, at: now)
+            {
                 throw RateLimited()
             }
             state.slideshow.personActed(at: now)
             var change = StackChange()
-            for event in events {
+            for sample in samples where state.pointerRepeats.admit(sample.input, seq: sample.seq, at: now) {
                 // Pointer samples never fail in the model; a refused one simply changes nothing.
-                if let next = try? state.stack({ try $0.handle(.pointer(event), at: now) }) { change.merge(next) }
+                if let next = try? state.stack({ try $0.handle(.pointer(sample.input), at: now) }) {
+                    change.merge(next)
+                }
             }
             publish(change, at: now, in: &state)
             return Applied(seq: state.seq, changedLastingState: change.summaryChanged)
