@@ -87,6 +87,7 @@ final class HTTPServer: Sendable {
         // A deferred answer resumes its connection when done: it must not outlive the daemon.
         _ = context.takeUnretainedValue().deferredWork.wait(timeout: .now() + 30)
         MHD_stop_daemon(daemon)
+        context.takeUnretainedValue().sharedResponses.destroyAll()
         context.release()
     }
 }
@@ -98,6 +99,7 @@ final class ServerContext: Sendable {
     /// Deferred answers still being worked on.
     let deferredWork = DispatchGroup()
     let streamCounters = StreamCounters()
+    let sharedResponses = SharedResponses()
     private let streams = Locked<[ObjectIdentifier: StreamConnection]>([:])
 
     init(responder: any RequestResponder, limits: ServerLimits) {
@@ -116,6 +118,40 @@ final class ServerContext: Sendable {
     func closeAllStreams() {
         let open = streams.withLock { Array($0.values) }
         for stream in open { stream.close() }
+    }
+}
+
+/// One libmicrohttpd response per `SharedAnswer`, built on first use and kept until the daemon
+/// stops (a handful: the page's files and their 304s). The answer is kept too, so its identity
+/// cannot be reused by another object.
+final class SharedResponses: Sendable {
+    private struct Entry: @unchecked Sendable {
+        let answer: SharedAnswer
+        let response: OpaquePointer
+    }
+
+    private let entries = Locked<[ObjectIdentifier: Entry]>([:])
+
+    fileprivate func response(for answer: SharedAnswer) -> OpaquePointer? {
+        entries.withLock { entries in
+            if let entry = entries[ObjectIdentifier(answer)] { return entry.response }
+            let made = answer.bytes.withUnsafeBytes {
+                MHD_create_response_from_buffer(
+                    $0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
+            }
+            guard let made else { return nil }
+            for (name, value) in answer.headers { MHD_add_response_header(made, name, value) }
+            entries[ObjectIdentifier(answer)] = Entry(answer: answer, response: made)
+            return made
+        }
+    }
+
+    fileprivate func destroyAll() {
+        let all = entries.withLock { entries in
+            defer { entries.removeAll() }
+            return Array(entries.values)
+        }
+        for entry in all { MHD_destroy_response(entry.response) }
     }
 }
 
@@ -272,6 +308,10 @@ private func queue(_ response: Response, on connection: OpaquePointer, context: 
         }
         // MHD owns the descriptor from here and closes it with the response.
         mhdResponse = MHD_create_response_from_fd64(UInt64(info.st_size), fd)
+    case .shared(let answer):
+        // Queued as is, again and again: libmicrohttpd counts the response's uses.
+        guard let shared = context.sharedResponses.response(for: answer) else { return .NO }
+        return MHD_queue_response(connection, UInt32(answer.status), shared)
     case .deferred:
         // Parked by the access handler; a deferred answer never holds another deferral.
         return queue(.error(500, "internal error"), on: connection, context: context)

@@ -9,6 +9,8 @@ struct Response: Sendable {
         /// An answer that takes time (an image conversion): the server parks the connection, runs
         /// the closure, and sends what it hands back, without holding up any other request.
         case deferred(@Sendable (_ complete: @escaping @Sendable (Response) -> Void) -> Void)
+        /// An answer given again and again unchanged, status and headers included.
+        case shared(SharedAnswer)
     }
 
     var status: Int
@@ -19,6 +21,10 @@ struct Response: Sendable {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    init(shared answer: SharedAnswer) {
+        self.init(status: answer.status, headers: answer.headers, body: .shared(answer))
     }
 
     /// A JSON answer; `json` must already be encoded.
@@ -35,6 +41,22 @@ struct Response: Sendable {
         var writer = JSONWriter()
         writer.object { $0.field("error", message) }
         return .json(writer.bytes, status: status)
+    }
+}
+
+/// An answer that never changes (a page file, its 304): the server builds it into a
+/// libmicrohttpd response the first time and queues that same response for every later request,
+/// copying nothing. Status and headers live here, not in the `Response`, so they cannot differ
+/// between two uses of one answer.
+final class SharedAnswer: Sendable {
+    let status: Int
+    let headers: [(String, String)]
+    let bytes: [UInt8]
+
+    init(status: Int, headers: [(String, String)], bytes: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.bytes = bytes
     }
 }
 

@@ -9,6 +9,21 @@ struct StaticFiles: Sendable {
         var etag: String
     }
 
+    /// A file's two answers, made once.
+    private struct Answers: Sendable {
+        var etag: String
+        var ok: SharedAnswer
+        var notModified: SharedAnswer
+
+        init(_ file: File) {
+            etag = file.etag
+            // no-cache: the browser revalidates with the ETag, so a new version shows on reload.
+            let headers = [("ETag", file.etag), ("Cache-Control", "no-cache")]
+            ok = SharedAnswer(status: 200, headers: headers + [("Content-Type", file.contentType)], bytes: file.bytes)
+            notModified = SharedAnswer(status: 304, headers: headers)
+        }
+    }
+
     static let contentTypes: [String: String] = [
         "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8",
         "mjs": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8",
@@ -16,13 +31,13 @@ struct StaticFiles: Sendable {
         "webmanifest": "application/manifest+json", "txt": "text/plain; charset=utf-8",
     ]
 
-    private let files: [String: File]
+    private let answers: [String: Answers]
     /// Changes whenever any file of the page changes: a page that loaded an older version is told
     /// to reload (see `Router.events`).
     let version: String
 
     init(files: [String: File]) {
-        self.files = files
+        self.answers = files.mapValues(Answers.init)
         self.version = String(FNV1a.hex(files.keys.sorted().flatMap { Array(($0 + files[$0]!.etag).utf8) }).prefix(12))
     }
 
@@ -43,14 +58,12 @@ struct StaticFiles: Sendable {
 
     /// The answer for a GET of `path`, or `nil` when it is not one of ours.
     func response(path: String, ifNoneMatch: String?) -> Response? {
-        guard let file = files[path == "/" ? "/index.html" : path] else { return nil }
-        // no-cache: the browser revalidates with the ETag, so a new version shows on reload.
-        let headers = [("ETag", file.etag), ("Cache-Control", "no-cache")]
+        guard let file = answers[path == "/" ? "/index.html" : path] else { return nil }
         if let ifNoneMatch,
             ifNoneMatch.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == file.etag })
         {
-            return Response(status: 304, headers: headers)
+            return Response(shared: file.notModified)
         }
-        return Response(status: 200, headers: headers + [("Content-Type", file.contentType)], body: .bytes(file.bytes))
+        return Response(shared: file.ok)
     }
 }
