@@ -4,7 +4,7 @@
 /// pointer and viewer is ignored until it ends, so nobody can hijack a drag. Samples may arrive out of
 /// order by page time `t`: each joins the velocity fit in time order, but the dragged position only
 /// follows a sample at least as new as the newest applied, and a release happens at the newest sample.
-struct GestureRecognizer: Sendable {
+struct GestureRecognizer: Sendable, Equatable {
     /// Movement under 10 pt and a press under 300 ms make a tap (the usual platform slop and timeout).
     static let tapSlop = 10.0
     static let tapDuration: Millis = 300
@@ -33,7 +33,7 @@ struct GestureRecognizer: Sendable {
         var pointer: Int
     }
 
-    private struct Gesture: Sendable {
+    private struct Gesture: Sendable, Equatable {
         var owner: Owner
         var down: PointerSample
         var newest: PointerSample
@@ -45,7 +45,7 @@ struct GestureRecognizer: Sendable {
         var followsTap: Bool
     }
 
-    private struct Tap: Sendable {
+    private struct Tap: Sendable, Equatable {
         var viewer: String
         var down: Point
         var upAt: Millis

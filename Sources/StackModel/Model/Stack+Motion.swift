@@ -103,11 +103,21 @@ extension Stack {
     /// Drops motions that no longer show: of cards not drawn, and finished settles, which look like rest.
     mutating func forgetFinishedMotions(drawn: [(number: Int, card: DrawnCard)], at now: Millis) {
         let drawnNumbers = Set(drawn.map(\.number))
-        for (card, motion) in motions {
-            let isOver =
-                motion.phase == .settling && !travelling.contains(card)
-                && (motion.animation.map { $0.end <= now } ?? true)
-            if !drawnNumbers.contains(card) || isOver { motions[card] = nil }
+        for (card, motion) in motions where !drawnNumbers.contains(card) || isFinishedSettle(card, motion, at: now) {
+            motions[card] = nil
         }
+    }
+
+    /// `forgetFinishedMotions` for an event that changed no drawn card's place: every motion left is
+    /// of a drawn card already.
+    mutating func forgetFinishedSettles(at now: Millis) {
+        for (card, motion) in motions where isFinishedSettle(card, motion, at: now) {
+            motions[card] = nil
+        }
+    }
+
+    /// A settle that is over, unless the card still has somewhere to arrive (`travelling`).
+    private func isFinishedSettle(_ card: Int, _ motion: CardMotion, at now: Millis) -> Bool {
+        motion.phase == .settling && !travelling.contains(card) && (motion.animation.map { $0.end <= now } ?? true)
     }
 }
