@@ -121,7 +121,8 @@ struct GestureRecognizer: Sendable, Equatable {
     /// Adds a sample of the current gesture; true when it is the newest, so the drag follows it.
     @discardableResult
     private mutating func record(_ sample: PointerSample, at now: Millis) -> Bool {
-        guard var current = gesture else { return false }
+        // Taken out, not copied, so that its sample array is not copied on insertion.
+        guard var current = gesture.take() else { return false }
         current.heardAt = now
         current.farthest = max(current.farthest, (sample.point - current.down.point).length)
         let index = current.recent.lastIndex { $0.t <= sample.t }.map { $0 + 1 } ?? 0

@@ -103,7 +103,8 @@ extension Stack {
     /// Drops motions that no longer show: of cards not drawn, and finished settles, which look like rest.
     mutating func forgetFinishedMotions(drawn: [(number: Int, card: DrawnCard)], at now: Millis) {
         let drawnNumbers = Set(drawn.map(\.number))
-        for (card, motion) in motions where !drawnNumbers.contains(card) || isFinishedSettle(card, motion, at: now) {
+        for (card, motion) in motions
+        where !drawnNumbers.contains(card) || Self.isFinishedSettle(card, motion, travelling: travelling, at: now) {
             motions[card] = nil
         }
     }
@@ -111,13 +112,18 @@ extension Stack {
     /// `forgetFinishedMotions` for an event that changed no drawn card's place: every motion left is
     /// of a drawn card already.
     mutating func forgetFinishedSettles(at now: Millis) {
-        for (card, motion) in motions where isFinishedSettle(card, motion, at: now) {
-            motions[card] = nil
+        // Most moves forget nothing: look, without copying the motions, before changing them.
+        var finished: [Int] = []
+        for (card, motion) in motions where Self.isFinishedSettle(card, motion, travelling: travelling, at: now) {
+            finished.append(card)
         }
+        for card in finished { motions[card] = nil }
     }
 
     /// A settle that is over, unless the card still has somewhere to arrive (`travelling`).
-    private func isFinishedSettle(_ card: Int, _ motion: CardMotion, at now: Millis) -> Bool {
+    private static func isFinishedSettle(
+        _ card: Int, _ motion: CardMotion, travelling: [Int], at now: Millis
+    ) -> Bool {
         motion.phase == .settling && !travelling.contains(card) && (motion.animation.map { $0.end <= now } ?? true)
     }
 }

@@ -23,13 +23,17 @@ extension Stack {
         let outcome = recognizer.handle(input, at: now) { _ in false }
         var redrawn: [DrawnCard] = []
         if case .moved(let point) = outcome, let grab {
+            redrawn.reserveCapacity(grab.layers.count)
             let translation = point - grab.start
             for (index, layer) in grab.layers.enumerated() {
-                guard let held = motions[layer.card]?.target, motions[layer.card]?.phase == .held else { continue }
+                // One hash per card: the motion is read and updated in place through its index.
+                guard let slot = motions.index(forKey: layer.card), motions.values[slot].phase == .held else {
+                    continue
+                }
                 let target = layout.dragged(layer.base, layer: index, of: grab.layers.count, by: translation)
-                guard target != held else { continue }
-                motions[layer.card]?.target = target
-                redrawn.append(drawnCard(layer.card, at: now))
+                guard target != motions.values[slot].target else { continue }
+                motions.values[slot].target = target
+                redrawn.append(drawnCard(layer.card, motion: motions.values[slot], at: now))
             }
         }
         forgetFinishedSettles(at: now)
