@@ -30,12 +30,24 @@ extension Stack {
     /// the stack.
     func drawnNumbers() -> [Int] {
         let limit = min(order.count, layout.drawnLimit)
-        let below = travelling.filter { position(of: $0) >= limit }.sorted { position(of: $0) < position(of: $1) }
-        return order.prefix(limit) + below + departing.map(\.card)
+        var numbers: [Int] = []
+        numbers.reserveCapacity(limit + travelling.count + departing.count)
+        numbers.append(contentsOf: order.prefix(limit))
+        if !travelling.isEmpty {
+            numbers += travelling.filter { position(of: $0) >= limit }.sorted { position(of: $0) < position(of: $1) }
+        }
+        for departure in departing { numbers.append(departure.card) }
+        // `DrawnLookup` relies on it, and a card drawn twice would be one id sent twice.
+        assert(Set(numbers).count == numbers.count, "a card is drawn twice: \(numbers)")
+        return numbers
     }
 
     func drawn(at now: Millis) -> [(number: Int, card: DrawnCard)] {
-        drawnNumbers().map { ($0, drawnCard($0, at: now)) }
+        let numbers = drawnNumbers()
+        var drawn: [(number: Int, card: DrawnCard)] = []
+        drawn.reserveCapacity(numbers.count)
+        for card in numbers { drawn.append((card, drawnCard(card, at: now))) }
+        return drawn
     }
 
     /// A flying card is drawn above the whole pile (z above `count`) while it sits at the bottom.
@@ -69,10 +81,38 @@ extension Stack {
         from before: [(number: Int, card: DrawnCard)], to after: [(number: Int, card: DrawnCard)],
         summaryChanged: Bool
     ) -> StackChange {
-        let previous = Dictionary(before.map { ($0.number, $0.card) }, uniquingKeysWith: { first, _ in first })
-        let still = Set(after.map(\.number))
-        let redrawn = after.filter { previous[$0.number] != $0.card }
-        let gone = before.filter { !still.contains($0.number) }
-        return StackChange(cards: redrawn.map(\.card), removed: gone.map(\.card.id), summaryChanged: summaryChanged)
+        var previous = DrawnLookup(before.lazy.map(\.number))
+        var redrawn: [DrawnCard] = []
+        for (index, entry) in after.enumerated() {
+            let place = previous.place(of: entry.number, expectedAt: index)
+            if place.map({ before[$0].card != entry.card }) ?? true { redrawn.append(entry.card) }
+        }
+        var still = DrawnLookup(after.lazy.map(\.number))
+        var gone: [CardID] = []
+        for (index, entry) in before.enumerated() where still.place(of: entry.number, expectedAt: index) == nil {
+            gone.append(entry.card.id)
+        }
+        return StackChange(cards: redrawn, removed: gone, summaryChanged: summaryChanged)
+    }
+}
+
+/// Where a card is in a list of drawn cards, each drawn once. An event's lists before and after
+/// mostly hold the same cards in the same places, so the place the caller expects is tried first,
+/// and a dictionary is built only when that fails.
+struct DrawnLookup {
+    private let numbers: [Int]
+    private var places: [Int: Int]?
+
+    init(_ numbers: some Sequence<Int>) {
+        self.numbers = Array(numbers)
+    }
+
+    /// - Complexity: O(1) where the card is at `expectedAt`; O(cards) once, then O(1), otherwise.
+    mutating func place(of number: Int, expectedAt index: Int) -> Int? {
+        if numbers.indices.contains(index) && numbers[index] == number { return index }
+        if places == nil {
+            places = Dictionary(numbers.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        return places?[number]
     }
 }

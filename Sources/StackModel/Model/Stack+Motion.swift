@@ -67,24 +67,27 @@ extension Stack {
     /// flying and departing cards go their own way.
     mutating func settleMovedCards(before: [(number: Int, card: DrawnCard)], at now: Millis) {
         let transition = reflow ?? layout.reflow
-        let seen = Dictionary(before.map { ($0.number, $0.card) }, uniquingKeysWith: { first, _ in first })
+        var seen = DrawnLookup(before.lazy.map(\.number))
         let drawnNow = drawnNumbers()
-        for card in drawnNow where cards[card].isInStack {
+        for (index, card) in drawnNow.enumerated() where cards[card].isInStack {
             let rest = restTransform(of: card)
             if let motion = motions[card] {
                 guard motion.phase == .settling, motion.target != rest else { continue }
                 animate(card, from: displayed(card, at: now), to: rest, transition, now: now)
-            } else if let previous = seen[card]?.transform {
+            } else if let place = seen.place(of: card, expectedAt: index) {
+                let previous = before[place].card.transform
                 if previous != rest { animate(card, from: previous, to: rest, transition, now: now) }
             } else if let start = entrance(of: card) {
                 animate(card, from: start, to: rest, transition, now: now)
             }
         }
         guard layout.showsLeavingCards else { return }
-        let stillDrawn = Set(drawnNow)
+        var stillDrawn = DrawnLookup(drawnNow)
         // Only cards that rested in a drawn place: a flown card dropped at its landing stays dropped.
-        for (card, drawn) in before
-        where !stillDrawn.contains(card) && cards[card].isInStack && drawn.position < layout.drawnLimit {
+        for (index, (card, drawn)) in before.enumerated()
+        where stillDrawn.place(of: card, expectedAt: index) == nil && cards[card].isInStack
+            && drawn.position < layout.drawnLimit
+        {
             guard motions[card].map({ $0.phase == .settling }) ?? true else { continue }
             let from = motions[card] == nil ? drawn.transform : displayed(card, at: now)
             animate(card, from: from, to: restTransform(of: card), transition, now: now)

@@ -83,7 +83,11 @@ public struct Stack: Sendable {
     /// motions already over by `now` are left out.
     /// - Complexity: O(drawn cards).
     public func drawnCards(at now: Millis) -> [DrawnCard] {
-        drawn(at: now).map(\.card)
+        let numbers = drawnNumbers()
+        var drawn: [DrawnCard] = []
+        drawn.reserveCapacity(numbers.count)
+        for card in numbers { drawn.append(drawnCard(card, at: now)) }
+        return drawn
     }
 
     /// Applies one event at server time `now` and returns what the viewers must redraw.
