@@ -18,7 +18,7 @@ import Testing
             var script = Script(seed: seed &* 7919 &+ UInt64(cards), photos: cards)
             var quick = Fixture.stack(style.name, cards: cards, seed: seed, stacked: style.stacked)
             var full = quick
-            for step in 0..<250 {
+            for number in 0..<250 {
                 let (event, now) = script.next(for: full)
                 if case .pointer(let input) = event {
                     var probe = quick
@@ -27,20 +27,7 @@ import Testing
                         redrawn += change.cards.count
                     }
                 }
-                let quickChange = Result { () throws(StackError) in try quick.handle(event, at: now) }
-                let fullChange = Result { () throws(StackError) in try full.handleInFull(event, at: now) }
-                let context = "seed \(seed), step \(step): \(event) at \(now)"
-                switch (quickChange, fullChange) {
-                case (.success(let actual), .success(let expected)):
-                    #expect(actual == expected, "\(context)\n\(Fixture.differences(actual, expected))")
-                case (.failure(let actual), .failure(let expected)):
-                    #expect(actual == expected, "\(context)")
-                default:
-                    Issue.record("\(context): \(quickChange) ≠ \(fullChange)")
-                }
-                let differences = quick.stateDifferences(from: full)
-                #expect(differences.isEmpty, "\(context): \(differences)")
-                if !differences.isEmpty { return }
+                guard step(event, at: now, quick: &quick, full: &full, "seed \(seed), event \(number)") else { return }
             }
         }
         // The short way must have been taken, and have moved cards where the style drags them.
@@ -48,6 +35,70 @@ import Testing
         if Stack.layout(for: style.name, stage: Fixture.stage, swipeStacked: false).draggedLayers > 0 {
             #expect(redrawn > 50)
         }
+    }
+
+    /// Drags of the top card in 16 directions, each to 13 lengths from under the tap slop to past
+    /// the deck's fly-out, while the cards of a `next` are still moving, then released and ticked out.
+    @Test(arguments: styles)
+    func aDragInEveryDirectionChangesWhatTheFullWayChanges(style: (name: StyleName, stacked: Bool)) throws {
+        var quick = Fixture.stack(style.name, cards: 7, stacked: style.stacked)
+        var full = quick
+        var now = Fixture.now
+        for direction in 0..<16 {
+            let angle = Double(direction) * .pi / 8
+            for length in stride(from: 5.0, through: 305, by: 25) {
+                let events =
+                    [(StackEvent.command(.next), now)] + drag(in: quick, angle: angle, length: length, from: now)
+                for (event, time) in events {
+                    guard step(event, at: time, quick: &quick, full: &full, "direction \(direction), \(length) pt")
+                    else { return }
+                }
+                now = events.last!.1 + 40
+                while let deadline = quick.nextDeadline, deadline <= now {
+                    guard step(.tick, at: deadline, quick: &quick, full: &full, "tick") else { return }
+                }
+            }
+        }
+    }
+
+    /// A press on the top card, 12 moves 8 ms apart along `angle` to `length`, and the release.
+    private func drag(in stack: Stack, angle: Double, length: Double, from start: Millis) -> [(StackEvent, Millis)] {
+        let top = stack.drawnCards(at: start).first?.transform ?? Fixture.rest()
+        let t = start - Fixture.now
+        var events = [(Fixture.pointer(.down, top.x, top.y, t: t), start + 4)]
+        for index in 1...12 {
+            let reach = length * Double(index) / 12
+            let x = top.x + reach * Elementary.cos(angle)
+            let y = top.y + reach * Elementary.sin(angle)
+            let time = Millis(8 * index)
+            events.append((Fixture.pointer(.move, x, y, t: t + time), start + 4 + time))
+        }
+        let end = events.last!.1
+        if case .pointer(let last) = events.last!.0 {
+            events.append((Fixture.pointer(.up, last.x, last.y, t: last.t + 8), end + 8))
+        }
+        return events
+    }
+
+    /// Applies `event` both ways and expects the same change, or the same error, and the same state.
+    /// - Returns: whether the two stacks are still alike (nothing is learnt from comparing them later).
+    private func step(
+        _ event: StackEvent, at now: Millis, quick: inout Stack, full: inout Stack, _ context: String
+    ) -> Bool {
+        let quickChange = Result { () throws(StackError) in try quick.handle(event, at: now) }
+        let fullChange = Result { () throws(StackError) in try full.handleInFull(event, at: now) }
+        let context = "\(context): \(event) at \(now)"
+        switch (quickChange, fullChange) {
+        case (.success(let actual), .success(let expected)):
+            #expect(actual == expected, "\(context)\n\(Fixture.differences(actual, expected))")
+        case (.failure(let actual), .failure(let expected)):
+            #expect(actual == expected, "\(context)")
+        default:
+            Issue.record("\(context): \(quickChange) ≠ \(fullChange)")
+        }
+        let differences = quick.stateDifferences(from: full)
+        #expect(differences.isEmpty, "\(context): \(differences)")
+        return differences.isEmpty
     }
 
     @Test(arguments: [StyleName.pile, .deck, .swipe])
