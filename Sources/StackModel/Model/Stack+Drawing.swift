@@ -4,17 +4,21 @@ extension Stack {
     /// than the rest of drawing the card. Up to 14 digits it is a small string, never allocated.
     static func id(of card: Int) -> CardID {
         guard card >= 0 else { return "c\(card)" }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
-            var start = buffer.count
+        var digits = 1
+        var scale = 10
+        // Int.max has 19 digits; stopping there keeps `scale` from overflowing.
+        while digits < 19 && card >= scale {
+            digits += 1
+            scale &*= 10
+        }
+        return String(unsafeUninitializedCapacity: digits + 1) { buffer in
+            buffer[0] = UInt8(ascii: "c")
             var rest = card
-            repeat {
-                start -= 1
-                buffer[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+            for index in stride(from: digits, to: 0, by: -1) {
+                buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
                 rest /= 10
-            } while rest > 0
-            start -= 1
-            buffer[start] = UInt8(ascii: "c")
-            return String(decoding: UnsafeMutableBufferPointer(rebasing: buffer[start...]), as: UTF8.self)
+            }
+            return digits + 1
         }
     }
 
