@@ -56,10 +56,12 @@ struct ModelBench {
         let rounds = getenv("MODEL_BENCH_ROUNDS").flatMap { Int(String(cString: $0)) } ?? 200_000
         // MODEL_BENCH_ONLY_MOVES=1 times the moves only (a profile of one thing).
         let onlyMoves = getenv("MODEL_BENCH_ONLY_MOVES") != nil
+        // MODEL_BENCH_STYLE=deck (etc.) drags in another style; pile by default.
+        let style = getenv("MODEL_BENCH_STYLE").flatMap { StyleName(rawValue: String(cString: $0)) } ?? .pile
         for size in sizes {
             let photos = (0..<size).map { Photo(id: "p\($0)", width: 4000, height: 3000) }
             let buildStart = nanoseconds()
-            var stack = Stack(photos: photos, stage: stage, style: .pile, seed: 42)
+            var stack = Stack(photos: photos, stage: stage, style: style, seed: 42)
             let buildNs = Double(nanoseconds() - buildStart)
 
             // A drag of the top card: a down on it, then moves, each to a new place past the tap slop.
@@ -67,7 +69,8 @@ struct ModelBench {
             var now: Millis = 1_000_000
             var pageTime: Millis = 0
             _ = try stack.handle(
-                .pointer(PointerInput(viewer: "bench", phase: .down, pointer: 1, x: centre.x, y: centre.y, t: pageTime)),
+                .pointer(
+                    PointerInput(viewer: "bench", phase: .down, pointer: 1, x: centre.x, y: centre.y, t: pageTime)),
                 at: now)
             var changed = 0
             let moves = timed(rounds: rounds, batch: min(rounds, 2_000)) { index in
@@ -88,7 +91,8 @@ struct ModelBench {
             now += 150
             pageTime += 150
             _ = try stack.handle(
-                .pointer(PointerInput(viewer: "bench", phase: .up, pointer: 1, x: centre.x + 20, y: centre.y, t: pageTime)),
+                .pointer(
+                    PointerInput(viewer: "bench", phase: .up, pointer: 1, x: centre.x + 20, y: centre.y, t: pageTime)),
                 at: now)
             now += 5_000
             _ = try stack.handle(.tick, at: now)
@@ -106,7 +110,8 @@ struct ModelBench {
                     pageTime += 8
                     let x = centre.x + Double(step) * 60
                     let change = try! stack.handle(
-                        .pointer(PointerInput(viewer: "bench", phase: phase, pointer: 1, x: x, y: centre.y, t: pageTime)),
+                        .pointer(
+                            PointerInput(viewer: "bench", phase: phase, pointer: 1, x: x, y: centre.y, t: pageTime)),
                         at: now)
                     flicked &+= change.cards.count
                 }
@@ -116,10 +121,12 @@ struct ModelBench {
             consume((changed, drawn, flicked))
             print(
                 json([
-                    ("size", "\(size)"), ("build_ms", fmt(buildNs / 1e6)),
-                    ("move_ns_p50", fmt(percentile(moves, 50))), ("move_ns_p99", fmt(percentile(moves, 99))),
+                    ("size", "\(size)"), ("style", "\"\(style.rawValue)\""), ("build_ms", fmt(buildNs / 1e6)),
+                    ("move_ns_p50", fmt(percentile(moves, 50))), ("move_ns_p90", fmt(percentile(moves, 90))),
+                    ("move_ns_p99", fmt(percentile(moves, 99))),
                     ("move_ns_min", fmt(moves.first ?? .nan)),
-                    ("layout_ns_p50", fmt(percentile(layouts, 50))), ("layout_ns_p99", fmt(percentile(layouts, 99))),
+                    ("layout_ns_p50", fmt(percentile(layouts, 50))), ("layout_ns_p90", fmt(percentile(layouts, 90))),
+                    ("layout_ns_p99", fmt(percentile(layouts, 99))),
                     ("layout_ns_min", fmt(layouts.first ?? .nan)),
                     ("flick_ns_p50", fmt(percentile(flicks, 50))), ("flick_ns_p99", fmt(percentile(flicks, 99))),
                     ("drawn", "\(stack.drawnCards(at: now).count)"), ("changed_cards", "\(changed)"),

@@ -36,4 +36,10 @@ import Testing
         let shifting = try #require(stack.drawnCards(at: now + 100).first?.animation)
         #expect(shifting.start == now + 300 && shifting.value(at: now + 100) == shifting.from)
     }
+
+    /// Ids are written digit by digit rather than interpolated: the same text at every digit count.
+    @Test(arguments: [0, 7, 9, 10, 99, 100, 12_345, 999_999, 1_000_000, Int.max, -3])
+    func aCardIDIsTheLetterCAndTheNumber(number: Int) {
+        #expect(Stack.id(of: number) == "c\(number)")
+    }
 }

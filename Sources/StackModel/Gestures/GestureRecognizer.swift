@@ -4,7 +4,7 @@
 /// pointer and viewer is ignored until it ends, so nobody can hijack a drag. Samples may arrive out of
 /// order by page time `t`: each joins the velocity fit in time order, but the dragged position only
 /// follows a sample at least as new as the newest applied, and a release happens at the newest sample.
-struct GestureRecognizer: Sendable {
+struct GestureRecognizer: Sendable, Equatable {
     /// Movement under 10 pt and a press under 300 ms make a tap (the usual platform slop and timeout).
     static let tapSlop = 10.0
     static let tapDuration: Millis = 300
@@ -33,7 +33,7 @@ struct GestureRecognizer: Sendable {
         var pointer: Int
     }
 
-    private struct Gesture: Sendable {
+    private struct Gesture: Sendable, Equatable {
         var owner: Owner
         var down: PointerSample
         var newest: PointerSample
@@ -45,7 +45,7 @@ struct GestureRecognizer: Sendable {
         var followsTap: Bool
     }
 
-    private struct Tap: Sendable {
+    private struct Tap: Sendable, Equatable {
         var viewer: String
         var down: Point
         var upAt: Millis
@@ -124,7 +124,8 @@ struct GestureRecognizer: Sendable {
     /// Adds a sample of the current gesture; true when it is the newest, so the drag follows it.
     @discardableResult
     private mutating func record(_ sample: PointerSample, at now: Millis) -> Bool {
-        guard var current = gesture else { return false }
+        // Taken out, not copied, so that its sample array is not copied on insertion.
+        guard var current = gesture.take() else { return false }
         current.heardAt = now
         current.farthest = max(current.farthest, (sample.point - current.down.point).length)
         let index = current.recent.lastIndex { $0.t <= sample.t }.map { $0 + 1 } ?? 0

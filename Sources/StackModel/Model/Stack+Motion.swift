@@ -67,24 +67,27 @@ extension Stack {
     /// flying and departing cards go their own way.
     mutating func settleMovedCards(before: [(number: Int, card: DrawnCard)], at now: Millis) {
         let transition = reflow ?? layout.reflow
-        let seen = Dictionary(before.map { ($0.number, $0.card) }, uniquingKeysWith: { first, _ in first })
+        var seen = DrawnLookup(before.lazy.map(\.number))
         let drawnNow = drawnNumbers()
-        for card in drawnNow where cards[card].isInStack {
+        for (index, card) in drawnNow.enumerated() where cards[card].isInStack {
             let rest = restTransform(of: card)
             if let motion = motions[card] {
                 guard motion.phase == .settling, motion.target != rest else { continue }
                 animate(card, from: displayed(card, at: now), to: rest, transition, now: now)
-            } else if let previous = seen[card]?.transform {
+            } else if let place = seen.place(of: card, expectedAt: index) {
+                let previous = before[place].card.transform
                 if previous != rest { animate(card, from: previous, to: rest, transition, now: now) }
             } else if let start = entrance(of: card) {
                 animate(card, from: start, to: rest, transition, now: now)
             }
         }
         guard layout.showsLeavingCards else { return }
-        let stillDrawn = Set(drawnNow)
+        var stillDrawn = DrawnLookup(drawnNow)
         // Only cards that rested in a drawn place: a flown card dropped at its landing stays dropped.
-        for (card, drawn) in before
-        where !stillDrawn.contains(card) && cards[card].isInStack && drawn.position < layout.drawnLimit {
+        for (index, (card, drawn)) in before.enumerated()
+        where stillDrawn.place(of: card, expectedAt: index) == nil && cards[card].isInStack
+            && drawn.position < layout.drawnLimit
+        {
             guard motions[card].map({ $0.phase == .settling }) ?? true else { continue }
             let from = motions[card] == nil ? drawn.transform : displayed(card, at: now)
             animate(card, from: from, to: restTransform(of: card), transition, now: now)
@@ -103,11 +106,27 @@ extension Stack {
     /// Drops motions that no longer show: of cards not drawn, and finished settles, which look like rest.
     mutating func forgetFinishedMotions(drawn: [(number: Int, card: DrawnCard)], at now: Millis) {
         let drawnNumbers = Set(drawn.map(\.number))
-        for (card, motion) in motions {
-            let isOver =
-                motion.phase == .settling && !travelling.contains(card)
-                && (motion.animation.map { $0.end <= now } ?? true)
-            if !drawnNumbers.contains(card) || isOver { motions[card] = nil }
+        for (card, motion) in motions
+        where !drawnNumbers.contains(card) || Self.isFinishedSettle(card, motion, travelling: travelling, at: now) {
+            motions[card] = nil
         }
+    }
+
+    /// `forgetFinishedMotions` for an event that changed no drawn card's place: every motion left is
+    /// of a drawn card already.
+    mutating func forgetFinishedSettles(at now: Millis) {
+        // Most moves forget nothing: look, without copying the motions, before changing them.
+        var finished: [Int] = []
+        for (card, motion) in motions where Self.isFinishedSettle(card, motion, travelling: travelling, at: now) {
+            finished.append(card)
+        }
+        for card in finished { motions[card] = nil }
+    }
+
+    /// A settle that is over, unless the card still has somewhere to arrive (`travelling`).
+    private static func isFinishedSettle(
+        _ card: Int, _ motion: CardMotion, travelling: [Int], at now: Millis
+    ) -> Bool {
+        motion.phase == .settling && !travelling.contains(card) && (motion.animation.map { $0.end <= now } ?? true)
     }
 }

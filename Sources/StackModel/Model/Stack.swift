@@ -83,13 +83,26 @@ public struct Stack: Sendable {
     /// motions already over by `now` are left out.
     /// - Complexity: O(drawn cards).
     public func drawnCards(at now: Millis) -> [DrawnCard] {
-        drawn(at: now).map(\.card)
+        let numbers = drawnNumbers()
+        var drawn: [DrawnCard] = []
+        drawn.reserveCapacity(numbers.count)
+        for card in numbers { drawn.append(drawnCard(card, at: now)) }
+        return drawn
     }
 
     /// Applies one event at server time `now` and returns what the viewers must redraw.
     ///
     /// A refused command throws before changing anything.
+    /// - Complexity: O(held cards) for a pointer move during a drag, else O(drawn cards).
     public mutating func handle(_ event: StackEvent, at now: Millis) throws(StackError) -> StackChange {
+        if case .pointer(let input) = event, let change = pointerMoved(input, at: now) { return change }
+        return try handleInFull(event, at: now)
+    }
+
+    /// `handle` without the pointer move's short way: lists the drawn cards before and after the
+    /// event, settles whatever the event moved and compares the two lists. The reference the short
+    /// way is tested against.
+    mutating func handleInFull(_ event: StackEvent, at now: Millis) throws(StackError) -> StackChange {
         let before = drawn(at: now)
         let summary = Summary(count: count, current: current, style: style)
         reflow = nil
