@@ -67,7 +67,8 @@ struct RequestFilter: Sendable {
     private static func lowercased(_ name: Substring.UTF8View) -> String {
         // ASCII, the common case, without Unicode case mapping; anything else the full way.
         guard name.allSatisfy({ $0 < 0x80 }) else { return String(Substring(name)).lowercased() }
-        return String(decoding: name.lazy.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        guard name.contains(where: { (0x41...0x5A).contains($0) }) else { return String(Substring(name)) }
+        return String(decoding: name.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     static func isIPLiteral(_ name: String) -> Bool {
