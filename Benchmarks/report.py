@@ -238,7 +238,7 @@ def write(results, report_path, charts_dir):
         out += [f"One page drags the top card: a `down`, then `move`s POSTed on a keep-alive connection, each sent "
                 f"once the previous one reached every viewer and at most every {latency['interval_ms']:g} ms (a "
                 f"125 Hz pointer); a move changes the card every time. Latency: POST written → the change read by a "
-                f"viewer (SSE over chunked HTTP/1.1). *Any viewer* is every (move, viewer) pair; *first* / *last* "
+                f"viewer (SSE over HTTP/1.1: StackWeb sends a close-delimited body, the floor a chunked one). *Any viewer* is every (move, viewer) pair; *first* / *last* "
                 f"are per move. `/healthz` is the round trip of the same client on the same connection.", ""]
         floors = {f["asked"]: f for f in latency.get("floor", [])}
         rows = []

@@ -11,7 +11,7 @@ struct AccessPolicy: Sendable {
     /// 401 without a bearer token, 403 with a wrong one; `nil` when the request may go on.
     func refusal(for request: Request) -> Response? {
         guard request.method == "POST", let token else { return nil }
-        guard let authorization = request.header("Authorization") else {
+        guard let authorization = request.header(.authorization) else {
             var response = Response.error(401, "controlling this server needs Authorization: Bearer <token>")
             response.headers.append(("WWW-Authenticate", "Bearer"))
             return response

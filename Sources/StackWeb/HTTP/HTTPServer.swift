@@ -205,7 +205,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         let request = Request(
             method: String(cString: method), path: String(cString: url), rawTarget: state.rawTarget,
             query: lookUp(Request.knownQueryArguments, in: connection, kind: .GET_ARGUMENT_KIND),
-            lowercasedHeaders: lookUp(Request.knownHeaders, in: connection, kind: .HEADER_KIND))
+            lowercasedHeaders: lookUp(HeaderName.names, in: connection, kind: .HEADER_KIND))
         state.request = request
         // A refusal is sent at once: a client that announced a gigabyte, or never sends its body,
         // hears no sooner otherwise. libmicrohttpd closes the connection after it.

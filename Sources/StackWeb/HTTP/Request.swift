@@ -24,13 +24,8 @@ struct Request: Sendable {
         self.body = body
     }
 
-    /// What the server reads from libmicrohttpd, by lower-cased name: only the headers and query
-    /// arguments some handler asks for are looked up (collecting all of them was a tenth of a
-    /// static request). A handler that reads another one must add it here; `header(_:)` checks.
-    static let knownHeaders = [
-        "host", "origin", "content-type", "content-length", "transfer-encoding", "authorization", "last-event-id",
-        "accept", "if-none-match",
-    ]
+    /// The query arguments some handler reads; the server looks up only these (collecting every
+    /// header and argument was a tenth of a static request).
     static let knownQueryArguments = ["page", "w", "h"]
 
     /// A request whose header names are lower-cased already (the server's lookups).
@@ -44,9 +39,18 @@ struct Request: Sendable {
         self.body = []
     }
 
-    func header(_ name: String) -> String? {
-        let key = name.lowercased()
-        assert(Self.knownHeaders.contains(key), "add \(key) to Request.knownHeaders")
-        return headers[key]
-    }
+    func header(_ name: HeaderName) -> String? { headers[name.rawValue] }
+}
+
+/// The request headers some handler reads, by their lower-case names: the server looks up only
+/// these, so a handler that needs another one adds it here.
+enum HeaderName: String, CaseIterable, Sendable {
+    case host, origin, authorization, accept
+    case contentType = "content-type"
+    case contentLength = "content-length"
+    case transferEncoding = "transfer-encoding"
+    case lastEventID = "last-event-id"
+    case ifNoneMatch = "if-none-match"
+
+    static let names = allCases.map(\.rawValue)
 }

@@ -20,14 +20,14 @@ struct RequestFilter: Sendable {
     }
 
     func refusal(for request: Request) -> Response? {
-        if let host = request.header("Host"), !isAllowed(hostHeader: host) {
+        if let host = request.header(.host), !isAllowed(hostHeader: host) {
             return .error(403, "this server is not known by the name in the Host header")
         }
         if let problem = Self.pathProblem(request.rawTarget) {
             return .error(400, "malformed request path: \(problem)")
         }
-        if request.method == "POST", let origin = request.header("Origin"),
-            !Self.origin(origin, matchesHost: request.header("Host"))
+        if request.method == "POST", let origin = request.header(.origin),
+            !Self.origin(origin, matchesHost: request.header(.host))
         {
             return .error(403, "cross-origin requests may not control this server")
         }
@@ -77,10 +77,14 @@ struct RequestFilter: Sendable {
         }
     }
 
-    /// A page's own POSTs carry `Origin: http://<the Host it loaded from>`.
+    /// A page's own POSTs carry `Origin: http://<the Host it loaded from>` (compared without
+    /// regard to ASCII case, over bytes: this runs for every POST).
     static func origin(_ origin: String, matchesHost host: String?) -> Bool {
-        guard let host, origin.lowercased().hasPrefix("http://") else { return false }
-        return origin.dropFirst("http://".count).lowercased() == host.lowercased()
+        guard let host else { return false }
+        let folded = { (byte: UInt8) in (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
+        let scheme = "http://".utf8
+        guard origin.utf8.count == scheme.count + host.utf8.count else { return false }
+        return origin.utf8.lazy.map(folded).elementsEqual(scheme.lazy.map(folded) + host.utf8.lazy.map(folded))
     }
 
     /// Why a raw request-target is refused, or `nil`. MHD decodes `%XX` once: an encoded `/`, `\`,

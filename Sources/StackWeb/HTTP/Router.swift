@@ -16,20 +16,30 @@ struct Router: RequestResponder {
     func refusal(forHead request: Request) -> Response? {
         if let refusal = filter.refusal(for: request) { return refusal }
         // Both framings at once is how requests are smuggled past proxies: refuse, do not guess.
-        if request.header("Content-Length") != nil, request.header("Transfer-Encoding") != nil {
+        if request.header(.contentLength) != nil, request.header(.transferEncoding) != nil {
             return .error(400, "a request may not carry both Content-Length and Transfer-Encoding")
         }
         guard request.method == "POST" else { return nil }
         if let refusal = access.refusal(for: request) { return refusal }
-        if let length = request.header("Content-Length").flatMap(Int.init), length > maxBodyBytes {
+        if let length = request.header(.contentLength).flatMap(Int.init), length > maxBodyBytes {
             return .error(413, "request body larger than \(maxBodyBytes) bytes")
         }
-        let mediaType = request.header("Content-Type")?.split(separator: ";").first?
-            .trimmingCharacters(in: .whitespaces).lowercased()
-        guard mediaType == "application/json" else {
+        guard Self.isJSON(mediaType: request.header(.contentType)) else {
             return .error(415, "Content-Type must be application/json")
         }
         return nil
+    }
+
+    /// Whether a Content-Type names `application/json` (any case, parameters and spaces around
+    /// it allowed). Over bytes: this runs for every POST.
+    static func isJSON(mediaType header: String?) -> Bool {
+        guard let header else { return false }
+        let type = header.utf8.prefix { $0 != UInt8(ascii: ";") }
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = type.firstIndex(where: { !isSpace($0) }), let last = type.lastIndex(where: { !isSpace($0) })
+        else { return false }
+        return type[first...last].map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }.elementsEqual(
+            "application/json".utf8)
     }
 
     func respond(to request: Request) -> Response {
@@ -96,7 +106,7 @@ struct Router: RequestResponder {
                 })
         }
         // An id that is not a plain non-negative number is treated as absent: a fresh snapshot.
-        let lastEventID = LastEventID.parse(request.header("Last-Event-ID"))
+        let lastEventID = LastEventID.parse(request.header(.lastEventID))
         return Response(status: 200, body: .eventStream { sink in room.subscribe(sink, lastEventID: lastEventID) })
     }
 
@@ -175,13 +185,13 @@ struct Router: RequestResponder {
         // A missing side is unbounded; both are snapped up to the ladder.
         let box = sizes.map { PhotoVariants.snapped(($0 ?? nil) ?? Int.max) }
         // WebP for browsers that say they take it (every current one): about a third smaller.
-        let format: PhotoVariants.Format = request.header("Accept")?.contains("image/webp") == true ? .webp : .jpeg
+        let format: PhotoVariants.Format = request.header(.accept)?.contains("image/webp") == true ? .webp : .jpeg
         guard let variant = variants.variant(of: entry.path, width: box[0], height: box[1], format: format) else {
             return .error(404, "photo \(id.prefix(40)) is gone")
         }
         // Long-lived: a replaced file gets a new `?v=` in its card's src, so its URL changes.
         let headers = [("ETag", variant.etag), ("Cache-Control", "public, max-age=2592000"), ("Vary", "Accept")]
-        if request.header("If-None-Match")?.contains(variant.etag) == true {
+        if request.header(.ifNoneMatch)?.contains(variant.etag) == true {
             return Response(status: 304, headers: headers)
         }
         let ready = Response(
@@ -209,7 +219,7 @@ struct Router: RequestResponder {
     }
 
     private func staticFile(_ request: Request) -> Response {
-        guard let found = staticFiles.response(path: request.path, ifNoneMatch: request.header("If-None-Match")) else {
+        guard let found = staticFiles.response(path: request.path, ifNoneMatch: request.header(.ifNoneMatch)) else {
             return .error(404, "not found")
         }
         guard request.method == "GET" || request.method == "HEAD" else {
