@@ -88,6 +88,12 @@ struct JSONWriter {
 
     private mutating func appendString(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Keys, ids and paths need no escape: copied in one go rather than byte by byte.
+        guard value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            bytes.append(contentsOf: value.utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for unit in value.utf8 {
             switch unit {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [92, 34])
