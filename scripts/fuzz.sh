@@ -16,6 +16,9 @@ out=.build/fuzz
 mkdir -p "$out"
 flags=(-sanitize=fuzzer,address -parse-as-library -g -O -swift-version 6)
 export LSAN_OPTIONS="suppressions=$PWD/Tests/Fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+# libFuzzer prints the crash's stack itself; Swift's backtracer would then read memory that ASan
+# reports as a second, unrelated error.
+export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 
 # StackModel as a static library the targets link against (the decoders use its types).
 swiftc "${flags[@]}" -static -emit-library -emit-module -module-name StackModel \

@@ -46,7 +46,8 @@ struct FuzzRequest {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        let target = rawTarget.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        // Split at the byte, as libmicrohttpd does: "?" followed by a combining mark is one Character.
+        let target = split(Array(rawTarget.utf8)[...], separator: [UInt8(ascii: "?")], limit: 2)
         let request = Request(
             method: requestLine[0], path: decodedOnce(target[0]), rawTarget: rawTarget,
             query: target.count > 1 ? query(target[1]) : [:], headers: headers,
@@ -56,8 +57,8 @@ struct FuzzRequest {
     }
 
     /// What libmicrohttpd hands the access handler as the path: `%XX` decoded once, cut at a NUL.
-    static func decodedOnce(_ text: Substring) -> String {
-        let bytes = Array(text.utf8)
+    static func decodedOnce(_ text: ArraySlice<UInt8>) -> String {
+        let bytes = Array(text)
         var decoded: [UInt8] = []
         var index = 0
         while index < bytes.count {
@@ -76,10 +77,10 @@ struct FuzzRequest {
 
     /// Query arguments as libmicrohttpd collects them: `&`-separated, each side decoded, the last
     /// of a repeated name kept.
-    private static func query(_ text: Substring) -> [String: String] {
+    private static func query(_ text: ArraySlice<UInt8>) -> [String: String] {
         var arguments: [String: String] = [:]
-        for pair in text.split(separator: "&") {
-            let sides = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        for pair in split(text, separator: [UInt8(ascii: "&")]) where !pair.isEmpty {
+            let sides = split(pair, separator: [UInt8(ascii: "=")], limit: 2)
             arguments[decodedOnce(sides[0])] = sides.count > 1 ? decodedOnce(sides[1]) : ""
         }
         return arguments
