@@ -66,8 +66,9 @@ test-web:
 test-e2e: build
 	STACKWEB_BIN=$(DEBUG_BIN) $(PYTHON) -m pytest -q Tests/e2e
 
-## libFuzzer targets (Tests/Fuzz) for the body decoders, the request filter and routes, and
-## Last-Event-ID: a short run in `make test`, a longer one with `make fuzz FUZZ_SECONDS=600`.
+## libFuzzer targets (Tests/Fuzz) for the body decoders, the request filter and routes,
+## Last-Event-ID, and the whole router over live rooms and photos: a short run in `make test`,
+## a longer one with `make fuzz FUZZ_SECONDS=600`.
 FUZZ_SECONDS ?= 120
 fuzz-smoke:
 	scripts/fuzz.sh 10

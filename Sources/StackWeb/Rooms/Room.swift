@@ -11,6 +11,10 @@ final class Room: Sendable {
     static let maxViewers = 20_000
     /// How many recent change events are kept for `Last-Event-ID` resumption.
     static let replayCapacity = 512
+    /// A replay larger than this is sent as a fresh snapshot instead. A viewer's stream queues at
+    /// most 1 MiB (`StreamConnection.maxQueuedBytes`): an opening past that would close the stream
+    /// before it starts, and the page, resuming from the same id, would be refused again forever.
+    static let maxReplayBytes = 256 * 1024
     /// Viewer counts are sent at most this often: a hall of screens joining at once must not cost
     /// one broadcast per join (that would be quadratic).
     static let presenceInterval: DispatchTimeInterval = .milliseconds(500)
@@ -108,7 +112,9 @@ final class Room: Sendable {
         state.withLock { state in
             state.viewers[ObjectIdentifier(sink)] = sink
             var opening = Array("retry: 1000\n\n".utf8)
-            if let lastEventID, let missed = state.replay.events(after: lastEventID, latest: state.seq) {
+            if let lastEventID, let missed = state.replay.events(after: lastEventID, latest: state.seq),
+                missed.reduce(0, { $0 + $1.count }) <= Self.maxReplayBytes
+            {
                 for event in missed { opening += event }
             } else {
                 opening += ServerSentEvent.encode(id: state.seq, event: "snapshot", data: snapshot(of: &state))
