@@ -19,6 +19,12 @@ enum ResponseInvariants {
                 precondition(json(bytes) != nil, "a JSON answer that does not parse")
             }
             return nil
+        case .shared(let answer):
+            // A page file or its 304: the same answer object every time, status and headers its own.
+            precondition(
+                answer.status == response.status && [200, 304].contains(answer.status), "shared \(answer.status)")
+            precondition(answer.status == 304 || !answer.bytes.isEmpty, "an empty page file")
+            return nil
         case .file(let path):
             precondition(response.status == 200 && FileManager.default.fileExists(atPath: path), "no file \(path)")
             return nil
