@@ -300,7 +300,8 @@ private func queue(_ response: Response, on connection: OpaquePointer, context: 
                 $0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
         }
     case .file(let path):
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NOFOLLOW: a photo swapped for a symbolic link after the scan is not followed out.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         var info = stat()
         guard fd >= 0, fstat(fd, &info) == 0 else {
             if fd >= 0 { close(fd) }
