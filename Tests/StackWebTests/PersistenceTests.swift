@@ -59,6 +59,31 @@ import Testing
         #expect(try restarted.snapshot(room: "other")["current"] as? Int == 0)
     }
 
+    @Test func aDragAsksForNoSaveUntilItReordersTheStack() throws {
+        let server = try TestServer {
+            $0.state = Self.temporaryPath()
+            $0.style = .deck
+        }
+        let pointer = PointerScript(server: server)
+        let (_, x, y) = try pointer.settledTop()
+        let store = server.app.store
+        let current = try #require(try pointer.snapshot()["current"] as? Int)
+        try pointer.post(viewer: "v", [PointerScript.sample("down", x: x, y: y, t: 1000, seq: 1)])
+        let reported = store.changesReported
+        // Frames of a drag move the deck's layers: events for every viewer, nothing to save.
+        for step in 1...5 {
+            let sample = PointerScript.sample(
+                "move", x: x + Double(step) * 20, y: y, t: 1000 + Double(step) * 16, seq: step + 1)
+            #expect(try pointer.post(viewer: "v", [sample]).status == 200)
+        }
+        #expect(store.changesReported == reported)
+        // Past the fly-out distance the top card leaves mid-drag: the stack is reordered, and saved.
+        try pointer.post(viewer: "v", [PointerScript.sample("move", x: x + 400, y: y, t: 1200, seq: 7)])
+        let after = try PersistenceTests.settledSnapshot(server)
+        #expect(after["current"] as? Int != current)
+        #expect(store.changesReported > reported)
+    }
+
     @Test func theFileIsReplacedWholeWithNoTemporaryLeftBehind() throws {
         let path = Self.temporaryPath()
         let server = try TestServer { $0.state = path }

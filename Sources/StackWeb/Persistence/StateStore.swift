@@ -21,6 +21,8 @@ final class StateStore: Sendable {
         var rooms: [String: SavedStack]
         var dirty: Set<String> = []
         var writeScheduled = false
+        /// Changes reported so far, for the tests (a drag must not report one per frame).
+        var marks = 0
         /// Reads a loaded room's current state; set once the rooms exist.
         var source: (@Sendable (String) -> SavedStack?)?
     }
@@ -55,6 +57,7 @@ final class StateStore: Sendable {
     /// A room changed: write it soon. O(1); the room's state is read only when writing.
     func markDirty(_ room: String) {
         let schedule = contents.withLock { contents in
+            contents.marks += 1
             contents.dirty.insert(room)
             defer { contents.writeScheduled = true }
             return !contents.writeScheduled
@@ -63,6 +66,8 @@ final class StateStore: Sendable {
             queue.asyncAfter(deadline: .now() + Self.writeDelay) { [weak self] in self?.write() }
         }
     }
+
+    var changesReported: Int { contents.withLock { $0.marks } }
 
     /// Takes a room's final state (it was unloaded) and writes it soon.
     func keep(_ saved: SavedStack, room: String) {

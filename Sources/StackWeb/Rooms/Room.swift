@@ -151,13 +151,17 @@ final class Room: Sendable {
             }
             state.slideshow.personActed(at: now)
             var change = StackChange()
+            var onlyMoves = true
             for sample in samples where state.pointerRepeats.admit(sample.input, seq: sample.seq, at: now) {
+                onlyMoves = onlyMoves && sample.input.phase == .move
                 // Pointer samples never fail in the model; a refused one simply changes nothing.
                 if let next = try? state.stack({ try $0.handle(.pointer(sample.input), at: now) }) {
                     change.merge(next)
                 }
             }
-            publish(change, at: now, in: &state)
+            // Dragging changes nothing that is saved unless the drag reorders the stack (a deck
+            // card flown out mid-drag changes `current`): no state write per frame of a drag.
+            publish(change, at: now, in: &state, saving: !onlyMoves || change.summaryChanged)
             return Applied(seq: state.seq, changedLastingState: change.summaryChanged)
         }
     }
@@ -260,11 +264,11 @@ final class Room: Sendable {
     }
 
     /// Numbers, encodes once, fans out and remembers a change; then re-arms the timer.
-    private func publish(_ change: StackChange, at now: Millis, in state: inout State) {
+    private func publish(_ change: StackChange, at now: Millis, in state: inout State, saving: Bool = true) {
         state.lastActivity = now
         if !change.isEmpty {
             state.seq += 1
-            changed(name)
+            if saving { changed(name) }
             let data = RoomEncoder.change(summary(of: &state, at: now), change: change, photos: library.withLock { $0 })
             let event = ServerSentEvent.encode(id: state.seq, event: "change", data: data)
             state.replay.append(seq: state.seq, bytes: event)
