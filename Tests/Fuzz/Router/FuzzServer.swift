@@ -4,39 +4,28 @@ import Glibc
 import StackModel
 
 /// The server the `router` target talks to, wired as `Application` wires it but without a socket:
-/// one room registry (in memory, no state file) and photo library shared by two routers, one as
-/// bound to loopback and one as bound to the LAN with a control token. Made once per process, so
-/// rooms keep their state from one input to the next.
+/// one room registry (in memory, no state file) shared by two routers, one as bound to loopback and
+/// one as bound to the LAN with a control token. Rooms keep their state from one input to the next
+/// for as long as the server is used; the photos and page files are made once per process.
 final class FuzzServer: Sendable {
-    static let shared = FuzzServer()
     static let controlToken = "fuzz-control-token-0123456789abcdef"
     /// Photos and variant cache of this process, removed at exit.
     static let folder = NSTemporaryDirectory() + "stackweb-fuzz-\(getpid())"
+    /// What every server of this process shares: read or made once.
+    private static let fixture = Fixture()
 
     let rooms: RoomRegistry
     let loopback: Router
     let lan: Router
 
-    private init() {
-        CVipsSetup.start()
-        guard
-            let resources = ResourceLocator.locate(explicit: ProcessInfo.processInfo.environment["STACKWEB_RESOURCES"])
-        else { fatalError("fuzz-router: cannot find Resources/web; run from the repository or set STACKWEB_RESOURCES") }
-        let photos = Self.makePhotos(demo: resources + "/demo-photos")
-        atexit { try? FileManager.default.removeItem(atPath: FuzzServer.folder) }
-
-        let configuration = Configuration()
-        let library: Locked<PhotoLibrary>
-        do {
-            library = Locked(try PhotoLibrary.scan(folder: photos, order: configuration.order))
-        } catch {
-            fatalError("fuzz-router: cannot scan \(photos): \(error)")
-        }
-        precondition(library.withLock { $0.entries.count } == 5, "fuzz-router: the photo folder is incomplete")
+    init() {
+        let (library, configuration) = (Self.fixture.library, Configuration())
         let (stage, style) = (configuration.stage, configuration.style)
         let store = StateStore(path: nil, defaultStyle: style, log: { _ in })
+        // A slideshow, as a photo frame runs, so timer ticks interleave with requests; slow enough
+        // that 64 rooms advancing do not take the fuzzer's time.
         rooms = RoomRegistry(
-            maxRooms: configuration.maxRooms, store: store, slideshowInterval: 2_000, clock: Application.now,
+            maxRooms: configuration.maxRooms, store: store, slideshowInterval: 10_000, clock: Application.now,
             library: library
         ) { name, saved in
             let seed = FNV1a.hash(name.utf8)
@@ -44,13 +33,7 @@ final class FuzzServer: Sendable {
             if let saved { return Stack(photos: photos, stage: stage, saved: saved, seed: seed) }
             return Stack(photos: photos, stage: stage, style: style, seed: seed)
         }
-        let staticFiles: StaticFiles
-        do {
-            staticFiles = try StaticFiles.load(folder: resources + "/web")
-        } catch {
-            fatalError("fuzz-router: cannot load \(resources)/web: \(error)")
-        }
-        let variants = PhotoVariants(cacheFolder: Self.folder + "/cache")
+        let (staticFiles, variants) = (Self.fixture.staticFiles, Self.fixture.variants)
         let filter = RequestFilter.standard(extraHosts: ["frame.lan"], hostname: "photobox")
         let maxBodyBytes = ServerLimits.standard(loopbackOnly: true).maxBodyBytes
         loopback = Router(
@@ -63,6 +46,30 @@ final class FuzzServer: Sendable {
 
     func router(for server: FuzzRequest.Server) -> Router {
         server == .lan ? lan : loopback
+    }
+
+    private struct Fixture: Sendable {
+        let library: Locked<PhotoLibrary>
+        let staticFiles: StaticFiles
+        let variants: PhotoVariants
+
+        init() {
+            CVipsSetup.start()
+            let environment = ProcessInfo.processInfo.environment
+            guard let resources = ResourceLocator.locate(explicit: environment["STACKWEB_RESOURCES"]) else {
+                fatalError("fuzz-router: cannot find Resources/web; run from the repository or set STACKWEB_RESOURCES")
+            }
+            let photos = FuzzServer.makePhotos(demo: resources + "/demo-photos")
+            atexit { try? FileManager.default.removeItem(atPath: FuzzServer.folder) }
+            do {
+                library = Locked(try PhotoLibrary.scan(folder: photos, order: Configuration().order))
+                staticFiles = try StaticFiles.load(folder: resources + "/web")
+            } catch {
+                fatalError("fuzz-router: cannot read \(photos) or \(resources)/web: \(error)")
+            }
+            precondition(library.withLock { $0.entries.count } == 5, "fuzz-router: the photo folder is incomplete")
+            variants = PhotoVariants(cacheFolder: FuzzServer.folder + "/cache")
+        }
     }
 
     /// A small folder of photos: two of the demo photos, and test cards in the other formats and
