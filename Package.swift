@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Upcoming language features every Swift target opts into (see STYLE.md).
+/// Upcoming language features every Swift target opts into.
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
@@ -12,6 +12,8 @@ let package = Package(
     products: [
         .executable(name: "stackweb", targets: ["StackWeb"]),
         .library(name: "StackModel", targets: ["StackModel"]),
+        // Static, so the fuzz targets (scripts/fuzz.sh) link the server as one archive.
+        .library(name: "StackWebServer", type: .static, targets: ["StackWebServer"]),
     ],
     targets: [
         // libmicrohttpd: headers and flags come from Debian's pkg-config file.
@@ -29,14 +31,19 @@ let package = Package(
         ),
         .target(name: "CVips", dependencies: ["CVipsSystem"]),
         .target(name: "StackModel", swiftSettings: strictSettings, linkerSettings: [.linkedLibrary("m")]),
-        .executableTarget(
-            name: "StackWeb",
+        // The server as a library: everything but the entry point, so tests and fuzz targets link it.
+        .target(
+            name: "StackWebServer",
             dependencies: ["StackModel", "CMicroHTTPD", "CVips"],
             swiftSettings: strictSettings
         ),
+        .executableTarget(name: "StackWeb", dependencies: ["StackWebServer"], swiftSettings: strictSettings),
+        // Images the tests and benchmarks make for themselves; never part of the product.
+        .target(name: "CVipsTestSupport", dependencies: ["CVipsSystem"], path: "Tests/CVipsTestSupport"),
         .testTarget(name: "StackModelTests", dependencies: ["StackModel"], swiftSettings: strictSettings),
         .testTarget(
-            name: "StackWebTests", dependencies: ["StackWeb", "StackModel", "CVips"], swiftSettings: strictSettings),
+            name: "StackWebTests", dependencies: ["StackWebServer", "StackModel", "CVipsTestSupport"],
+            swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

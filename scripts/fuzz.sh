@@ -24,8 +24,8 @@ export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 swiftc "${flags[@]}" -static -emit-library -emit-module -module-name StackModel \
   -emit-module-path "$out/StackModel.swiftmodule" -o "$out/libStackModel.a" Sources/StackModel/*/*.swift
 
-http=Sources/StackWeb/HTTP
-support=Sources/StackWeb/Support
+http=Sources/StackWebServer/HTTP
+support=Sources/StackWebServer/Support
 sources_for() {
   case "$1" in
     pointer) echo "Tests/Fuzz/PointerDecoderFuzz.swift $http/APIRequest.swift $http/PointerBody.swift $support/JSONShape.swift" ;;
@@ -33,7 +33,7 @@ sources_for() {
     route) echo "Tests/Fuzz/RouteFuzz.swift $http/Route.swift $http/RequestFilter.swift $http/Request.swift $http/Response.swift $support/JSONWriter.swift" ;;
     last-event-id) echo "Tests/Fuzz/LastEventIDFuzz.swift $http/LastEventID.swift" ;;
     router)
-      find Sources/StackWeb -name '*.swift' ! -path Sources/StackWeb/App/main.swift | sort | tr '\n' ' '
+      find Sources/StackWebServer -name "*.swift" | sort | tr '\n' ' '
       echo "Tests/Fuzz/RouterFuzz.swift Tests/Fuzz/Router/*.swift" ;;
     *) echo "unknown fuzz target $1" >&2; exit 2 ;;
   esac
@@ -47,7 +47,8 @@ c_inputs() {
   mkdir -p "$modules"
   printf 'module %s { header "%s" export * }\n' \
     CMicroHTTPD "$PWD/Sources/CMicroHTTPD/include/CMicroHTTPD.h" \
-    CVips "$PWD/Sources/CVips/include/CVips.h" > "$modules/module.modulemap"
+    CVips "$PWD/Sources/CVips/include/CVips.h" \
+    CVipsTestSupport "$PWD/Tests/CVipsTestSupport/include/CVipsTest.h" > "$modules/module.modulemap"
   read -r -a cflags <<< "$(pkg-config --cflags libmicrohttpd vips)"
   for shim in CMicroHTTPD CVips; do
     clang -fsanitize=fuzzer-no-link,address -g -O1 -I "Sources/$shim/include" "${cflags[@]}" \

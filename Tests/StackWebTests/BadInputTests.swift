@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import StackWeb
+@testable import StackWebServer
 
 /// Bodies no page would send: each is refused with 400 (or 429) and changes nothing.
 @Suite struct BadInputTests {

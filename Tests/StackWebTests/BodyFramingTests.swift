@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import StackWeb
+@testable import StackWebServer
 
 /// How a request body is framed, over raw sockets: lengths that lie, bodies that stall, chunks.
 @Suite struct BodyFramingTests {

@@ -2,7 +2,7 @@ import Foundation
 import StackModel
 import Testing
 
-@testable import StackWeb
+@testable import StackWebServer
 
 /// Every command a finger has, through the API, and its errors.
 @Suite struct CommandTests {

@@ -1,8 +1,8 @@
-import CVips
+import CVipsTestSupport
 import Foundation
 import Testing
 
-@testable import StackWeb
+@testable import StackWebServer
 
 /// What a client (or a file name) puts into a room and the room echoes in its events: line breaks,
 /// NUL and Unicode separators must never break the Server-Sent Events framing, and come back intact
@@ -125,7 +125,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let names = ["a\nline.jpg", "b\r\n\r\ndata: {}.jpg", "c\rid: 9.jpg", "d\u{2028}sep.jpg"]
         for (index, name) in names.enumerated() {
-            #expect(CVips_writeTestJPEG(folder + "/" + name, 120, 90, Int32(index + 1)) == 0)
+            #expect(CVipsTest_writeJPEG(folder + "/" + name, 120, 90, Int32(index + 1)) == 0)
         }
         let server = try PhotoVariantTests.server(photos: folder)
         _ = try server.command(#"{"command":"style","style":"grid"}"#)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import StackWeb
+@testable import StackWebServer
 
 /// Server-Sent Events over real sockets: snapshot first, ids, fan-out, resume, heartbeats.
 @Suite struct EventStreamTests {

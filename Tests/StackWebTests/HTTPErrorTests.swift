@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import StackWeb
+@testable import StackWebServer
 
 /// Every refusal is JSON `{"error": …}` with the contract's status.
 @Suite struct HTTPErrorTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import StackWeb
+@testable import StackWebServer
 
 /// The HTTP surface over real sockets: page, static files, errors.
 @Suite struct HTTPServerTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import StackWeb
+@testable import StackWebServer
 
 /// `Last-Event-ID` values no EventSource sends: each viewer still gets a full snapshot first (no
 /// error, no replay of the wrong events), and its stream then carries the live changes.

@@ -1,9 +1,9 @@
-import CVips
+import CVipsTestSupport
 import Foundation
 import StackModel
 import Testing
 
-@testable import StackWeb
+@testable import StackWebServer
 
 /// The photo folder followed while the server runs: added, removed and replaced files reach every
 /// viewer within 2 s.
@@ -13,7 +13,7 @@ import Testing
         CVipsSetup.start()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        for index in 0..<count { #expect(CVips_writeTestJPEG(folder + "/photo-\(index).jpg", 120, 90, 1) == 0) }
+        for index in 0..<count { #expect(CVipsTest_writeJPEG(folder + "/photo-\(index).jpg", 120, 90, 1) == 0) }
         return folder
     }
 
@@ -36,7 +36,7 @@ import Testing
         let server = try Self.server(photos: folder)
         let viewer = try server.events()
         #expect(try viewer.next().json()["count"] as? Int == 3)
-        #expect(CVips_writeTestJPEG(folder + "/later.jpg", 120, 90, 1) == 0)
+        #expect(CVipsTest_writeJPEG(folder + "/later.jpg", 120, 90, 1) == 0)
         _ = try Self.change(viewer) { $0["count"] as? Int == 4 }
         // It joined the back: the front card is the one it was.
         #expect(try server.snapshot()["current"] as? Int == 0)
@@ -50,10 +50,10 @@ import Testing
         let viewer = try server.events()
         _ = try viewer.next()
         try FileManager.default.createDirectory(atPath: folder + "/2024/July", withIntermediateDirectories: true)
-        #expect(CVips_writeTestJPEG(folder + "/2024/July/beach.jpg", 120, 90, 1) == 0)
+        #expect(CVipsTest_writeJPEG(folder + "/2024/July/beach.jpg", 120, 90, 1) == 0)
         _ = try Self.change(viewer) { $0["count"] as? Int == 4 }
         // Made after the folder's watch was added: found because the new folder is watched too.
-        #expect(CVips_writeTestJPEG(folder + "/2024/July/dunes.jpg", 120, 90, 1) == 0)
+        #expect(CVipsTest_writeJPEG(folder + "/2024/July/dunes.jpg", 120, 90, 1) == 0)
         _ = try Self.change(viewer) { $0["count"] as? Int == 5 }
     }
 
@@ -84,7 +84,7 @@ import Testing
         #expect(src.hasPrefix("/photos/\(front["photo"] as? String ?? "")?v="))
         let name = try #require((front["caption"] as? [String: Any])?["name"] as? String)
         // As an editor saves: a new file beside, renamed over the old one.
-        #expect(CVips_writeTestJPEG(folder + "/.saving.jpg", 120, 90, 1) == 0)
+        #expect(CVipsTest_writeJPEG(folder + "/.saving.jpg", 120, 90, 1) == 0)
         #expect(rename(folder + "/.saving.jpg", folder + "/" + name) == 0)
         let change = try Self.change(viewer) { data in
             Self.cards(data).contains { $0["id"] as? String == front["id"] as? String && $0["src"] as? String != src }

@@ -2,7 +2,7 @@ import Foundation
 import StackModel
 import Testing
 
-@testable import StackWeb
+@testable import StackWebServer
 
 /// Rooms' lasting state: saved atomically, restored at start, kept while a room is unloaded.
 @Suite struct PersistenceTests {

@@ -1,8 +1,8 @@
-import CVips
+import CVipsTestSupport
 import Foundation
 import Testing
 
-@testable import StackWeb
+@testable import StackWebServer
 
 /// The photo folder is the boundary: symbolic links in it are not followed, so one that leads
 /// outside (to a file or a folder) is neither shown nor served. Links that stay inside are skipped
@@ -16,10 +16,10 @@ import Testing
         for path in [folder + "/album", outside + "/album"] {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         }
-        #expect(CVips_writeTestJPEG(folder + "/a.jpg", 80, 60, 1) == 0)
-        #expect(CVips_writeTestJPEG(folder + "/album/b.jpg", 80, 60, 2) == 0)
-        #expect(CVips_writeTestJPEG(outside + "/secret.jpg", 80, 60, 3) == 0)
-        #expect(CVips_writeTestJPEG(outside + "/album/hidden.jpg", 80, 60, 4) == 0)
+        #expect(CVipsTest_writeJPEG(folder + "/a.jpg", 80, 60, 1) == 0)
+        #expect(CVipsTest_writeJPEG(folder + "/album/b.jpg", 80, 60, 2) == 0)
+        #expect(CVipsTest_writeJPEG(outside + "/secret.jpg", 80, 60, 3) == 0)
+        #expect(CVipsTest_writeJPEG(outside + "/album/hidden.jpg", 80, 60, 4) == 0)
         let links = FileManager.default
         try links.createSymbolicLink(atPath: folder + "/escape.jpg", withDestinationPath: outside + "/secret.jpg")
         try links.createSymbolicLink(atPath: folder + "/relative.jpg", withDestinationPath: "../private/secret.jpg")

@@ -1,8 +1,8 @@
-import CVips
+import CVipsTestSupport
 import Foundation
 import Testing
 
-@testable import StackWeb
+@testable import StackWebServer
 
 /// `--order name|date` and `--shuffle`: the order of a new room's stack.
 @Suite struct PhotoOrderTests {
@@ -12,10 +12,10 @@ import Testing
         CVipsSetup.start()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("order-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        #expect(CVips_writeTestJPEGTaken(folder + "/a.jpg", 80, 60, "2021:05:01 12:00:00") == 0)
-        #expect(CVips_writeTestJPEGTaken(folder + "/b.jpg", 80, 60, "2023:01:01 08:30:00") == 0)
-        #expect(CVips_writeTestJPEGTaken(folder + "/c.jpg", 80, 60, "2019:12:24 18:00:00") == 0)
-        #expect(CVips_writeTestJPEG(folder + "/d.jpg", 80, 60, 1) == 0)
+        #expect(CVipsTest_writeJPEGTaken(folder + "/a.jpg", 80, 60, "2021:05:01 12:00:00") == 0)
+        #expect(CVipsTest_writeJPEGTaken(folder + "/b.jpg", 80, 60, "2023:01:01 08:30:00") == 0)
+        #expect(CVipsTest_writeJPEGTaken(folder + "/c.jpg", 80, 60, "2019:12:24 18:00:00") == 0)
+        #expect(CVipsTest_writeJPEG(folder + "/d.jpg", 80, 60, 1) == 0)
         let written = DateComponents(calendar: .current, year: 2022, month: 3, day: 1, hour: 9).date!
         try FileManager.default.setAttributes([.modificationDate: written], ofItemAtPath: folder + "/d.jpg")
         // The EXIF date wins over the file's own time.

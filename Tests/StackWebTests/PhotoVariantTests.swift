@@ -1,8 +1,8 @@
-import CVips
+import CVipsTestSupport
 import Foundation
 import Testing
 
-@testable import StackWeb
+@testable import StackWebServer
 
 /// Resized variants through libvips: upright, never enlarged, cached, bounded in memory.
 @Suite struct PhotoVariantTests {
@@ -12,9 +12,9 @@ import Testing
         CVipsSetup.start()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photos-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
-        #expect(CVips_writeTestJPEG(folder + "/a-rotated.jpg", 400, 200, 6) == 0)
-        #expect(CVips_writeTestJPEG(folder + "/b-plain.jpg", 300, 200, 1) == 0)
-        #expect(CVips_writeTestImage(folder + "/sub/c-nested.png", 120, 90) == 0)
+        #expect(CVipsTest_writeJPEG(folder + "/a-rotated.jpg", 400, 200, 6) == 0)
+        #expect(CVipsTest_writeJPEG(folder + "/b-plain.jpg", 300, 200, 1) == 0)
+        #expect(CVipsTest_writeImage(folder + "/sub/c-nested.png", 120, 90) == 0)
         try Data("not a photo".utf8).write(to: URL(fileURLWithPath: folder + "/notes.txt"))
         return folder
     }
@@ -33,7 +33,7 @@ import Testing
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         var width: Int32 = 0
         var height: Int32 = 0
-        #expect(CVips_uprightSize(path, &width, &height) == 0)
+        #expect(CVipsTest_uprightSize(path, &width, &height) == 0)
         return (Int(width), Int(height))
     }
 
@@ -103,7 +103,7 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("big-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         CVipsSetup.start()
-        #expect(CVips_writeTestJPEG(folder + "/big.jpg", 6000, 4000, 1) == 0)
+        #expect(CVipsTest_writeJPEG(folder + "/big.jpg", 6000, 4000, 1) == 0)
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)").path
         let server = try ServerProcess.start(arguments: ["--photos", folder, "--cache", cache])
         defer { server.stop() }

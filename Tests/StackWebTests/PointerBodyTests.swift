@@ -2,7 +2,7 @@ import Foundation
 import StackModel
 import Testing
 
-@testable import StackWeb
+@testable import StackWebServer
 
 /// The pointer body's fast scanner against `JSONDecoder`: wherever the scanner answers, the
 /// decoder (after `JSONShape`) must give the same body; and the page's own bodies must take the

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import StackWeb
+@testable import StackWebServer
 
 /// Pointer samples no well-behaved page sends, through `POST /api/rooms/{room}/pointer`: each is
 /// answered, and the room's state afterwards is exactly what the gestures that make sense say.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import StackWeb
+@testable import StackWebServer
 
 /// A thousand event streams opened and dropped in quick succession (a hall of pages reloading, a
 /// flaky Wi-Fi): afterwards the server counts only the viewers still there, holds no descriptor

@@ -2,7 +2,7 @@ import Foundation
 import StackModel
 import Testing
 
-@testable import StackWeb
+@testable import StackWebServer
 
 /// Resuming with `Last-Event-ID` in a room whose recent changes are large (found by fuzz-router).
 @Suite struct ReplayLimitTests {

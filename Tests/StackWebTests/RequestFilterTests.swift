@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import StackWeb
+@testable import StackWebServer
 
 /// Host allow-list (DNS rebinding), Origin on POST, and raw paths, over real sockets.
 @Suite struct RequestFilterTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import StackWeb
+@testable import StackWebServer
 
 /// The page and demo photos are found from wherever the binary runs.
 @Suite struct ResourceLocatorTests {

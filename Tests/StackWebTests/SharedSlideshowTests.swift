@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import StackWeb
+@testable import StackWebServer
 
 /// Many viewers on one room: identical streams, resume, one drag owner, presence, slow viewers.
 @Suite struct SharedSlideshowTests {

@@ -2,7 +2,7 @@ import Foundation
 import StackModel
 import Testing
 
-@testable import StackWeb
+@testable import StackWebServer
 
 /// `--sleep HH:MM-HH:MM`: which minutes are dark, when the next boundary is, and what viewers hear.
 @Suite struct SleepScheduleTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import StackWeb
+@testable import StackWebServer
 
 @Suite struct SlideshowTests {
     @Test func itAdvancesOnlyAfterAWholeIntervalOfQuiet() {

@@ -1,4 +1,4 @@
-import CVips
+import CVipsTestSupport
 import Foundation
 import Glibc
 import StackModel
@@ -86,9 +86,9 @@ final class FuzzServer: Sendable {
             fatalError("fuzz-router: cannot make \(photos): \(error)")
         }
         let made = [
-            CVips_writeTestJPEG(photos + "/rotated.jpg", 96, 64, 6),
-            CVips_writeTestImage(photos + "/card.png", 64, 48),
-            CVips_writeTestImage(photos + "/sub/card.webp", 48, 64),
+            CVipsTest_writeJPEG(photos + "/rotated.jpg", 96, 64, 6),
+            CVipsTest_writeImage(photos + "/card.png", 64, 48),
+            CVipsTest_writeImage(photos + "/sub/card.webp", 48, 64),
         ]
         precondition(made.allSatisfy { $0 == 0 }, "fuzz-router: libvips cannot write test photos")
         return photos

@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import StackWeb
+@testable import StackWebServer
 
 /// A real StackWeb server on an ephemeral port in this process, with the repository's resources.
 final class TestServer {

@@ -2,8 +2,8 @@ import Foundation
 import StackModel
 
 /// Everything the command line and `STACKWEB_*` environment variables can set.
-struct Configuration: Equatable, Sendable {
-    static let version = "0.1.0"
+public struct Configuration: Equatable, Sendable {
+    public static let version = "0.1.0"
 
     var host = "127.0.0.1"
     var port: UInt16 = 8080
@@ -60,17 +60,17 @@ struct Configuration: Equatable, Sendable {
     /// Styles this build's model implements.
     static let supportedStyles: [StyleName] = StyleName.allCases
 
-    enum Outcome: Equatable {
+    public enum Outcome: Equatable {
         case run(Configuration)
         case help
         case version
     }
 
-    struct Failure: Error, Equatable, CustomStringConvertible {
-        var description: String
+    public struct Failure: Error, Equatable, CustomStringConvertible {
+        public var description: String
     }
 
-    static let usage = """
+    public static let usage = """
         Usage: stackweb [options]
 
           --host ADDRESS        address to listen on (default 127.0.0.1; 0.0.0.0 for the LAN)
@@ -99,7 +99,7 @@ struct Configuration: Equatable, Sendable {
         """
 
     /// Reads the environment first, then the arguments (which win).
-    static func parse(arguments: [String], environment: [String: String]) throws(Failure) -> Outcome {
+    public static func parse(arguments: [String], environment: [String: String]) throws(Failure) -> Outcome {
         var config = Configuration()
         let names = [
             "host", "port", "photos", "style", "stage", "resources", "token", "state", "allowed-host", "cache",

@@ -45,7 +45,12 @@ protocol RequestResponder: Sendable {
 }
 
 /// Owns the one libmicrohttpd daemon: starts it, turns its callbacks into `Request`s and sends the
-/// `Response`s back. No MHD type or raw pointer leaves this file.
+/// `Response`s back.
+///
+/// The rule of this folder (`HTTP/MHD/`): it is the only place that touches a libmicrohttpd type, a
+/// connection pointer or an `Unmanaged` callback context. Everything outside it — the router, the
+/// handlers, the rooms — sees `Request`, `Response` and `EventSink` only, so it can be tested and
+/// fuzzed without a socket.
 final class HTTPServer: Sendable {
     /// The daemon handle; MHD itself serialises access to it.
     nonisolated(unsafe) private let daemon: OpaquePointer
@@ -118,40 +123,6 @@ final class ServerContext: Sendable {
     func closeAllStreams() {
         let open = streams.withLock { Array($0.values) }
         for stream in open { stream.close() }
-    }
-}
-
-/// One libmicrohttpd response per `SharedAnswer`, built on first use and kept until the daemon
-/// stops (a handful: the page's files and their 304s). The answer is kept too, so its identity
-/// cannot be reused by another object.
-final class SharedResponses: Sendable {
-    private struct Entry: @unchecked Sendable {
-        let answer: SharedAnswer
-        let response: OpaquePointer
-    }
-
-    private let entries = Locked<[ObjectIdentifier: Entry]>([:])
-
-    fileprivate func response(for answer: SharedAnswer) -> OpaquePointer? {
-        entries.withLock { entries in
-            if let entry = entries[ObjectIdentifier(answer)] { return entry.response }
-            let made = answer.bytes.withUnsafeBytes {
-                MHD_create_response_from_buffer(
-                    $0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
-            }
-            guard let made else { return nil }
-            for (name, value) in answer.headers { MHD_add_response_header(made, name, value) }
-            entries[ObjectIdentifier(answer)] = Entry(answer: answer, response: made)
-            return made
-        }
-    }
-
-    fileprivate func destroyAll() {
-        let all = entries.withLock { entries in
-            defer { entries.removeAll() }
-            return Array(entries.values)
-        }
-        for entry in all { MHD_destroy_response(entry.response) }
     }
 }
 

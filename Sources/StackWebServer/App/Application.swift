@@ -3,7 +3,7 @@ import Foundation
 import StackModel
 
 /// The running program: photo library, rooms, router and HTTP server, wired from a configuration.
-final class Application {
+public final class Application {
     enum Failure: Error, CustomStringConvertible {
         case resourcesNotFound
         case noPhotos(folder: String)
@@ -30,7 +30,7 @@ final class Application {
     private var watcher: FolderWatcher?
     private let sleep: SleepClock?
 
-    init(configuration: Configuration) throws {
+    public init(configuration: Configuration) throws {
         self.configuration = configuration
         guard let resources = ResourceLocator.locate(explicit: configuration.resources) else {
             throw Failure.resourcesNotFound
@@ -107,14 +107,14 @@ final class Application {
     @Sendable static func now() -> Millis { Date().timeIntervalSince1970 * 1000 }
 
     /// The address to open in a browser.
-    var url: String {
+    public var url: String {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         let shown = host == "0.0.0.0" || host == "[::]" ? "127.0.0.1" : host
         return "http://\(shown):\(server.port)/"
     }
 
     /// What start-up prints after the first line: where other devices can view, and the control URL.
-    var addressLines: [String] {
+    public var addressLines: [String] {
         let wildcard = configuration.host == "0.0.0.0" || configuration.host == "::"
         var hosts = wildcard ? NetworkAddresses.lanIPv4() : []
         if wildcard, let name = NetworkAddresses.mdnsName() { hosts.append(name) }
@@ -129,7 +129,7 @@ final class Application {
     }
 
     /// Closes every viewer's stream, then stops the server.
-    func stop() {
+    public func stop() {
         heartbeat.cancel()
         sweeper.cancel()
         watcher?.stop()

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import StackWebServer
 
 /// Entry point: parse the configuration, start, print where to look, run until SIGINT/SIGTERM.
 private func run() -> Never {

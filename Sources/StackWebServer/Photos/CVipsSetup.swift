@@ -1,11 +1,11 @@
 import CVips
 
 /// libvips must be started once per process before any image call.
-enum CVipsSetup {
+public enum CVipsSetup {
     /// Swift runs a static initialiser exactly once, even when many threads ask at the same time.
     private static let started: Bool = CVips_init("stackweb") == 0
 
-    static func start() {
+    public static func start() {
         guard started else { fatalError("libvips failed to start") }
     }
 }

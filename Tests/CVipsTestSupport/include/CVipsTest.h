@@ -1,0 +1,25 @@
+#ifndef CVIPSTEST_H
+#define CVIPSTEST_H
+
+/// Images the tests and benchmarks make for themselves, and what they read back. A test-only
+/// target: none of this ships in the product.
+
+#include <vips/vips.h>
+
+/// Reads the header of an image file and reports its upright size (EXIF orientation applied) without
+/// decoding pixels. Why a shim: vips_image_new_from_file is variadic. Returns 0 on success.
+int CVipsTest_uprightSize(const char *path, int *width, int *height);
+
+/// Writes a width × height JPEG test card (a diagonal gradient, red top-left corner) tagged with
+/// the given EXIF orientation (1–8), magenta at the stored top-left corner. For tests and the bench, which must make their own images.
+/// Why a shim: the save is variadic. Returns 0 on success.
+int CVipsTest_writeJPEG(const char *path, int width, int height, int orientation);
+
+/// The same test card in the format `path`'s suffix names (.png, .webp, .jpg), without orientation.
+int CVipsTest_writeImage(const char *path, int width, int height);
+
+/// As CVipsTest_writeJPEG (orientation 1), with `taken` ("YYYY:MM:DD HH:MM:SS") as the EXIF
+/// DateTimeOriginal. For tests. Why a shim: the save is variadic. Returns 0 on success.
+int CVipsTest_writeJPEGTaken(const char *path, int width, int height, const char *taken);
+
+#endif

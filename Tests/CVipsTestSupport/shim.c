@@ -1,0 +1,71 @@
+#include "CVipsTest.h"
+
+static int writeTestCard(const char *path, int width, int height, int orientation, const char *taken)
+{
+    VipsImage *x = NULL, *y = NULL, *red = NULL, *green = NULL, *blue = NULL, *rgb = NULL, *bytes = NULL;
+    VipsImage *bands[3];
+    int status = -1;
+    // Red and blue fade left to right, green grows top to bottom: the corners tell which way is up.
+    if (vips_xyz(&x, width, height, NULL) == 0 && vips_extract_band(x, &red, 0, NULL) == 0
+        && vips_extract_band(x, &green, 1, NULL) == 0
+        && vips_linear1(red, &y, -255.0 / width, 255.0, NULL) == 0
+        && vips_linear1(green, &blue, 255.0 / height, 0.0, NULL) == 0) {
+        bands[0] = y;
+        bands[1] = blue;
+        bands[2] = y;
+        if (vips_bandjoin(bands, &rgb, 3, NULL) == 0 && vips_cast_uchar(rgb, &bytes, NULL) == 0) {
+            vips_image_set_int(bytes, "orientation", orientation);
+            if (taken != NULL) {
+                // jpegsave writes exif-* fields back into the EXIF block it saves.
+                vips_image_set_string(bytes, "exif-ifd2-DateTimeOriginal", taken);
+            }
+            // The saver follows the path's suffix: .jpg keeps the EXIF fields set above.
+            status = vips_image_write_to_file(bytes, path, NULL);
+        }
+    }
+    VipsImage *all[] = {x, y, red, green, blue, rgb, bytes};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        if (all[i] != NULL) {
+            g_object_unref(all[i]);
+        }
+    }
+    if (status != 0) {
+        vips_error_clear();
+    }
+    return status;
+}
+
+int CVipsTest_writeJPEG(const char *path, int width, int height, int orientation)
+{
+    return writeTestCard(path, width, height, orientation, NULL);
+}
+
+int CVipsTest_writeJPEGTaken(const char *path, int width, int height, const char *taken)
+{
+    return writeTestCard(path, width, height, 1, taken);
+}
+
+int CVipsTest_writeImage(const char *path, int width, int height)
+{
+    return writeTestCard(path, width, height, 1, NULL);
+}
+
+int CVipsTest_uprightSize(const char *path, int *width, int *height)
+{
+    VipsImage *image = vips_image_new_from_file(path, NULL);
+    if (image == NULL) {
+        vips_error_clear();
+        return -1;
+    }
+    VipsImage *upright = NULL;
+    int status = vips_autorot(image, &upright, NULL);
+    if (status == 0) {
+        *width = vips_image_get_width(upright);
+        *height = vips_image_get_height(upright);
+        g_object_unref(upright);
+    } else {
+        vips_error_clear();
+    }
+    g_object_unref(image);
+    return status;
+}
