@@ -119,12 +119,12 @@ import Testing
     }
 
     @Test func aRoomAppliesAChangeOnceEvenIfRestoredFromTheNewLibrary() throws {
-        let photos = (0..<4).map { Photo(id: "p\($0)", width: 4, height: 3) }
-        let room = Room(name: "r", clock: { 0 }, restore: { Stack(photos: photos, seed: 1) })
+        let room = Room.forTests(photos: 4)
         _ = room.snapshotJSON()
-        let change = LibraryChange(added: [photos[3], Photo(id: "p9", width: 4, height: 3)], removed: ["p0", "p7"])
-        room.photosChanged(change)
-        room.photosChanged(change)
+        let change = LibraryChange(
+            added: [Photo(id: "p3", width: 4, height: 3), Photo(id: "p9", width: 4, height: 3)], removed: ["p0", "p7"])
+        try room.handle(.libraryChanged(change, library: PhotoLibrary(entries: [])))
+        try room.handle(.libraryChanged(change, library: PhotoLibrary(entries: [])))
         #expect(room.listing().count == 4)
     }
 }

@@ -20,7 +20,7 @@ extension Application {
                 let change = LibraryChange(from: old, to: new)
                 guard !change.isEmpty else { return }
                 library.withLock { $0 = new }
-                for room in rooms.all { room.photosChanged(change) }
+                for room in rooms.all { _ = try? room.handle(.libraryChanged(change, library: new)) }
             }
         } catch {
             warn("\(error); photos added to \(folder) will show after a restart")
