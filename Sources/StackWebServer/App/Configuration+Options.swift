@@ -39,9 +39,9 @@ extension Configuration {
             "--interval", "SECONDS",
             help: """
                 advance every room to the next photo this often, with the style's own motion; a person's gesture \
-                holds it off for one interval; the `play` and `pause` commands switch it
+                holds it off for one interval; the `play` and `pause` commands (▶ on the page) switch it
                 """,
-            default: .description("no slideshow")
+            default: .description("paused; ▶ starts one every \(Int(RoomSettings.defaultSlideshowInterval / 1000)) s")
         ) { config, value throws(Failure) in
             guard let seconds = Double(value), (1...86_400).contains(seconds) else {
                 throw Failure(description: "--interval must be 1 to 86400 seconds")
