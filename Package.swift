@@ -14,6 +14,9 @@ let package = Package(
         .library(name: "StackModel", targets: ["StackModel"]),
         // Static, so the fuzz targets (scripts/fuzz.sh) link the server as one archive.
         .library(name: "StackWebServer", type: .static, targets: ["StackWebServer"]),
+        // The test images' C shims as an archive of their own, for the router fuzz target; the
+        // server's products never depend on it.
+        .library(name: "CVipsTestSupport", type: .static, targets: ["CVipsTestSupport"]),
     ],
     targets: [
         // libmicrohttpd: headers and flags come from Debian's pkg-config file.

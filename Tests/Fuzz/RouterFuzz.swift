@@ -7,6 +7,8 @@
 
 import Foundation
 
+@testable import StackWebServer
+
 /// Inputs one server answers before a fresh one replaces it: enough for rooms to live through many
 /// sequences of commands, few enough that stacks grown by inserts and 64 rooms' full replay buffers
 /// do not slow the target to a crawl and its memory to the limit (at 20,000, rooms replaying a

@@ -3,6 +3,8 @@ import Foundation
 import Glibc
 import StackModel
 
+@testable import StackWebServer
+
 /// The server the `router` target talks to, wired as `Application` wires it but without a socket:
 /// one room registry (in memory, no state file) shared by two routers, one as bound to loopback and
 /// one as bound to the LAN with a control token. Rooms keep their state from one input to the next
