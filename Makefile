@@ -1,6 +1,6 @@
 # StackWeb — build, run and test on Debian.
 #   make run    install what is missing, build (release), start on the bundled demo photos
-#   make test   everything CI runs: Swift tests (plain and under ThreadSanitizer), page tests, browser tests
+#   make test   everything CI runs: lint, Swift tests (plain and under ThreadSanitizer), page tests, fuzzing, browser tests
 #   make bench  the benchmarks (release build, loopback): writes BENCHMARKS.md and Benchmarks/charts/
 SHELL := /bin/bash
 .DEFAULT_GOAL := build
@@ -49,7 +49,7 @@ release: apt-deps
 run: release
 	$(RELEASE_BIN) --host $(HOST) --port $(PORT) --state $(STATE) $(ARGS)
 
-test: deps test-swift test-tsan test-web fuzz-smoke test-e2e
+test: deps lint test-swift test-tsan test-web fuzz-smoke test-e2e
 
 test-swift:
 	swift build --build-tests
