@@ -33,11 +33,18 @@ let package = Package(
             providers: [.apt(["libvips-dev"])]
         ),
         .target(name: "CVips", dependencies: ["CVipsSystem"]),
+        // SQLite keeps the rooms' lasting state; one shim for a constant Swift cannot import.
+        .systemLibrary(
+            name: "CSQLiteSystem",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(name: "CSQLite", dependencies: ["CSQLiteSystem"]),
         .target(name: "StackModel", swiftSettings: strictSettings, linkerSettings: [.linkedLibrary("m")]),
         // The server as a library: everything but the entry point, so tests and fuzz targets link it.
         .target(
             name: "StackWebServer",
-            dependencies: ["StackModel", "CMicroHTTPD", "CVips"],
+            dependencies: ["StackModel", "CMicroHTTPD", "CVips", "CSQLite"],
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "StackWeb", dependencies: ["StackWebServer"], swiftSettings: strictSettings),

@@ -30,8 +30,23 @@ public final class Application {
     private let sleep: SleepClock?
 
     public convenience init(configuration: Configuration) throws {
-        let store = JSONFileStore(path: configuration.state, defaultStyle: configuration.style, log: Application.warn)
-        try self.init(configuration: configuration, store: store)
+        try self.init(configuration: configuration, store: Application.openStore(configuration))
+    }
+
+    /// The SQLite database at `--state`, or memory only without it. A database that cannot be opened
+    /// (damaged, not a database) is moved aside for a person to look at, and a new one is made: a
+    /// photo frame must come back up by itself.
+    static func openStore(_ configuration: Configuration) throws -> any RoomStore {
+        guard let path = configuration.state else { return MemoryRoomStore() }
+        do {
+            return try SQLiteStore(path: path, defaultStyle: configuration.style, log: warn)
+        } catch let error as SQLiteError {
+            let aside = path + ".unreadable-\(Int(Date().timeIntervalSince1970))"
+            try FileManager.default.moveItem(atPath: path, toPath: aside)
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            warn("cannot open \(path) (\(error)); moved it to \(aside) and started a new database")
+            return try SQLiteStore(path: path, defaultStyle: configuration.style, log: warn)
+        }
     }
 
     /// With the store rooms keep their lasting state in (tests inject a slow or failing one).

@@ -62,6 +62,9 @@ final class Room: Sendable {
 
     var isLoaded: Bool { core.withLock { $0.state.isLoaded } }
 
+    /// No motion is running or waiting to end (an unloaded room is at rest).
+    var isAtRest: Bool { core.withLock { $0.state.stack?.nextDeadline == nil } }
+
     /// What `GET /api/rooms` lists about this room.
     func listing() -> (viewers: Int, count: Int, seq: Int) {
         core.withLock { core in
