@@ -48,7 +48,7 @@ import Testing
         let gaps = [edges.minX - 1024, -edges.maxX, edges.minY - 768, -edges.maxY]
         #expect(gaps.max()! > -1e-9, "off the stage")
         #expect(gaps.max()! < 1e-9, "and no further")
-        // Straight along the direction, the seed's rightward bug (y = midY + width) included.
+        // Straight along the direction, PhotoStackView's rightward bug (y = midY + width) included.
         #expect(abs((end.x - start.x) * direction.y - (end.y - start.y) * direction.x) < 1e-9)
         #expect((end.x - start.x) * direction.x + (end.y - start.y) * direction.y > 0)
     }

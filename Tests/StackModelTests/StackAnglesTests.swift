@@ -9,7 +9,7 @@ import Testing
         CardTransform(x: 512, y: 384, w: 120, h: 120, rotation: AnglesLayout.angles[position % 5])
     }
 
-    @Test func theTopTenAreDrawnCentredAtTheSeedsAngles() {
+    @Test func theTopTenAreDrawnCentredAtTheOriginalAngles() {
         let stack = Fixture.stack(.angles, cards: 12)
         #expect(
             stack.drawnCards(at: now)

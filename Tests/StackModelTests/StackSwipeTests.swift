@@ -5,7 +5,7 @@ import Testing
 @Suite struct StackSwipeTests {
     let now = Fixture.now
     static let layout = SwipeLayout(stage: .default, stacked: false)
-    /// The seed view's width: 335 seed points on the fitted screen.
+    /// SMSwipeView's view width: 335 phone points on the fitted screen.
     static let w = 335 * (768.0 / 667)
     /// The front card's centre, where the drags below start.
     static let centre = Point(x: 512, y: 392)
@@ -29,7 +29,7 @@ import Testing
         }
     }
 
-    @Test func threeCardsAreDrawnInTheSeedsFrames() {
+    @Test func threeCardsAreDrawnInSMSwipeViewsFrames() {
         let stack = Fixture.stack(.swipe, cards: 5)
         #expect(stack.drawnCards(at: now) == (0..<3).map { Fixture.drawn($0, position: $0, z: 5 - $0, Self.slot($0)) })
     }
@@ -50,7 +50,7 @@ import Testing
                     Fixture.drawn(0, position: 0, z: 5, Self.slot(0).turned(by: angle)),
                     Fixture.drawn(1, position: 1, z: 4, Self.slot(1).turned(by: angle / 2)),
                 ]))
-        // Dragging right does not tilt: the seed only turns cards on their way out to the left.
+        // Dragging right does not tilt: SMSwipeView only turns cards on their way out to the left.
         let right = try stack.handle(Fixture.pointer(.move, 562, 392, t: 1032), at: now + 32)
         #expect(
             right
@@ -60,7 +60,7 @@ import Testing
                 ]))
     }
 
-    @Test func aSwipeLeftFliesTheFrontCardOutAndShiftsTheOthersAfterTheSeedsTimings() throws {
+    @Test func aSwipeLeftFliesTheFrontCardOutAndShiftsTheOthersAfterSMSwipeViewsTimings() throws {
         var stack = Fixture.stack(.swipe, cards: 5)
         let change = try stack.apply(Self.swipe(speed: -1500, duration: 60))
         let release = now + 60
@@ -77,7 +77,7 @@ import Testing
                     2, position: 1, z: 4, Self.slot(1),
                     animation: Fixture.tween(
                         from: Self.slot(2), to: Self.slot(1), start: release, duration: 200, delay: 300)),
-                // Under the old third until it moves: the seed slides a new third in there.
+                // Under the old third until it moves: SMSwipeView slides a new third in there.
                 Fixture.drawn(3, position: 2, z: 3, Self.slot(2)),
                 Fixture.drawn(
                     0, position: 4, z: 6, flightTarget,

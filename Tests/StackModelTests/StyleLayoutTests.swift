@@ -2,7 +2,7 @@ import Testing
 
 @testable import StackModel
 
-/// Each seed's constants, as the layouts place cards on the default 1024 × 768 stage.
+/// Each original view's constants, as the layouts place cards on the default 1024 × 768 stage.
 @Suite struct StyleLayoutTests {
     static let photo = Photo(id: "p", width: 400, height: 300)
     static let stage = StageSize.default
@@ -19,7 +19,7 @@ import Testing
     @Test(arguments: [
         (0, 0.0), (1, 0.2), (2, -0.5), (3, -0.2), (4, 0.5), (5, 0), (6, 0.2), (9, 0.5), (12, -0.5), (1_000_003, -0.2),
     ])
-    func anglesTurnsEachCardByTheSeedsAngleForItsPosition(position: Int, rotation: Double) {
+    func anglesTurnsEachCardByTheOriginalAngleForItsPosition(position: Int, rotation: Double) {
         let layout = AnglesLayout(stage: Self.stage)
         #expect(
             layout.restTransform(of: Self.photo, tilt: 3, position: position)
@@ -56,11 +56,11 @@ import Testing
         }
     }
 
-    /// The seed screen's scale on the default stage: 768 / 667.
+    /// The phone screen's scale on the default stage: 768 / 667.
     static let scale = 768.0 / 667
 
-    @Test func theSeedScreenFitsThePortraitPhoneInTheStage() {
-        let screen = SeedScreen(stage: Self.stage)
+    @Test func thePhoneScreenFitsInTheStage() {
+        let screen = PhoneScreen(stage: Self.stage)
         #expect(abs(screen.scale - Self.scale) < 1e-12)
         #expect(abs(screen.cardWidth - 335 * Self.scale) < 1e-9 && abs(screen.cardHeight - 467 * Self.scale) < 1e-9)
         #expect(abs(DeckLayout(stage: Self.stage).maxLength - 375 * Self.scale / 2) < 1e-9)
@@ -80,11 +80,11 @@ import Testing
     }
 
     @Test(arguments: [
-        // (position, stacked, left, top, width, opacity) in the seed view of w × h
+        // (position, stacked, left, top, width, opacity) in SMSwipeView's view of w × h
         (0, false, 0.0, 16.0, 0.0, 1.0), (1, false, 10, 8, 20, 1), (2, false, 20, 0, 40, 1), (3, false, 20, 0, 40, 0),
         (0, true, 0, 16, 0, 1), (1, true, 10, 8, 20, 0.5), (2, true, 20, 0, 40, 0.3), (7, true, 20, 0, 40, 0),
     ])
-    func swipeFramesAreTheSeedsThree(
+    func swipeFramesAreSMSwipeViewsThree(
         position: Int, stacked: Bool, left: Double, top: Double, narrowing: Double, opacity: Double
     ) {
         let w = 335 * Self.scale

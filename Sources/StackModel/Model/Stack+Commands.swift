@@ -60,7 +60,7 @@ extension Stack {
     }
 
     /// Sends the top card to the back (a flick, `next`, a swipe left, the deck's fly-out) and
-    /// remembers it for `undo`; in `pile` it lands with a new tilt, as the seed's `makeCrooked`.
+    /// remembers it for `undo`; in `pile` it lands with a new tilt, as PhotoStackView's `makeCrooked`.
     mutating func sendTopToBackRecorded(from: CardTransform?, toward direction: Point, speed: Double, now: Millis) {
         guard let top = order.first else { return }
         record(.sentToBack(card: top, tilt: cards[top].tilt))
@@ -68,7 +68,7 @@ extension Stack {
     }
 
     /// Brings the back card to the front (`previous`, a swipe right) and remembers it for `undo`.
-    /// In `swipe` nothing comes before the first card: the seed's swipe back stops there.
+    /// In `swipe` nothing comes before the first card: SMSwipeView's swipe back stops there.
     mutating func bringBottomToTopRecorded(now: Millis) {
         guard style != .swipe || order.first != firstCard else { return }
         record(.broughtToTop)
@@ -99,11 +99,11 @@ extension Stack {
         record(.removed(card: card, position: position, wasFirst: wasFirst))
     }
 
-    /// Turns the card over in half a second, as the seed's `animateWithDuration(0.5)`.
+    /// Turns the card over in half a second, as the original deck's `animateWithDuration(0.5)`.
     mutating func flip(_ card: Int, now: Millis) {
         let from = displayed(card, at: now)
         cards[card].isFlipped.toggle()
-        animate(card, from: from, to: restTransform(of: card), .seedTween(500), now: now)
+        animate(card, from: from, to: restTransform(of: card), .uiViewTween(500), now: now)
     }
 
     /// The front card grows to the whole stage or shrinks back, with the settle spring in every style.

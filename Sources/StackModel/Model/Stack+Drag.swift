@@ -28,7 +28,7 @@ extension Stack {
                 layer.base, layer: index, of: grab.layers.count, by: translation)
         }
         if let distance = layout.flyOutDistance, abs(translation.x) > distance {
-            // The seed disables its pan here: the gesture is over, whatever the pointer does next.
+            // The original deck disables its pan here: the gesture is over, whatever the pointer does next.
             recognizer.abandon()
             throwTopCard(toward: Point(x: translation.x > 0 ? 1 : -1, y: 0), speed: 0, now: now)
         }

@@ -51,16 +51,16 @@ extension Stack {
         case .swipe:
             if twice { toggleFullscreen() }
         case .deck:
-            // Every tap turns the card, as the seed's single-tap recognizer does.
+            // Every tap turns the card, as the original deck's single-tap recognizer does.
             if let top = order.first { flip(top, now: now) }
         case .angles, .grid:
-            // Every tap counts, as the seed's single-tap recognizer does.
+            // Every tap counts, as StackCollectionViewLayout's single-tap recognizer does.
             removeOrInsert(at: point, now: now)
         }
     }
 
-    /// The seed 001 tap: a card under the pointer is deleted; on empty stage a card is inserted in
-    /// front, showing the photo list's last photo (the seed inserts its last image, "xcode.png").
+    /// The StackCollectionViewLayout tap: a card under the pointer is deleted; on empty stage a card is inserted in
+    /// front, showing the photo list's last photo (the original inserts its last image, "xcode.png").
     private mutating func removeOrInsert(at point: Point, now: Millis) {
         // A card flying off the stage is no longer there to be tapped.
         let hit = drawnNumbers()

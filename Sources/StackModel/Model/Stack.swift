@@ -6,7 +6,7 @@
 public struct Stack: Sendable {
     public let stage: StageSize
     public internal(set) var style: StyleName
-    /// `swipe` only: the seed's stacked mode, the cards behind the front one at 50 % and 30 % opacity.
+    /// `swipe` only: SMSwipeView's stacked mode, the cards behind the front one at 50 % and 30 % opacity.
     public let swipeStacked: Bool
     /// Whether the front card is shown fitted to the whole stage (pile's double tap, `fullscreen`).
     public internal(set) var isFullscreen = false
@@ -34,7 +34,7 @@ public struct Stack: Sendable {
     var random: SplitMix64
     /// Order changes `undo` can revert, oldest first, at most `historyLimit`.
     var history: [UndoEntry] = []
-    /// The card a swipe back stops at (the seed's index 0): the front card when the stack was made
+    /// The card a swipe back stops at (SMSwipeView's index 0): the front card when the stack was made
     /// or shuffled; when it is removed, the card after it.
     var firstCard: Int?
     /// How the cards whose resting place the current event moved get there; nil: the layout's

@@ -2,7 +2,7 @@
 public enum StackCommand: Sendable, Equatable {
     /// The front card leaves for the back (a flick, a swipe left, the deck's fly-out).
     case next
-    /// The back card comes to the front (in `swipe`, not past the first card: the seed stops there).
+    /// The back card comes to the front (in `swipe`, not past the first card: SMSwipeView stops there).
     case previous
     /// Bring the card of this photo-list index to the front.
     case goto(index: Int)

@@ -1,5 +1,5 @@
-/// The `angles` style (seed 001's StackCollectionViewLayout): every card 120 × 120, centred on the
-/// stage, turned by the seed's five angles in turn, position 0 on top.
+/// The `angles` style (the UICollectionView StackCollectionViewLayout): every card 120 × 120, centred on the
+/// stage, turned by the original's five angles in turn, position 0 on top.
 ///
 /// Presses only tap: a tap on a card deletes it, a tap on empty stage inserts one in front.
 struct AnglesLayout: StyleLayout, Equatable {

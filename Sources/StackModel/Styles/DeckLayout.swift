@@ -1,4 +1,4 @@
-/// The `deck` style (seed 003's card animation): the seed card, each layer behind the front one
+/// The `deck` style (the iOS depth card deck with 3D flip): the original's card, each layer behind the front one
 /// 7 pt higher, 8 % narrower and 20 % more transparent.
 ///
 /// The perspective (m34 = −1/1000) only shows in the flip, which the page draws. A drag moves and
@@ -15,9 +15,9 @@ struct DeckLayout: StyleLayout, Equatable {
 
     var stage: StageSize
 
-    var screen: SeedScreen { SeedScreen(stage: stage) }
+    var screen: PhoneScreen { PhoneScreen(stage: stage) }
 
-    /// The seed's fly-out distance: half the seed screen's width (215.9 pt on the default stage), where
+    /// The original's fly-out distance (maxLength): half the phone screen's width (215.9 pt on the default stage), where
     /// the front layer is tilted the full 15° and a dragged card visibly commits, as in swipe-to-dismiss
     /// lists. Longer than the flick distance (a quarter of the card's short side), so a release there
     /// already throws, and only a long drag flies out on its own.
@@ -33,7 +33,7 @@ struct DeckLayout: StyleLayout, Equatable {
             scaleX: 1 - Self.layerNarrowing * layer, opacity: 1 - Self.layerFading * layer)
     }
 
-    /// A card moving forward into the layers comes from the layer behind its new one, as in the seed.
+    /// A card moving forward into the layers comes from the layer behind its new one, as in the original.
     func entrance(of photo: Photo, tilt: Int8, position: Int) -> CardTransform? {
         restTransform(of: photo, tilt: tilt, position: position + 1)
     }
@@ -43,9 +43,9 @@ struct DeckLayout: StyleLayout, Equatable {
     var reflow: Transition { .spring(.deck) }
     var springBack: Transition { .spring(.deck) }
     var arrival: Transition { .spring(.deck) }
-    /// The seed's fly-out: `animateWithDuration(0.5)`.
-    var flight: Transition { .seedTween(500) }
-    /// The seed re-adds the recycled card at the back without animation.
+    /// The original's fly-out: `animateWithDuration(0.5)`.
+    var flight: Transition { .uiViewTween(500) }
+    /// The original re-adds the recycled card at the back without animation.
     var landing: Landing { .appear }
 
     var draggedLayers: Int { Self.layers }

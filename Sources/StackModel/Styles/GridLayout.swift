@@ -1,4 +1,4 @@
-/// The `grid` style: seed 001's flow layout, 60 × 60 items in rows filling the stage's width under a
+/// The `grid` style: the UICollectionViewFlowLayout the angled stack toggles to, 60 × 60 items in rows filling the stage's width under a
 /// 74-pt top inset, position 0 at the top left.
 ///
 /// As UICollectionViewFlowLayout with its default minimum spacings (10 pt between items and between

@@ -53,7 +53,7 @@ enum Landing: Sendable, Equatable {
     case slideUnder
     /// Slides to its place at the back if that place is drawn; otherwise stops being drawn.
     case slideIfDrawn
-    /// Appears at its place at the back at once (the seeds re-add the view there), if drawn.
+    /// Appears at its place at the back at once (the iOS originals re-add the view there), if drawn.
     case appear
 }
 

@@ -1,4 +1,4 @@
-/// The layouts StackWeb reproduces from the seed articles.
+/// The layouts StackWeb reproduces from four iOS stack views (docs/styles.md).
 public enum StyleName: String, Sendable, CaseIterable, Equatable {
     case pile, angles, grid, deck, swipe
 }

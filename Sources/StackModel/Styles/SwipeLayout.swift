@@ -1,22 +1,22 @@
-/// The `swipe` style (seed 004's SMSwipeView): three cards in a view of the seed card's size, front
+/// The `swipe` style (SMSwipeView): three cards in a view of the deck card's size, front
 /// at (0, 16, w, h − 16), next at (10, 8, w − 20, h − 16), third at (20, 0, w − 40, h − 16).
 ///
 /// A swipe left shows the next card, wrapping after the last; a swipe right brings the previous one
 /// back, stopping at the first. Dragging left tilts the front card about its bottom-right corner by
-/// 90°·Δx/w and the next by half that, as the seed's pan does.
+/// 90°·Δx/w and the next by half that, as SMSwipeView's pan does.
 struct SwipeLayout: StyleLayout, Equatable {
     static let sideMargin = 10.0
     static let topMargin = 16.0
-    /// The seed's `isStackCard` mode: front, next, third.
+    /// SMSwipeView's `isStackCard` mode: front, next, third.
     static let stackedOpacities = [1.0, 0.5, 0.3]
     static let drawnLimit = 3
 
     var stage: StageSize
     var stacked: Bool
 
-    /// The seed view: as large as the deck's card (see `SeedScreen`), centred on the stage.
+    /// SMSwipeView's view: as large as the deck's card (see `PhoneScreen`), centred on the stage.
     var view: (x: Double, y: Double, w: Double, h: Double) {
-        let screen = SeedScreen(stage: stage)
+        let screen = PhoneScreen(stage: stage)
         return (
             screen.centre.x - screen.cardWidth / 2, screen.centre.y - screen.cardHeight / 2, screen.cardWidth,
             screen.cardHeight
@@ -37,16 +37,16 @@ struct SwipeLayout: StyleLayout, Equatable {
         return CardTransform(x: left + width / 2, y: top + height / 2, w: width, h: height, opacity: opacity)
     }
 
-    /// After a swipe left the seed shifts the cards forward in 0.2 s once the 0.3-s flight is over.
-    var reflowAfterSendingBack: Transition { .seedTween(200, delay: 300) }
+    /// After a swipe left SMSwipeView shifts the cards forward in 0.2 s once the 0.3-s flight is over.
+    var reflowAfterSendingBack: Transition { .uiViewTween(200, delay: 300) }
     /// A swipe right moves everything back in one 0.5-s animation.
-    var reflowAfterBringingUp: Transition { .seedTween(500) }
-    var reflow: Transition { .seedTween(200) }
-    var arrival: Transition { .seedTween(500) }
-    var flight: Transition { .seedTween(300) }
+    var reflowAfterBringingUp: Transition { .uiViewTween(500) }
+    var reflow: Transition { .uiViewTween(200) }
+    var arrival: Transition { .uiViewTween(500) }
+    var flight: Transition { .uiViewTween(300) }
     var landing: Landing { .appear }
 
-    /// The seed straightens the card as it goes, about the same corner it tilted about.
+    /// SMSwipeView straightens the card as it goes, about the same corner it tilted about.
     func flightTarget(from: CardTransform, direction: Point) -> CardTransform {
         offStage(from.turned(by: -from.rotation), direction: direction)
     }
@@ -63,7 +63,7 @@ struct SwipeLayout: StyleLayout, Equatable {
 }
 
 extension CardTransform {
-    /// Turned by `angle` (clockwise) about its bottom-right corner, the seed's anchor point (1, 1).
+    /// Turned by `angle` (clockwise) about its bottom-right corner, SMSwipeView's anchor point (1, 1).
     func turned(by angle: Double) -> CardTransform {
         let halfWidth = w * scaleX / 2
         let halfHeight = h * scaleY / 2
