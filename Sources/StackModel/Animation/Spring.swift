@@ -1,4 +1,5 @@
-/// The springs the stack animates with, and how to turn one into a card's motion.
+/// The springs the stack animates with, and how to turn one into a card's motion (their origins:
+/// docs/styles.md).
 struct Spring: Sendable, Equatable {
     var stiffness: Double
     var damping: Double

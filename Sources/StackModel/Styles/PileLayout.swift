@@ -1,5 +1,6 @@
 /// The `pile` style (PhotoStackView): every card centred on the stage, its photo's aspect fitted in
 /// 62 % of the stage, tilted by its own whole-degree angle, except the top card, which lies straight.
+/// Constants and their origins: docs/styles.md.
 struct PileLayout: StyleLayout, Equatable {
     /// Cards drawn: ten tilted cards already read as a pile, and the rest lie hidden under them.
     static let drawnLimit = 10
