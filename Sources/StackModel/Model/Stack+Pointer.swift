@@ -2,8 +2,9 @@
 extension Stack {
     mutating func pointerReceived(_ input: PointerInput, at now: Millis) {
         // A style whose presses only tap (angles, grid) listens on the whole stage: a tap on empty
-        // stage means something there. The others listen on the top card.
-        let wholeStage = layout.draggedLayers == 0
+        // stage means something there; so does the frame, whose photos fill the stage. The others
+        // listen on the top card.
+        let wholeStage = layout.draggedLayers == 0 || layout.grabsAnywhere
         let top = wholeStage ? nil : grabbableTop(at: now)
         let outcome = recognizer.handle(input, at: now) { point in wholeStage || (top?.contains(point) ?? false) }
         gestureRecognized(outcome, at: now)
@@ -50,6 +51,9 @@ extension Stack {
             }
         case .swipe:
             if twice { toggleFullscreen() }
+        case .frame:
+            // A frame on a wall: a touch only swipes.
+            break
         case .deck:
             // Every tap turns the card, as the original deck's single-tap recognizer does.
             if let top = order.first { flip(top, now: now) }

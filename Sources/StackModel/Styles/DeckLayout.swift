@@ -4,6 +4,7 @@
 /// The perspective (m34 = −1/1000) only shows in the flip, which the page draws. A drag moves and
 /// tilts every layer, less for each layer behind; past `maxLength` the top card flies out on the
 /// drag's side and the others spring forward (damping ratio 0.4); a tap turns the top card over.
+/// Constants and their origins: docs/styles.md.
 struct DeckLayout: StyleLayout, Equatable {
     /// Layers drawn: the fifth behind the front one would have opacity 1 − 0.2·5 = 0.
     static let layers = 5
@@ -51,7 +52,8 @@ struct DeckLayout: StyleLayout, Equatable {
     var draggedLayers: Int { Self.layers }
 
     /// Layer `i` of `n` moves by (1 − i/n)·Δx and tilts by (1 − i/n)·(Δx / maxLength)·15°.
-    func dragged(_ base: CardTransform, layer: Int, of layers: Int, by translation: Point) -> CardTransform {
+    func dragged(_ base: CardTransform, layer: Int, of layers: Int, by drag: Drag) -> CardTransform {
+        let translation = drag.translation
         let share = 1 - Double(layer) / Double(layers)
         var moved = base
         moved.x += share * translation.x
