@@ -66,7 +66,9 @@ import Testing
         let name = try #require((front["caption"] as? [String: Any])?["name"] as? String)
         try FileManager.default.removeItem(atPath: folder + "/" + name)
         let change = try Self.change(viewer) { $0["count"] as? Int == 2 }
-        #expect(change["current"] as? Int != snapshot["current"] as? Int)
+        // `current` counts places from the first card; the card after the removed first card is first
+        // now, so the front is place 0 of the two left.
+        #expect(snapshot["current"] as? Int == 0 && change["current"] as? Int == 0)
         // The removed card fades out where it was.
         let fading = Self.cards(change).first { $0["id"] as? String == front["id"] as? String }
         #expect(
