@@ -111,7 +111,7 @@ import Testing
         #expect(Self.failure([], ["STACKWEB_PORT": "x"]) == "--port must be 0 to 65535")
         #expect(Self.failure(["--interval=0.5"]) == "--interval must be 1 to 86400 seconds")
         #expect(Self.failure(["--order", "size"]) == "--order must be name or date")
-        #expect(Self.failure(["--style", "cube"]) == "--style must be one of: pile, angles, grid, deck, swipe")
+        #expect(Self.failure(["--style", "cube"]) == "--style must be one of: pile, angles, grid, deck, swipe, frame")
         #expect(Self.failure(["--stage", "10x10"]) == "--stage must be WxH, each 100 to 10000 points")
         #expect(Self.failure(["--allowed-host", "a:80"]) == "--allowed-host takes a host name without port")
         #expect(Self.failure(["--token", "short"]) == "--token must be 16 to 256 printable characters without spaces")

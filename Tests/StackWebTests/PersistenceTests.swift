@@ -20,12 +20,19 @@ import Testing
         return try condition()
     }
 
-    /// The snapshot once every motion has ended on the server's clock (a card sliding under the
-    /// pile is dropped by a tick after its animation).
+    /// The snapshot once every motion has ended on the server's clock: no card animating, and no
+    /// deadline pending in the model (a card sliding under the pile is dropped by a tick after its
+    /// animation).
     static func settledSnapshot(_ server: TestServer, room: String = "main") throws -> [String: Any] {
         let live = try server.app.rooms.room(named: room)
-        #expect(eventually(10) { live.isAtRest }, "the room never came to rest")
-        return try server.snapshot(room: room)
+        var snapshot: [String: Any] = [:]
+        let settled = try eventually(10) {
+            guard live.isAtRest else { return false }
+            snapshot = try server.snapshot(room: room)
+            return !((snapshot["cards"] as? [[String: Any]])?.contains { $0["anim"] != nil } ?? true) && live.isAtRest
+        }
+        #expect(settled, "the room never came to rest")
+        return snapshot
     }
 
     @Test func anAcknowledgedChangeIsInTheDatabaseAndRestoredAtTheNextStart() throws {

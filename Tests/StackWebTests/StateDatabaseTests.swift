@@ -35,6 +35,25 @@ import Testing
         #expect(try rows.removedCount(of: "main") == 1)
     }
 
+    @Test func theSwipesStackedModeIsAChoiceThatSurvivesARestart() throws {
+        let path = PersistenceTests.temporaryPath()
+        do {
+            let server = try TestServer { $0.state = path }
+            #expect(try server.snapshot()["stacked"] as? Bool == false)
+            let reply = try server.command(#"{"command":"style","style":"swipe","stacked":true}"#)
+            #expect(reply.status == 200)
+            #expect(try server.snapshot()["stacked"] as? Bool == true)
+            let opacities = (try server.snapshot()["cards"] as? [[String: Any]])?
+                .sorted { ($0["position"] as? Int ?? 0) < ($1["position"] as? Int ?? 0) }
+                .compactMap { ($0["anim"] as? [String: Any])?["to"] as? [String: Any] }.map { $0["opacity"] as? Double }
+            #expect(opacities?.prefix(3) == [1, 0.5, 0.3])
+        }
+        let restarted = try TestServer { $0.state = path }
+        let snapshot = try restarted.snapshot()
+        #expect(snapshot["style"] as? String == "swipe")
+        #expect(snapshot["stacked"] as? Bool == true)
+    }
+
     @Test func anOldJSONStateFileIsImportedOnceAndKeptBeside() throws {
         let path = PersistenceTests.temporaryPath()
         let folder = (path as NSString).deletingLastPathComponent

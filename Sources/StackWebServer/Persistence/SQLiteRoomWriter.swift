@@ -8,6 +8,7 @@ final class SQLiteRoomWriter: @unchecked Sendable {
     /// A room as its rows are now: its cards by slot in the cycle, and which slot is the front.
     private struct WrittenRoom {
         var style: String
+        var swipeStacked = false
         var head: Int
         var cycle: [String]
         var tilts: [Int]
@@ -49,8 +50,9 @@ final class SQLiteRoomWriter: @unchecked Sendable {
         try Self.createSchema(in: database)
         upsertRoom = try database.prepare(
             """
-            INSERT INTO rooms (name, style, head) VALUES (?1, ?2, ?3)
-            ON CONFLICT (name) DO UPDATE SET style = excluded.style, head = excluded.head
+            INSERT INTO rooms (name, style, swipe_stacked, head) VALUES (?1, ?2, ?3, ?4)
+            ON CONFLICT (name) DO UPDATE SET
+                style = excluded.style, swipe_stacked = excluded.swipe_stacked, head = excluded.head
             """)
         deleteCards = try database.prepare("DELETE FROM room_cards WHERE room = ?1")
         insertCard = try database.prepare("INSERT INTO room_cards (room, slot, photo, tilt) VALUES (?1, ?2, ?3, ?4)")
@@ -67,7 +69,8 @@ final class SQLiteRoomWriter: @unchecked Sendable {
             try database.execute(
                 """
                 CREATE TABLE IF NOT EXISTS rooms (
-                    name TEXT PRIMARY KEY, style TEXT NOT NULL, head INTEGER NOT NULL) WITHOUT ROWID;
+                    name TEXT PRIMARY KEY, style TEXT NOT NULL, swipe_stacked INTEGER NOT NULL,
+                    head INTEGER NOT NULL) WITHOUT ROWID;
                 CREATE TABLE IF NOT EXISTS room_cards (
                     room TEXT NOT NULL, slot INTEGER NOT NULL, photo TEXT NOT NULL, tilt INTEGER NOT NULL,
                     PRIMARY KEY (room, slot)) WITHOUT ROWID;
@@ -84,7 +87,7 @@ final class SQLiteRoomWriter: @unchecked Sendable {
             let (order, tilts) = room.saved
             return SavedStack(
                 style: StyleName(rawValue: room.style) ?? defaultStyle, order: order, tilts: tilts,
-                removed: room.removed.sorted())
+                removed: room.removed.sorted(), swipeStacked: room.swipeStacked)
         }
     }
 
@@ -123,8 +126,13 @@ final class SQLiteRoomWriter: @unchecked Sendable {
             cardRowsWritten += saved.order.count
         }
         room.style = saved.style.rawValue
-        if old == nil || old?.style != room.style || old?.head != room.head || old?.cycle.count != room.cycle.count {
-            try upsertRoom.run([.text(name), .text(room.style), .integer(room.head)])
+        room.swipeStacked = saved.swipeStacked
+        let flagsOrFrontChanged =
+            old?.style != room.style || old?.swipeStacked != room.swipeStacked || old?.head != room.head
+        if old == nil || flagsOrFrontChanged || old?.cycle.count != room.cycle.count {
+            try upsertRoom.run([
+                .text(name), .text(room.style), .integer(room.swipeStacked ? 1 : 0), .integer(room.head),
+            ])
         }
         let removed = Set(saved.removed)
         if removed != room.removed || old == nil {
@@ -148,7 +156,7 @@ final class SQLiteRoomWriter: @unchecked Sendable {
 
     private func readRooms() throws(SQLiteError) -> [String: WrittenRoom] {
         var rooms: [String: WrittenRoom] = [:]
-        let roomRows = try database.prepare("SELECT name, style, head FROM rooms").bind([])
+        let roomRows = try database.prepare("SELECT name, style, head, swipe_stacked FROM rooms").bind([])
         let cards = try database.prepare("SELECT photo, tilt FROM room_cards WHERE room = ?1 ORDER BY slot")
         let removedRows = try database.prepare("SELECT photo FROM room_removed WHERE room = ?1")
         while try roomRows.step() {
@@ -164,6 +172,7 @@ final class SQLiteRoomWriter: @unchecked Sendable {
             let head = cycle.isEmpty ? 0 : min(max(roomRows.int(2), 0), cycle.count - 1)
             rooms[name] = WrittenRoom(
                 style: roomRows.text(1), head: head, cycle: cycle, tilts: tilts, removed: removed)
+            rooms[name]?.swipeStacked = roomRows.int(3) != 0
         }
         return rooms
     }

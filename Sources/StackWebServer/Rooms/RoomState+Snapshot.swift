@@ -16,6 +16,6 @@ extension RoomState {
         return RoomEncoder.Summary(
             room: name, seq: seq, serverTime: now, style: stack.style, stage: stack.stage, count: stack.count,
             current: stack.current, playing: slideshow.playing, asleep: asleep, viewers: viewers.count,
-            heldBy: stack.holder)
+            heldBy: stack.holder, stacked: stack.swipeStacked)
     }
 }
