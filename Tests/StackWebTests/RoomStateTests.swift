@@ -95,7 +95,30 @@ import Testing
         var state = Self.loadedState()
         let input = PointerInput(viewer: "v", phase: .move, pointer: 1, x: 1, y: 1, t: 0)
         let flood = Array(repeating: APIRequest.PointerSample(input: input, seq: nil), count: 601)
-        #expect(throws: RoomRefusal.rateLimited) { _ = try state.handle(.pointerBatchReceived(flood), at: Self.t0) }
+        #expect(throws: RoomRefusal.rateLimited) {
+            _ = try state.handle(.pointerBatchReceived(flood, from: "192.0.2.7"), at: Self.t0)
+        }
+    }
+
+    @Test func rotatingTheViewerFieldDoesNotEscapeTheAddressLimit() throws {
+        var state = Self.loadedState()
+        var accepted = 0
+        // One second of batches of 100 samples from one address, each batch under a new viewer id.
+        for batch in 0..<100 {
+            let viewer = "v\(batch)"
+            let input = PointerInput(viewer: viewer, phase: .move, pointer: 1, x: 1, y: 1, t: Double(batch))
+            let samples = Array(repeating: APIRequest.PointerSample(input: input, seq: nil), count: 100)
+            if (try? state.handle(.pointerBatchReceived(samples, from: "192.0.2.7"), at: Self.t0 + Double(batch) * 10))
+                != nil
+            {
+                accepted += 100
+            }
+        }
+        #expect(accepted <= Int(PointerRateLimiter.addressBurst + PointerRateLimiter.addressPerSecond))
+        // Another address is not held up by the first one's flood.
+        let other = PointerInput(viewer: "v0", phase: .move, pointer: 1, x: 1, y: 1, t: 0)
+        let samples = Array(repeating: APIRequest.PointerSample(input: other, seq: nil), count: 100)
+        _ = try state.handle(.pointerBatchReceived(samples, from: "192.0.2.8"), at: Self.t0 + 1000)
     }
 
     @Test func playAndPauseAreToldButNotSaved() throws {

@@ -117,7 +117,7 @@ struct Router: RequestResponder {
         } catch {
             return .error(error.status, error.message)
         }
-        return apply(.pointerBatchReceived(samples), to: room)
+        return apply(.pointerBatchReceived(samples, from: request.client), to: room)
     }
 
     private func command(_ room: Room, _ request: Request) -> Response {
@@ -173,7 +173,7 @@ struct Router: RequestResponder {
     private static func refusal(_ refusal: RoomRefusal) -> Response {
         switch refusal {
         case .rateLimited:
-            var response = Response.error(429, "too many pointer events from this viewer; slow down")
+            var response = Response.error(429, "too many pointer events from this viewer or address; slow down")
             response.headers.append(("Retry-After", "1"))
             return response
         case .refusedByStack(.indexOutOfRange(let index, let count)):

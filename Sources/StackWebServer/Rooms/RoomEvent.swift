@@ -15,8 +15,8 @@ enum RoomEvent: Sendable {
     case viewerJoined(ViewerID, lastEventID: Int?)
     /// A viewer's stream ended (closed by the peer, or dropped as too slow).
     case viewerLeft(ViewerID)
-    /// A page posted a batch of pointer samples, in the page's order.
-    case pointerBatchReceived([APIRequest.PointerSample])
+    /// A page posted a batch of pointer samples, in the page's order, from the client at `address`.
+    case pointerBatchReceived([APIRequest.PointerSample], from: String)
     /// Someone with control rights sent a command.
     case commandReceived(StackCommand)
     /// ▶ or ⏸ was pressed.

@@ -66,7 +66,7 @@ struct RoomState {
         case .opened: break
         case .viewerJoined(let viewer, let lastEventID): viewerJoined(viewer, lastEventID: lastEventID, at: now)
         case .viewerLeft(let viewer): viewerLeft(viewer, at: now)
-        case .pointerBatchReceived(let samples): try pointerBatchReceived(samples, at: now)
+        case .pointerBatchReceived(let samples, let address): try pointerBatchReceived(samples, from: address, at: now)
         case .commandReceived(let command): try commandReceived(command, at: now)
         case .playPressed: playingChanged(to: true, at: now)
         case .pausePressed: playingChanged(to: false, at: now)
@@ -111,10 +111,12 @@ struct RoomState {
 
     // MARK: - Input
 
-    private mutating func pointerBatchReceived(_ samples: [APIRequest.PointerSample], at now: Millis)
-        throws(RoomRefusal)
-    {
-        if let viewer = samples.first?.input.viewer, !pointerLimiter.allow(samples.count, from: viewer, at: now) {
+    private mutating func pointerBatchReceived(
+        _ samples: [APIRequest.PointerSample], from address: String, at now: Millis
+    ) throws(RoomRefusal) {
+        if let viewer = samples.first?.input.viewer,
+            !pointerLimiter.allow(samples.count, from: viewer, at: address, now: now)
+        {
             throw .rateLimited
         }
         slideshow.personActed(at: now)
