@@ -9,7 +9,8 @@ import Testing
     static let samples = [
         "--host": "0.0.0.0", "--port": "9000", "--photos": "/p", "--style": "grid", "--stage": "800x600",
         "--resources": "/r", "--interval": "20", "--order": "date", "--sleep": "23:00-07:00", "--cache": "/c",
-        "--token": "abcdefghijklmnop", "--state": "/s.json", "--allowed-host": "frame.lan",
+        "--token": "abcdefghijklmnop", "--state": "/s.json", "--allowed-host": "frame.lan", "--rooms": "hall",
+        "--max-cards": "500",
     ]
 
     static func parse(_ arguments: [String], _ environment: [String: String] = [:]) throws -> Configuration.Outcome {

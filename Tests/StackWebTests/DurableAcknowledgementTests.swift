@@ -38,6 +38,8 @@ import Testing
         }
 
         func flush() {}
+
+        var failure: StoreFailure? { nil }
     }
 
     /// Sends `json` to the room's commands on another thread; the reply and when it came.

@@ -24,7 +24,7 @@ import Testing
     /// deadline pending in the model (a card sliding under the pile is dropped by a tick after its
     /// animation).
     static func settledSnapshot(_ server: TestServer, room: String = "main") throws -> [String: Any] {
-        let live = try server.app.rooms.room(named: room)
+        let live = try #require(server.app.rooms.existingRoom(named: room))
         var snapshot: [String: Any] = [:]
         let settled = try eventually(10) {
             guard live.isAtRest else { return false }

@@ -76,6 +76,8 @@ import Testing
 
     @Test func roomsAreListedWithTheirViewers() throws {
         let server = try TestServer()
+        // Rooms exist for real once someone with control rights used them (and main always).
+        #expect(try server.command(#"{"command":"next"}"#, room: "lobby").status == 200)
         let viewer = try server.events(room: "lobby")
         _ = try viewer.next()
         _ = try server.snapshot(room: "main")
@@ -89,11 +91,15 @@ import Testing
 
     @Test func theRoomLimitIsExplicit() throws {
         let server = try TestServer { $0.maxRooms = 2 }
-        #expect(try server.http.get("/api/rooms/one").status == 200)
-        #expect(try server.http.get("/api/rooms/two").status == 200)
-        let third = try server.http.get("/api/rooms/three")
+        // main always has its place; one more room fits under a limit of two.
+        #expect(try server.command(#"{"command":"next"}"#, room: "one").status == 200)
+        let third = try server.command(#"{"command":"next"}"#, room: "two")
         #expect(third.status == 429)
-        #expect(try server.http.get("/api/rooms/one").status == 200)
+        #expect((try third.json()["error"] as? String)?.contains("at most 2 rooms") == true)
+        #expect(try server.command(#"{"command":"next"}"#).status == 200)
+        #expect(try server.command(#"{"command":"next"}"#, room: "one").status == 200)
+        // Looking at a room that does not exist is still answered, and makes none.
+        #expect(try server.http.get("/api/rooms/three").status == 200)
     }
 
     @Test func aStalledReaderDoesNotDelayTheOthers() throws {

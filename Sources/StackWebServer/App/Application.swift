@@ -76,10 +76,11 @@ public final class Application {
         self.store = store
         let settings = RoomSettings(
             idleUnload: configuration.idleUnloadSeconds * 1000,
-            slideshowInterval: configuration.interval.map { $0 * 1000 })
+            slideshowInterval: configuration.interval.map { $0 * 1000 },
+            maxCards: configuration.maxCards)
         rooms = RoomRegistry(
             maxRooms: configuration.maxRooms, store: store, settings: settings, scheduler: scheduler, library: library,
-            asleep: { sleep?.asleep ?? false }
+            asleep: { sleep?.asleep ?? false }, listedRooms: configuration.rooms
         ) { name, saved in
             // New tilts come from the room's name, so a room without saved state looks the same each start.
             let seed = FNV1a.hash(name.utf8)
@@ -92,6 +93,10 @@ public final class Application {
                 _ = try? stack.handle(.command(.shuffle(seed: shuffleSeed ^ seed)), at: 0)
             }
             return stack
+        }
+        // main always exists, and so does every room the operator listed.
+        for name in [RoomRegistry.mainRoom] + (configuration.rooms ?? []) {
+            _ = try? rooms.watchedRoom(named: name, stream: false)
         }
         let limits = configuration.limits ?? .standard(loopbackOnly: configuration.isLoopback)
         controlToken = configuration.controlToken(generate: AccessPolicy.generateToken)

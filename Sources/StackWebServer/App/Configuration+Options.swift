@@ -103,6 +103,30 @@ extension Configuration {
             }
             config.allowedHosts.append(value)
         },
+        CommandLineOption(
+            "--max-cards", "N", help: "the most cards one room's stack holds; an `insert` past it gets 409",
+            default: .value(String(RoomSettings().maxCards))
+        ) { config, value throws(Failure) in
+            guard let count = Int(value), (1...10_000_000).contains(count) else {
+                throw Failure(description: "--max-cards must be 1 to 10000000")
+            }
+            config.maxCards = count
+        },
+        CommandLineOption(
+            "--rooms", "NAME,…",
+            help: """
+                the only rooms this server has (comma-separated); any other room is 404. Without it, a room \
+                is made by the first POST with control rights, and watching a room nobody made shows a \
+                transient view that is never kept
+                """,
+            default: .description("any room"), environment: .list(separator: ",")
+        ) { config, value throws(Failure) in
+            let names = value.split(separator: ",").map(String.init)
+            guard !names.isEmpty, names.allSatisfy(RoomRegistry.isValidName) else {
+                throw Failure(description: "--rooms takes room names of a-z, 0-9, _ and - (at most 64 each)")
+            }
+            config.rooms = (config.rooms ?? []) + names
+        },
         .finish("--help", aliases: ["-h"], help: "print this help and exit", outcome: .help),
         .finish("--version", help: "print the version and exit", outcome: .version),
     ]

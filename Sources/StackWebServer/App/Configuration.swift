@@ -37,6 +37,10 @@ public struct Configuration: Equatable, Sendable {
     /// A room nobody has watched or touched for this long is unloaded (its state stays saved).
     var idleUnloadSeconds = 600.0
     var maxRooms = 64
+    /// The most cards one room's stack holds.
+    var maxCards = RoomSettings().maxCards
+    /// `--rooms`: the only rooms there are; `nil` lets control make any room.
+    var rooms: [String]?
     /// Connection limits; `nil` uses `ServerLimits.standard` for the host bound.
     var limits: ServerLimits?
 

@@ -50,10 +50,10 @@ struct Router: RequestResponder {
         case .health: return health()
         case .metrics: return metrics()
         case .rooms: return roomList()
-        case .snapshot(let name): return withRoom(name) { .json($0.snapshotJSON()) }
-        case .events(let name): return withRoom(name) { events(of: $0, request: request) }
-        case .pointer(let name): return withRoom(name) { pointer($0, request) }
-        case .commands(let name): return withRoom(name) { command($0, request) }
+        case .snapshot(let name): return withRoom(name, use: .look) { .json($0.snapshotJSON()) }
+        case .events(let name): return withRoom(name, use: .watch) { events(of: $0, request: request) }
+        case .pointer(let name): return withRoom(name, use: .control) { pointer($0, request) }
+        case .commands(let name): return withRoom(name, use: .control) { command($0, request) }
         case .photo(let id): return photo(id: id, request: request)
         case .file: return staticFile(request)
         }
@@ -65,32 +65,46 @@ struct Router: RequestResponder {
         return response
     }
 
-    private func withRoom(_ name: String, _ body: (Room) -> Response) -> Response {
+    /// What a request does with a room.
+    private enum RoomUse { case look, watch, control }
+
+    /// Runs `body` on the room: one made for real to `control` it (the request passed the token
+    /// check already), else the room if it exists or a transient view of a new one.
+    private func withRoom(_ name: String, use: RoomUse, _ body: (Room) -> Response) -> Response {
         do {
-            return body(try rooms.room(named: name))
+            let room =
+                use == .control
+                ? try rooms.controlledRoom(named: name) : try rooms.watchedRoom(named: name, stream: use == .watch)
+            return body(room)
         } catch {
             switch error {
             case .invalidName:
                 return .error(400, "room names are 1 to 64 of a-z, 0-9, _ and -, starting with a letter or digit")
             case .tooManyRooms(let limit):
                 return .error(429, "this server holds at most \(limit) rooms")
+            case .notListed:
+                return .error(404, "no room \(name) on this server")
             }
         }
     }
 
-    /// Liveness, plus the versions a page compares with its own.
+    /// Liveness, plus the versions a page compares with its own. 503 "degraded" while changes
+    /// cannot be kept (a full disk): a monitor or a load balancer sees it, and it clears by itself.
     private func health() -> Response {
+        let failure = rooms.store.failure
         var writer = JSONWriter()
         writer.object { json in
-            json.field("status", "ok")
+            json.field("status", failure == nil ? "ok" : "degraded")
+            if let failure { json.field("reason", "saving state fails: \(failure.description)") }
             json.field("version", Configuration.version)
             json.field("pageVersion", staticFiles.version)
         }
-        return .json(writer.bytes)
+        return .json(writer.bytes, status: failure == nil ? 200 : 503)
     }
 
     private func events(of room: Room, request: Request) -> Response {
         guard room.viewerCount < RoomSettings.maxViewers else {
+            room.viewerNotComing()
             return .error(429, "this room has its maximum of \(RoomSettings.maxViewers) viewers")
         }
         // A page from an older deployment (it says which with ?page=) reloads instead of subscribing.
@@ -100,7 +114,9 @@ struct Router: RequestResponder {
             let reload = Array("retry: 1000\n\n".utf8) + ServerSentEvent.encode(event: "reload", data: writer.bytes)
             return Response(
                 status: 200, headers: [("Connection", "close")],
-                body: .eventStream { sink in
+                body: .eventStream { [rooms] sink in
+                    room.viewerNotComing()
+                    rooms.release(ifUnwatched: room)
                     sink.send(reload)
                     sink.close()
                 })
@@ -184,6 +200,8 @@ struct Router: RequestResponder {
             return .error(404, "no card \(id.prefix(40)) in this room")
         case .refusedByStack(.nothingToUndo):
             return .error(400, "nothing to undo")
+        case .stackFull(let limit):
+            return .error(409, "this stack holds at most \(limit) cards (--max-cards)")
         }
     }
 
@@ -250,7 +268,7 @@ struct Router: RequestResponder {
         var writer = JSONWriter()
         writer.object { json in
             json.array("rooms") { list in
-                for room in rooms.all.sorted(by: { $0.name < $1.name }) {
+                for room in rooms.real.sorted(by: { $0.name < $1.name }) {
                     let listing = room.listing()
                     list.object { entry in
                         entry.field("room", room.name)

@@ -16,4 +16,6 @@ final class MemoryRoomStore: RoomStore {
     }
 
     func flush() {}
+
+    var failure: StoreFailure? { nil }
 }

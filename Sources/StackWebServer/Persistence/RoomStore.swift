@@ -19,6 +19,9 @@ protocol RoomStore: Sendable {
 
     /// Writes whatever is pending and waits for it (shutdown, tests).
     func flush()
+
+    /// Why the store cannot keep changes now (a full disk), until it can again; `nil` while healthy.
+    var failure: StoreFailure? { get }
 }
 
 /// How soon a saved state must reach the disk.

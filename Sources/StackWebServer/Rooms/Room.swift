@@ -10,11 +10,21 @@ final class Room: Sendable {
     private let store: any RoomStore
     /// Makes the room's stack when it is first used and after each unload.
     private let restore: @Sendable () -> Stack
+    /// Told, outside the room's lock, when a transient room's last viewer has left.
+    private let unwatched: @Sendable (Room) -> Void
 
     private struct Core {
         var state: RoomState
         var streams: [ViewerID: any EventSink] = [:]
         var nextViewer = 0
+        /// Only watched so far (see `RoomRegistry`): nothing it does is kept.
+        var transient: Bool
+        /// Streams handed this room that have not subscribed yet: it is not abandoned meanwhile.
+        var expectedViewers = 0
+        /// A viewer left during the event being handled (only then can a room become abandoned).
+        var viewerLeft = false
+
+        var abandoned: Bool { transient && streams.isEmpty && expectedViewers == 0 }
     }
 
     /// What an accepted event did: the room's `seq` after it, and, when it changed lasting state,
@@ -26,14 +36,16 @@ final class Room: Sendable {
 
     init(
         name: String, settings: RoomSettings, library: PhotoLibrary, asleep: Bool, scheduler: any RoomScheduler,
-        store: any RoomStore, restore: @escaping @Sendable () -> Stack
+        store: any RoomStore, transient: Bool = false, restore: @escaping @Sendable () -> Stack,
+        unwatched: @escaping @Sendable (Room) -> Void = { _ in }
     ) {
         self.name = name
         self.scheduler = scheduler
         self.store = store
         self.restore = restore
+        self.unwatched = unwatched
         let state = RoomState(name: name, settings: settings, library: library, asleep: asleep, now: scheduler.now())
-        core = Locked(Core(state: state))
+        core = Locked(Core(state: state, transient: transient))
         // A slideshow runs from the start, watched or not (a frame may connect later).
         _ = try? handle(.opened)
     }
@@ -41,7 +53,41 @@ final class Room: Sendable {
     /// Applies one event and carries out what it asks for.
     @discardableResult
     func handle(_ event: RoomEvent) throws(RoomRefusal) -> Applied {
-        try core.withLock { (core) throws(RoomRefusal) -> Applied in try apply(event, in: &core) }
+        let (applied, abandoned) = try core.withLock { (core) throws(RoomRefusal) -> (Applied, Bool) in
+            let applied = try apply(event, in: &core)
+            defer { core.viewerLeft = false }
+            return (applied, core.viewerLeft && core.abandoned)
+        }
+        if abandoned { unwatched(self) }
+        return applied
+    }
+
+    /// A transient room becomes real (a POST with control rights used it): from now on what it does
+    /// is kept, starting with its state now.
+    func becomeLasting() {
+        core.withLock { core in
+            guard core.transient else { return }
+            core.transient = false
+            if let stack = core.state.stack {
+                store.save(stack.saved(), room: name, urgency: .background, whenDurable: nil)
+            }
+        }
+    }
+
+    /// Whether the room is only watched so far (nothing it does is kept).
+    var isTransient: Bool { core.withLock { $0.transient } }
+
+    /// A transient room with no viewer and none on its way: the registry may let it go.
+    var isAbandoned: Bool { core.withLock { $0.abandoned } }
+
+    /// A stream will subscribe soon (its answer is being queued): keep the room until it does.
+    func expectViewer() {
+        core.withLock { $0.expectedViewers += 1 }
+    }
+
+    /// A stream that was expected will not subscribe after all (refused, or told to reload).
+    func viewerNotComing() {
+        core.withLock { $0.expectedViewers = max(0, $0.expectedViewers - 1) }
     }
 
     /// Adds a viewer's stream: its opening (replay or snapshot) is the first thing it gets, then
@@ -51,6 +97,7 @@ final class Room: Sendable {
             let viewer = ViewerID(number: core.nextViewer)
             core.nextViewer += 1
             core.streams[viewer] = stream
+            core.expectedViewers = max(0, core.expectedViewers - 1)
             _ = try? apply(.viewerJoined(viewer, lastEventID: lastEventID), in: &core)
             return viewer
         }
@@ -94,7 +141,10 @@ final class Room: Sendable {
     }
 
     private func apply(_ event: RoomEvent, in core: inout Core) throws(RoomRefusal) -> Applied {
-        if case .viewerLeft(let viewer) = event { core.streams[viewer] = nil }
+        if case .viewerLeft(let viewer) = event {
+            core.streams[viewer] = nil
+            core.viewerLeft = true
+        }
         if core.state.needsStack(for: event) { loadIfNeeded(&core) }
         let effects = try core.state.handle(event, at: scheduler.now())
         var durability: Durability?
@@ -108,6 +158,8 @@ final class Room: Sendable {
             case .wake(let deadline):
                 scheduler.schedule(at: deadline) { [weak self] in _ = try? self?.handle(.timerFired) }
             case .save(let saved, let urgency):
+                // A transient room keeps nothing; its acknowledgements need no disk.
+                guard !core.transient else { continue }
                 let waiting = urgency == .acknowledged ? Durability() : nil
                 store.save(saved, room: name, urgency: urgency, whenDurable: waiting?.complete)
                 durability = waiting ?? durability

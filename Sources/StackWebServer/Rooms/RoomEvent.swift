@@ -59,4 +59,6 @@ enum RoomRefusal: Error, Equatable {
     case rateLimited
     /// The model refused the command (unknown card, index out of range, nothing to undo…).
     case refusedByStack(StackError)
+    /// An insert into a stack that holds `RoomSettings.maxCards` already.
+    case stackFull(limit: Int)
 }

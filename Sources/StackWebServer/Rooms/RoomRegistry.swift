@@ -1,12 +1,23 @@
 import Foundation
 import StackModel
 
-/// Every room of this server, created on first use up to an explicit limit.
+/// Every room of this server.
+///
+/// Only those with control rights make rooms: a room exists for real once a POST (which passed the
+/// token check) used it, or the store has it, or it is `main`, or the operator listed it
+/// (`--rooms`). Watching a room that does not exist gets a *transient* room: a live view of a new
+/// stack that saves nothing, counts toward no limit of real rooms, and is let go entirely when its
+/// last viewer leaves — so anonymous GETs (or `<img>` tags on another site) cannot use up the rooms.
 final class RoomRegistry: Sendable {
     enum Failure: Error, Equatable {
         case invalidName
         case tooManyRooms(limit: Int)
+        /// `--rooms` lists the rooms of this server, and this is not one of them.
+        case notListed
     }
+
+    /// The room that always exists.
+    static let mainRoom = "main"
 
     let maxRooms: Int
     let store: any RoomStore
@@ -17,13 +28,21 @@ final class RoomRegistry: Sendable {
     /// The photo folder as it is now, shared with the router and swapped when the folder changes.
     let library: Locked<PhotoLibrary>
     private let asleep: @Sendable () -> Bool
-    private let rooms = Locked<[String: Room]>([:])
+    /// `--rooms`: the only rooms there are; `nil` when any valid name may be made.
+    let listedRooms: Set<String>?
+    private let rooms = Locked<Rooms>(Rooms())
+
+    private struct Rooms {
+        var real: [String: Room] = [:]
+        var transient: [String: Room] = [:]
+    }
 
     init(
         maxRooms: Int, store: any RoomStore, settings: RoomSettings, scheduler: any RoomScheduler,
         library: Locked<PhotoLibrary>, asleep: @escaping @Sendable () -> Bool = { false },
-        makeStack: @escaping @Sendable (String, SavedStack?) -> Stack
+        listedRooms: [String]? = nil, makeStack: @escaping @Sendable (String, SavedStack?) -> Stack
     ) {
+        self.listedRooms = listedRooms.map(Set.init)
         self.maxRooms = maxRooms
         self.library = library
         self.asleep = asleep
@@ -44,20 +63,80 @@ final class RoomRegistry: Sendable {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
-    /// The room of that name, made now if it is new.
-    func room(named name: String) throws(Failure) -> Room {
-        guard Self.isValidName(name) else { throw .invalidName }
+    /// The room to control (a POST with control rights): made for real if it is new, or made real
+    /// if it was only watched so far.
+    func controlledRoom(named name: String) throws(Failure) -> Room {
+        try check(name)
         return try rooms.withLock { (rooms) throws(Failure) -> Room in
-            if let room = rooms[name] { return room }
-            guard rooms.count < maxRooms else { throw .tooManyRooms(limit: maxRooms) }
-            let room = Room(
-                name: name, settings: settings, library: library.withLock { $0 }, asleep: asleep(),
-                scheduler: scheduler, store: store,
-                restore: { [store, makeStack] in makeStack(name, store.load(room: name)) })
-            rooms[name] = room
+            if let room = rooms.real[name] { return room }
+            try checkRoomForOneMore(in: rooms, name: name)
+            let room = rooms.transient.removeValue(forKey: name) ?? makeRoom(name)
+            room.becomeLasting()
+            rooms.real[name] = room
             return room
         }
     }
 
-    var all: [Room] { rooms.withLock { Array($0.values) } }
+    /// The room to watch (a GET): the room if it exists, else a transient one. With `stream`, the
+    /// caller will subscribe a viewer: a transient room stays until that viewer has come and gone.
+    func watchedRoom(named name: String, stream: Bool) throws(Failure) -> Room {
+        try check(name)
+        return try rooms.withLock { (rooms) throws(Failure) -> Room in
+            if let room = rooms.real[name] ?? rooms.transient[name] {
+                if stream { room.expectViewer() }
+                return room
+            }
+            if name == Self.mainRoom || listedRooms != nil || store.load(room: name) != nil {
+                try checkRoomForOneMore(in: rooms, name: name)
+                let room = makeRoom(name)
+                rooms.real[name] = room
+                return room
+            }
+            // As many transient rooms as real ones: a bound on memory, not a door to the limit.
+            let room = makeRoom(name, transient: true)
+            // A snapshot of a room nobody made is answered from a view that is never kept.
+            guard stream else { return room }
+            guard rooms.transient.count < maxRooms else { throw .tooManyRooms(limit: maxRooms) }
+            room.expectViewer()
+            rooms.transient[name] = room
+            return room
+        }
+    }
+
+    /// Lets a transient room go once nobody watches it (real rooms stay, unloading when idle).
+    func release(ifUnwatched room: Room) {
+        rooms.withLock { rooms in
+            if rooms.transient[room.name] === room, room.isAbandoned { rooms.transient[room.name] = nil }
+        }
+    }
+
+    /// The room of that name if it is in memory, real or transient; makes nothing.
+    func existingRoom(named name: String) -> Room? {
+        rooms.withLock { $0.real[name] ?? $0.transient[name] }
+    }
+
+    /// Every room that exists for real, by name.
+    var real: [Room] { rooms.withLock { Array($0.real.values) } }
+
+    /// Every room in memory, real or transient (what timers and the folder watcher tell).
+    var all: [Room] { rooms.withLock { Array($0.real.values) + Array($0.transient.values) } }
+
+    private func check(_ name: String) throws(Failure) {
+        guard Self.isValidName(name) else { throw .invalidName }
+        if let listedRooms, !listedRooms.contains(name) { throw .notListed }
+    }
+
+    /// `main` always has its place; any other room needs one under the limit.
+    private func checkRoomForOneMore(in rooms: Rooms, name: String) throws(Failure) {
+        let others = rooms.real.keys.filter { $0 != Self.mainRoom }.count
+        guard name == Self.mainRoom || others < maxRooms - 1 else { throw .tooManyRooms(limit: maxRooms) }
+    }
+
+    private func makeRoom(_ name: String, transient: Bool = false) -> Room {
+        Room(
+            name: name, settings: settings, library: library.withLock { $0 }, asleep: asleep(), scheduler: scheduler,
+            store: store, transient: transient,
+            restore: { [store, makeStack] in makeStack(name, store.load(room: name)) },
+            unwatched: { [weak self] room in self?.release(ifUnwatched: room) })
+    }
 }

@@ -22,4 +22,7 @@ struct RoomSettings: Sendable, Equatable {
     var idleUnload: Millis = 600_000
     /// `--interval`: every room advances by itself this often; `nil` until ▶ is pressed.
     var slideshowInterval: Millis?
+    /// `--max-cards`: the most cards one stack holds; an `insert` past it is refused (409) and a
+    /// folder with more photos shows the first ones. Bounds a room's memory and its saves.
+    var maxCards = 100_000
 }

@@ -134,6 +134,7 @@ struct RoomState {
     }
 
     private mutating func commandReceived(_ command: StackCommand, at now: Millis) throws(RoomRefusal) {
+        if case .insert = command, stack!.count >= settings.maxCards { throw .stackFull(limit: settings.maxCards) }
         let change: StackChange
         do {
             change = try stack!.handle(.command(command), at: now)
@@ -169,7 +170,7 @@ struct RoomState {
         // An unloaded room is restored from the library as it is by then.
         guard var stack else { return }
         self.stack = nil  // Uniquely referenced while it changes: a large stack is not copied.
-        let change = stack.follow(libraryChange, at: now)
+        let change = stack.follow(libraryChange, at: now, maxCards: settings.maxCards)
         self.stack = stack
         publish(change, at: now)
         if change.summaryChanged { save(.background) }

@@ -4,8 +4,9 @@ extension Stack {
     /// Applies a change of the photo folder as commands of the model: a photo whose shape changed
     /// gets a new card of the right shape in the same place, removed photos' cards leave, new photos
     /// join the back, and the cards of replaced files are drawn again (their URL changed).
-    /// Idempotent: a stack restored from the new folder already has the new photos.
-    mutating func follow(_ libraryChange: LibraryChange, at now: Millis) -> StackChange {
+    /// Idempotent: a stack restored from the new folder already has the new photos. New photos past
+    /// `maxCards` are left out.
+    mutating func follow(_ libraryChange: LibraryChange, at now: Millis, maxCards: Int) -> StackChange {
         var change = StackChange()
         func apply(_ command: StackCommand) {
             // Checked against the stack just before: these cannot be refused.
@@ -20,7 +21,7 @@ extension Stack {
         for id in libraryChange.removed {
             if let card = cards.removeValue(forKey: id) { apply(.remove(cardID: card.id)) }
         }
-        for photo in libraryChange.added where cards[photo.id] == nil {
+        for photo in libraryChange.added where cards[photo.id] == nil && count < maxCards {
             apply(.insert(photo: photo, at: count))
         }
         let replaced = Set(libraryChange.replaced)

@@ -74,6 +74,8 @@ final class RecordingStore: RoomStore {
 
     func flush() {}
 
+    var failure: StoreFailure? { nil }
+
     /// The urgency of every save so far, in order.
     var urgencies: [SaveUrgency] { state.withLock { $0.log.map(\.1) } }
 }

@@ -1,0 +1,66 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import StackWebServer
+
+/// A full disk: lasting changes are refused (503) rather than acknowledged and lost, `/healthz` says
+/// so, and everything comes back by itself when there is space again. On a real, tiny tmpfs.
+@Suite(.enabled(if: geteuid() == 0, "mounting a tmpfs needs root"))
+struct FullDiskTests {
+    /// A 1 MiB tmpfs, unmounted when the body returns.
+    static func withTinyDisk(_ body: (String) throws -> Void) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stackweb-disk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let mount = Process()
+        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
+        mount.arguments = ["-t", "tmpfs", "-o", "size=1m", "tmpfs", folder.path]
+        try mount.run()
+        mount.waitUntilExit()
+        try #require(mount.terminationStatus == 0, "mount -t tmpfs failed")
+        defer { umount2(folder.path, Int32(MNT_DETACH)) }
+        try body(folder.path)
+    }
+
+    /// Fills the disk at `folder` with one file until the kernel says it is full.
+    static func fill(_ folder: String) -> String {
+        let path = folder + "/filler"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let block = [UInt8](repeating: 0x55, count: 4096)
+        while block.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) > 0 {}
+        fsync(fd)
+        close(fd)
+        return path
+    }
+
+    @Test func aFullDiskIsRefused503AndRecoversByItself() throws {
+        try Self.withTinyDisk { folder in
+            let path = folder + "/state.db"
+            let server = try TestServer { $0.state = path }
+            #expect(try server.command(#"{"command":"next"}"#).status == 200)
+            #expect(try server.http.get("/healthz").status == 200)
+            let filler = Self.fill(folder)
+            // Enough changes to need new pages in the log: the disk cannot take them.
+            var refused: HTTPTestClient.Reply?
+            for index in 0..<40 where refused == nil {
+                let reply = try server.command(#"{"command":"style","style":"\#(index % 2 == 0 ? "grid" : "deck")"}"#)
+                if reply.status != 200 { refused = reply }
+            }
+            let refusal = try #require(refused, "every change was acknowledged on a full disk")
+            #expect(refusal.status == 503)
+            #expect(refusal.header("Retry-After") != nil)
+            #expect((try refusal.json()["error"] as? String)?.contains("could not be saved") == true)
+            let health = try server.http.get("/healthz")
+            #expect(health.status == 503)
+            #expect(try health.json()["status"] as? String == "degraded")
+            // Looks of the moment need no disk, and viewers keep being served.
+            #expect(try server.command(#"{"command":"flip"}"#).status == 200)
+            #expect(try server.http.get("/api/rooms/main").status == 200)
+            try FileManager.default.removeItem(atPath: filler)
+            #expect(PersistenceTests.eventually(10) { (try? server.http.get("/healthz").status) == 200 })
+            #expect(try server.command(#"{"command":"goto","index":5}"#).status == 200)
+            let front = (try server.snapshot()["cards"] as? [[String: Any]])?.first { $0["position"] as? Int == 0 }
+            #expect(try StateDatabaseReader(path: path).frontPhoto(of: "main") == front?["photo"] as? String)
+        }
+    }
+}
