@@ -10,6 +10,7 @@ import Testing
         "--host": "0.0.0.0", "--port": "9000", "--photos": "/p", "--style": "grid", "--stage": "800x600",
         "--resources": "/r", "--interval": "20", "--order": "date", "--sleep": "23:00-07:00", "--cache": "/c",
         "--token": "abcdefghijklmnop", "--state": "/s.json", "--allowed-host": "frame.lan",
+        "--tls-cert": "/cert.pem", "--tls-key": "/key.pem",
     ]
 
     static func parse(_ arguments: [String], _ environment: [String: String] = [:]) throws -> Configuration.Outcome {
