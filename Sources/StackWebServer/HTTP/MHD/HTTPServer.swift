@@ -173,7 +173,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         if !CMicroHTTPD_headIsWellFormed(connection, method) {
             state.request = Request(method: "", path: "")
             return queue(
-                .error(400, "malformed header line: folded onto the line before, or holding a control character"),
+                .error(400, "malformed header line: folded onto the line before, or holding a NUL or a bare CR"),
                 on: connection, context: context)
         }
         if CMicroHTTPD_hasRepeatedHeader(connection, singleHeaderNames) {
