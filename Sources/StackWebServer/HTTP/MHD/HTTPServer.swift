@@ -169,6 +169,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     let context = Unmanaged<ServerContext>.fromOpaque(contextPointer).takeUnretainedValue()
     let state = Unmanaged<RequestState>.fromOpaque(statePointer).takeUnretainedValue()
     guard state.request != nil else {
+        // The head is in: from now on the body's deadline runs (an answer queued below ends it).
         context.connections.enter(.body, connection)
         if !CMicroHTTPD_headIsWellFormed(connection, method) {
             state.request = Request(method: "", path: "")
