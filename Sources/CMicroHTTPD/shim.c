@@ -1,29 +1,35 @@
 #include "CMicroHTTPD.h"
 
+#include <string.h>
 #include <strings.h>
 
 const uint64_t CMicroHTTPD_SIZE_UNKNOWN = MHD_SIZE_UNKNOWN;
 const ssize_t CMicroHTTPD_CONTENT_READER_END_OF_STREAM = MHD_CONTENT_READER_END_OF_STREAM;
 const ssize_t CMicroHTTPD_CONTENT_READER_END_WITH_ERROR = MHD_CONTENT_READER_END_WITH_ERROR;
 
-struct MHD_Daemon *CMicroHTTPD_start(
-    CMicroHTTPD_Options options,
-    MHD_AccessHandlerCallback handler, void *handlerContext,
-    MHD_RequestCompletedCallback completed, void *completedContext,
-    CMicroHTTPD_URILogger uriLogger, void *uriLoggerContext)
+struct MHD_Daemon *CMicroHTTPD_start(CMicroHTTPD_Options options, CMicroHTTPD_Callbacks callbacks)
 {
     unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME
         | MHD_USE_ERROR_LOG;
+    bool tls = options.tlsCertificate != NULL && options.tlsKey != NULL;
+    if (tls) flags |= MHD_USE_TLS;
     // The port argument is ignored when MHD_OPTION_LISTEN_SOCKET hands over a bound socket.
-    return MHD_start_daemon(flags, 0, NULL, NULL, handler, handlerContext,
-        MHD_OPTION_LISTEN_SOCKET, (MHD_socket)options.listenSocket,
-        MHD_OPTION_CONNECTION_LIMIT, options.connectionLimit,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, options.perIPConnectionLimit,
-        MHD_OPTION_CONNECTION_TIMEOUT, options.connectionTimeoutSeconds,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, options.connectionMemoryLimit,
-        MHD_OPTION_NOTIFY_COMPLETED, completed, completedContext,
-        MHD_OPTION_URI_LOG_CALLBACK, uriLogger, uriLoggerContext,
-        MHD_OPTION_END);
+    struct MHD_OptionItem items[] = {
+        {MHD_OPTION_LISTEN_SOCKET, (intptr_t)options.listenSocket, NULL},
+        {MHD_OPTION_CONNECTION_LIMIT, (intptr_t)options.connectionLimit, NULL},
+        {MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t)options.perIPConnectionLimit, NULL},
+        {MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)options.connectionTimeoutSeconds, NULL},
+        {MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)options.connectionMemoryLimit, NULL},
+        {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)callbacks.completed, callbacks.context},
+        {MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)callbacks.uriLogger, callbacks.context},
+        {MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)callbacks.notifyConnection, callbacks.context},
+        // The TLS entries last, so plain HTTP ends the list before them.
+        {tls ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, 0, (void *)options.tlsCertificate},
+        {MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)options.tlsKey},
+        {MHD_OPTION_END, 0, NULL},
+    };
+    return MHD_start_daemon(flags, 0, callbacks.acceptPolicy, callbacks.context, callbacks.handler,
+        callbacks.context, MHD_OPTION_ARRAY, items, MHD_OPTION_END);
 }
 
 uint16_t CMicroHTTPD_boundPort(struct MHD_Daemon *daemon)
@@ -70,4 +76,68 @@ bool CMicroHTTPD_hasRepeatedHeader(struct MHD_Connection *connection, const char
     RepeatSearch search = {names, 0, false};
     MHD_get_connection_values(connection, MHD_HEADER_KIND, noteHeader, &search);
     return search.repeated;
+}
+
+/// A header name byte (RFC 9110 §5.6.2 tchar).
+static bool isTokenByte(unsigned char byte)
+{
+    if (byte >= '0' && byte <= '9') return true;
+    if ((byte | 0x20) >= 'a' && (byte | 0x20) <= 'z') return true;
+    return byte != 0 && strchr("!#$%&'*+-.^_`|~", byte) != NULL;
+}
+
+typedef struct {
+    /// Where the next header name must start (NULL before the first), and where the head starts and ends.
+    const char *expected;
+    const char *start;
+    const char *end;
+    bool wellFormed;
+} HeadWalk;
+
+/// Checks one header against the layout libmicrohttpd leaves: name, NUL (was the colon), spaces,
+/// value, then one NUL (was LF) or two (were CR LF), then the next name. Anything else in between
+/// is the rest of a value cut at a NUL, or a folded line.
+static enum MHD_Result walkHeader(
+    void *context, enum MHD_ValueKind kind, const char *key, size_t keySize, const char *value, size_t valueSize)
+{
+    (void)kind;
+    HeadWalk *walk = context;
+    if (key == NULL || value == NULL || keySize == 0) goto malformed;
+    if (walk->expected != NULL ? key != walk->expected : (key <= walk->start || key >= walk->end || key[-1] != '\0')) goto malformed;
+    if (value < key || value + valueSize >= walk->end) goto malformed;
+    for (size_t i = 0; i < keySize; i++) {
+        if (!isTokenByte((unsigned char)key[i])) goto malformed;
+    }
+    if (key[keySize] != '\0') goto malformed;
+    const char *position = key + keySize + 1;
+    while (position < value && (*position == ' ' || *position == '\t')) position++;
+    if (position != value) goto malformed;
+    // A bare CR is how a line end is faked past a parser that splits on CR (RFC 9112 §2.2); other
+    // control bytes are left to the header's reader (a Last-Event-ID with one is merely unusable).
+    if (memchr(value, '\r', valueSize) != NULL) goto malformed;
+    position = value + valueSize;
+    const char *terminator = position;
+    while (position < walk->end && *position == '\0' && position - terminator < 2) position++;
+    if (position == terminator) goto malformed;
+    walk->expected = position;
+    return MHD_YES;
+malformed:
+    walk->wellFormed = false;
+    return MHD_NO;
+}
+
+bool CMicroHTTPD_headIsWellFormed(struct MHD_Connection *connection, const char *method)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    if (info == NULL || method == NULL) return false;
+    HeadWalk walk = {NULL, method, method + info->header_size, true};
+    MHD_get_connection_values_n(connection, MHD_HEADER_KIND, walkHeader, &walk);
+    if (!walk.wellFormed) return false;
+    if (walk.expected == NULL) return true;
+    // After the last header only the empty line's terminator: NULs to the end of the head.
+    for (const char *position = walk.expected; position < walk.end; position++) {
+        if (*position != '\0' || position - walk.expected >= 2) return false;
+    }
+    return true;
 }

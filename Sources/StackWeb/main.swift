@@ -35,7 +35,8 @@ private func run() -> Never {
             exit(1)
         }
         say("StackWeb \(Configuration.version) listening on \(app.url)")
-        for line in app.addressLines { say(line) }
+        // The token only to a person at a terminal, never to a log (systemd's journal).
+        for line in app.addressLines(toTerminal: isatty(STDOUT_FILENO) == 1) { say(line) }
         waitForTermination()
         app.stop()
         say("StackWeb stopped")

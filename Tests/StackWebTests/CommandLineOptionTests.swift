@@ -11,6 +11,7 @@ import Testing
         "--resources": "/r", "--interval": "20", "--order": "date", "--sleep": "23:00-07:00", "--cache": "/c",
         "--token": "abcdefghijklmnop", "--state": "/s.json", "--allowed-host": "frame.lan", "--rooms": "hall",
         "--max-cards": "500",
+        "--tls-cert": "/cert.pem", "--tls-key": "/key.pem",
     ]
 
     static func parse(_ arguments: [String], _ environment: [String: String] = [:]) throws -> Configuration.Outcome {

@@ -23,6 +23,8 @@ import Testing
 final class ServerProcess {
     let process = Process()
     let port: UInt16
+    /// The server's standard output after its first line.
+    let output: FileHandle
 
     static func start(arguments: [String] = []) throws -> ServerProcess {
         try ServerProcess(arguments: arguments)
@@ -54,6 +56,18 @@ final class ServerProcess {
             throw TestSocket.Failure.malformed
         }
         self.port = port
+        self.output = output.fileHandleForReading
+    }
+
+    /// The next line the server printed (blocks until it comes), without its newline.
+    func nextLine() -> String? {
+        var line: [UInt8] = []
+        while true {
+            let byte = output.readData(ofLength: 1)
+            guard let first = byte.first else { return line.isEmpty ? nil : String(decoding: line, as: UTF8.self) }
+            if first == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
+            line.append(first)
+        }
     }
 
     /// User plus system CPU time of the server process so far.

@@ -170,7 +170,8 @@ import Testing
         let token = try #require(server.app.controlToken)
         #expect(token.count == 32)
         #expect(try server.command(#"{"command":"next"}"#).status == 401)
-        #expect(server.app.addressLines.contains { $0.contains("?token=\(token)") })
+        #expect(server.app.addressLines(toTerminal: true).contains { $0.contains("?token=\(token)") })
+        #expect(!server.app.addressLines(toTerminal: false).contains { $0.contains(token) })
     }
 
     @Test func loopbackAndNoTokenLetAnyoneControl() throws {

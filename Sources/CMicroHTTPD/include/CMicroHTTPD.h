@@ -14,20 +14,33 @@ typedef struct {
     size_t connectionMemoryLimit;
     /// Listening socket made by the caller (bound and listening); MHD owns it from then on.
     int listenSocket;
+    /// PEM certificate chain and private key for HTTPS through libmicrohttpd's GnuTLS; both NULL
+    /// for plain HTTP. libmicrohttpd keeps the pointers: they must outlive the daemon.
+    const char *tlsCertificate;
+    const char *tlsKey;
 } CMicroHTTPD_Options;
 
 /// Called with the raw request-target before MHD decodes it; its result becomes the request's
 /// context pointer (`*con_cls`).
 typedef void *(*CMicroHTTPD_URILogger)(void *context, const char *uri, struct MHD_Connection *connection);
 
+/// The daemon's callbacks. The accept policy and the connection notices let the server count its
+/// connections and close the overdue ones itself (libmicrohttpd stops accepting at its limit
+/// instead of refusing, and has no deadline for a request head).
+typedef struct {
+    MHD_AccessHandlerCallback handler;
+    MHD_RequestCompletedCallback completed;
+    CMicroHTTPD_URILogger uriLogger;
+    MHD_AcceptPolicyCallback acceptPolicy;
+    MHD_NotifyConnectionCallback notifyConnection;
+    /// Passed to every callback above.
+    void *context;
+} CMicroHTTPD_Callbacks;
+
 /// Starts a daemon with an internal polling thread, epoll and suspend/resume (docs/architecture.md
-/// says why each).
+/// says why each), and TLS when the options carry a certificate.
 /// Why a shim: MHD_start_daemon is variadic, and Swift cannot call C variadic functions.
-struct MHD_Daemon *CMicroHTTPD_start(
-    CMicroHTTPD_Options options,
-    MHD_AccessHandlerCallback handler, void *handlerContext,
-    MHD_RequestCompletedCallback completed, void *completedContext,
-    CMicroHTTPD_URILogger uriLogger, void *uriLoggerContext);
+struct MHD_Daemon *CMicroHTTPD_start(CMicroHTTPD_Options options, CMicroHTTPD_Callbacks callbacks);
 
 /// The port MHD actually bound (for port 0). Why a shim: MHD_get_daemon_info returns a union pointer.
 uint16_t CMicroHTTPD_boundPort(struct MHD_Daemon *daemon);
@@ -43,6 +56,14 @@ void CMicroHTTPD_useCloseDelimitedBody(struct MHD_Response *response);
 /// Whether the request carries any of `names` (NULL-terminated, compared without case) more than
 /// once. Why a shim: one pass over the headers in C, without making a Swift string per header.
 bool CMicroHTTPD_hasRepeatedHeader(struct MHD_Connection *connection, const char *const *names);
+
+/// Whether the request head, as libmicrohttpd parsed it in place, holds only well-formed header
+/// lines: no line folded onto the one before (obs-fold), no raw NUL or bare CR in a value,
+/// header names made of token characters. libmicrohttpd 0.9.75 joins folded lines and cuts
+/// a value at a NUL without a word, so this walks the head it left in its read buffer: `method`
+/// (what the access handler was given) is where the head starts. Why a shim: it reads
+/// libmicrohttpd's buffer by pointer, header by header, with the sizes only C sees.
+bool CMicroHTTPD_headIsWellFormed(struct MHD_Connection *connection, const char *method);
 
 /// Why shims: these are macros (or a cast macro) that Swift does not import.
 extern const uint64_t CMicroHTTPD_SIZE_UNKNOWN;

@@ -21,6 +21,8 @@ public final class Application {
     let configuration: Configuration
     /// The token every POST must carry, or `nil` when anyone may control.
     let controlToken: String?
+    /// The file a generated token was written to (`ControlTokenNotice`), if any.
+    let tokenFile: String?
     let rooms: RoomRegistry
     let store: any RoomStore
     let server: HTTPServer
@@ -100,12 +102,17 @@ public final class Application {
         }
         let limits = configuration.limits ?? .standard(loopbackOnly: configuration.isLoopback)
         controlToken = configuration.controlToken(generate: AccessPolicy.generateToken)
+        tokenFile = Application.keepGeneratedToken(controlToken, configuration: configuration)
+        let tls = try configuration.tlsCredentials()
         let router = Router(
             staticFiles: try StaticFiles.load(folder: resources + "/web"), rooms: rooms, photos: library,
             variants: PhotoVariants(cacheFolder: configuration.cache ?? Configuration.defaultCacheFolder()),
             maxBodyBytes: limits.maxBodyBytes, access: AccessPolicy(token: controlToken),
-            filter: .standard(extraHosts: configuration.allowedHosts, hostname: NetworkAddresses.hostname()))
-        server = try HTTPServer(host: configuration.host, port: configuration.port, limits: limits, responder: router)
+            filter: .standard(
+                extraHosts: configuration.allowedHosts, hostname: NetworkAddresses.hostname(),
+                scheme: tls == nil ? "http" : "https"))
+        server = try HTTPServer(
+            host: configuration.host, port: configuration.port, limits: limits, tls: tls, responder: router)
 
         heartbeat = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "stackweb.heartbeat"))
         let interval = DispatchTimeInterval.milliseconds(Int(configuration.heartbeatSeconds * 1000))
@@ -126,23 +133,44 @@ public final class Application {
         FileHandle.standardError.write(Data("stackweb: \(message)\n".utf8))
     }
 
+    /// A generated token goes to its file (`ControlTokenNotice`), so an operator without a terminal
+    /// can find it; a token the operator gave is theirs already.
+    private static func keepGeneratedToken(_ token: String?, configuration: Configuration) -> String? {
+        guard let token, configuration.token == nil,
+            let file = ControlTokenNotice.file(
+                environment: ProcessInfo.processInfo.environment, state: configuration.state)
+        else { return nil }
+        do {
+            try ControlTokenNotice.save(token, to: file)
+            return file
+        } catch {
+            warn("cannot write the control token to \(file): \(error)")
+            return nil
+        }
+    }
+
+    /// `https` when serving TLS.
+    private var scheme: String { server.usesTLS ? "https" : "http" }
+
     /// The address to open in a browser.
     public var url: String {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         let shown = host == "0.0.0.0" || host == "[::]" ? "127.0.0.1" : host
-        return "http://\(shown):\(server.port)/"
+        return "\(scheme)://\(shown):\(server.port)/"
     }
 
-    /// What start-up prints after the first line: where other devices can view, and the control URL.
-    public var addressLines: [String] {
+    /// What start-up prints after the first line: where other devices can view, and the control URL
+    /// — with its token only when printed to a terminal (`ControlTokenNotice` says why).
+    public func addressLines(toTerminal: Bool) -> [String] {
         let wildcard = configuration.host == "0.0.0.0" || configuration.host == "::"
         var hosts = wildcard ? NetworkAddresses.lanIPv4() : []
         if wildcard, let name = NetworkAddresses.mdnsName() { hosts.append(name) }
         if !wildcard, !configuration.isLoopback { hosts.append(configuration.host) }
-        var lines = hosts.map { "  view:    http://\($0):\(server.port)/" }
+        var lines = hosts.map { "  view:    \(scheme)://\($0):\(server.port)/" }
         if let controlToken {
-            let host = hosts.first ?? "127.0.0.1"
-            lines.append("  control: http://\(host):\(server.port)/?token=\(controlToken)")
+            let base = "\(scheme)://\(hosts.first ?? "127.0.0.1"):\(server.port)/"
+            let source: ControlTokenNotice.Source = configuration.token != nil ? .given : .generated(file: tokenFile)
+            lines += ControlTokenNotice.lines(base: base, token: controlToken, source: source, toTerminal: toTerminal)
             lines.append("  (the control URL lets its holder drive every room; share the view URL with viewers)")
         }
         return lines

@@ -127,6 +127,16 @@ extension Configuration {
             }
             config.rooms = (config.rooms ?? []) + names
         },
+        CommandLineOption(
+            "--tls-cert", "FILE",
+            help: "serve HTTPS with this PEM certificate (chain); needs `--tls-key` too",
+            details: "See docs/photo-frame.md for a self-signed certificate and how to trust it on a tablet.",
+            default: .description("plain HTTP")
+        ) { config, value throws(Failure) in config.tlsCertificate = value },
+        CommandLineOption(
+            "--tls-key", "FILE", help: "the PEM private key of `--tls-cert`; keep it readable by this user only",
+            default: .description("plain HTTP")
+        ) { config, value throws(Failure) in config.tlsKey = value },
         .finish("--help", aliases: ["-h"], help: "print this help and exit", outcome: .help),
         .finish("--version", help: "print the version and exit", outcome: .version),
     ]

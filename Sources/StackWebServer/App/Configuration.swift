@@ -41,6 +41,9 @@ public struct Configuration: Equatable, Sendable {
     var maxCards = RoomSettings().maxCards
     /// `--rooms`: the only rooms there are; `nil` lets control make any room.
     var rooms: [String]?
+    /// PEM files for HTTPS (`--tls-cert`, `--tls-key`); both or neither.
+    var tlsCertificate: String?
+    var tlsKey: String?
     /// Connection limits; `nil` uses `ServerLimits.standard` for the host bound.
     var limits: ServerLimits?
 
@@ -60,6 +63,16 @@ public struct Configuration: Equatable, Sendable {
     func controlToken(generate: () -> String) -> String? {
         if noToken { return nil }
         return token ?? (isLoopback ? nil : generate())
+    }
+
+    /// The HTTPS certificate and key, read from their files; `nil` for plain HTTP. Checked here, not
+    /// while parsing, because each option may come from the command line or the environment.
+    func tlsCredentials() throws -> TLSCredentials? {
+        switch (tlsCertificate, tlsKey) {
+        case (nil, nil): return nil
+        case (let certificate?, let key?): return try TLSCredentials.load(certificate: certificate, key: key)
+        default: throw Failure(description: "--tls-cert and --tls-key go together: give both or neither")
+        }
     }
 
     /// Styles this build's model implements.

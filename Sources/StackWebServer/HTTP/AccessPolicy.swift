@@ -16,13 +16,24 @@ struct AccessPolicy: Sendable {
             response.headers.append(("WWW-Authenticate", "Bearer"))
             return response
         }
-        let prefix = "Bearer "
-        guard authorization.hasPrefix(prefix),
-            Self.constantTimeEqual(Array(authorization.utf8.dropFirst(prefix.utf8.count)), Array(token.utf8))
+        guard let credentials = Self.bearerCredentials(authorization),
+            Self.constantTimeEqual(Array(credentials), Array(token.utf8))
         else {
             return .error(403, "wrong control token")
         }
         return nil
+    }
+
+    /// What follows `Bearer` and its spaces; the scheme's case does not matter (RFC 9110 §11.1).
+    static func bearerCredentials(_ authorization: String) -> Substring.UTF8View? {
+        let utf8 = authorization.utf8
+        let scheme = "bearer".utf8
+        guard utf8.count > scheme.count,
+            utf8.prefix(scheme.count).map({ (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }).elementsEqual(scheme)
+        else { return nil }
+        let rest = authorization[authorization.index(authorization.startIndex, offsetBy: scheme.count)...].utf8
+        guard rest.first == UInt8(ascii: " ") else { return nil }
+        return Substring(rest.drop { $0 == UInt8(ascii: " ") }).utf8
     }
 
     /// Compares without an early exit, so response times do not reveal how much of a guess matched.

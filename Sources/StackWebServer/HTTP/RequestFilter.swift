@@ -6,9 +6,11 @@ import Glibc
 struct RequestFilter: Sendable {
     /// Names (lower-cased, without port) this server answers to besides IP literals.
     let allowedHosts: Set<String>
+    /// `https` when the server speaks TLS: its pages' Origin says so.
+    var scheme = "http"
 
     /// `localhost`, this machine's name and `name.local`, and the names given with `--allowed-host`.
-    static func standard(extraHosts: [String], hostname: String?) -> RequestFilter {
+    static func standard(extraHosts: [String], hostname: String?, scheme: String = "http") -> RequestFilter {
         var hosts: Set<String> = ["localhost"]
         if let hostname, !hostname.isEmpty {
             let short = hostname.lowercased()
@@ -16,7 +18,7 @@ struct RequestFilter: Sendable {
             hosts.insert(short.hasSuffix(".local") ? short : short + ".local")
         }
         for host in extraHosts { hosts.insert(host.lowercased()) }
-        return RequestFilter(allowedHosts: hosts)
+        return RequestFilter(allowedHosts: hosts, scheme: scheme)
     }
 
     func refusal(for request: Request) -> Response? {
@@ -27,7 +29,7 @@ struct RequestFilter: Sendable {
             return .error(400, "malformed request path: \(problem)")
         }
         if request.method == "POST", let origin = request.header(.origin),
-            !Self.origin(origin, matchesHost: request.header(.host))
+            !Self.origin(origin, matchesHost: request.header(.host), scheme: scheme)
         {
             return .error(403, "cross-origin requests may not control this server")
         }
@@ -77,14 +79,15 @@ struct RequestFilter: Sendable {
         }
     }
 
-    /// A page's own POSTs carry `Origin: http://<the Host it loaded from>` (compared without
-    /// regard to ASCII case, over bytes: this runs for every POST).
-    static func origin(_ origin: String, matchesHost host: String?) -> Bool {
+    /// A page's own POSTs carry `Origin: <scheme>://<the Host it loaded from>`, the scheme being
+    /// `https` when the server speaks TLS (compared without regard to ASCII case, over bytes: this
+    /// runs for every POST).
+    static func origin(_ origin: String, matchesHost host: String?, scheme: String = "http") -> Bool {
         guard let host else { return false }
         let folded = { (byte: UInt8) in (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
-        let scheme = "http://".utf8
-        guard origin.utf8.count == scheme.count + host.utf8.count else { return false }
-        return origin.utf8.lazy.map(folded).elementsEqual(scheme.lazy.map(folded) + host.utf8.lazy.map(folded))
+        let prefix = (scheme + "://").utf8
+        guard origin.utf8.count == prefix.count + host.utf8.count else { return false }
+        return origin.utf8.lazy.map(folded).elementsEqual(prefix.lazy.map(folded) + host.utf8.lazy.map(folded))
     }
 
     /// Why a raw request-target is refused, or `nil`. MHD decodes `%XX` once: an encoded `/`, `\`,

@@ -3,8 +3,9 @@ import StackModel
 /// The limits and intervals of every room of a server; explicit, and the same for every room.
 struct RoomSettings: Sendable, Equatable {
     /// Viewers one room serves at most; past that a new stream gets 429. Below the server's
-    /// connection cap, so one room cannot take every connection.
-    static let maxViewers = 20_000
+    /// connection cap (`ServerLimits.connectionLimit`, 16,384), so it can be reached, and one room
+    /// cannot take every connection: the rest stay for other rooms, pages and POSTs.
+    static let maxViewers = 12_000
     /// How many recent change events are kept for `Last-Event-ID` resumption.
     static let replayCapacity = 512
     /// A replay larger than this is sent as a fresh snapshot instead. A viewer's stream queues at

@@ -45,9 +45,10 @@ enum JSONShape {
                 let end = endOfString(bytes, from: index)
                 if let last = levels.indices.last, levels[last].expectsKey {
                     levels[last].expectsKey = false
-                    let key = Array(bytes[(index + 1)..<max(index + 1, end - 1)])
-                    if !levels[last].keys.insert(key).inserted {
-                        return .duplicateKey(String(decoding: key, as: UTF8.self))
+                    // Compared as decoded: `"\u0063ommand"` is `"command"` to the decoder.
+                    let raw = bytes[(index + 1)..<max(index + 1, end - 1)]
+                    if !levels[last].keys.insert(unescaped(raw)).inserted {
+                        return .duplicateKey(String(decoding: raw, as: UTF8.self))
                     }
                 }
                 index = end
@@ -58,6 +59,34 @@ enum JSONShape {
             index += 1
         }
         return nil
+    }
+
+    /// A string's content with its escapes undone, as UTF-8 (a malformed escape is kept as it is:
+    /// the decoder refuses the body anyway). The body is valid UTF-8 by now.
+    static func unescaped(_ raw: ArraySlice<UInt8>) -> [UInt8] {
+        guard raw.contains(UInt8(ascii: "\\")) else { return Array(raw) }
+        let units = Array(String(decoding: raw, as: UTF8.self).utf16)
+        var decoded: [UInt16] = []
+        var index = 0
+        while index < units.count {
+            guard units[index] == 0x5C, index + 1 < units.count else {
+                decoded.append(units[index])
+                index += 1
+                continue
+            }
+            let escaped = units[index + 1]
+            if escaped == 0x75, index + 6 <= units.count,
+                let value = UInt16(String(decoding: units[(index + 2)..<(index + 6)], as: UTF16.self), radix: 16)
+            {
+                decoded.append(value)
+                index += 6
+                continue
+            }
+            let simple: [UInt16: UInt16] = [0x6E: 0x0A, 0x74: 0x09, 0x72: 0x0D, 0x62: 0x08, 0x66: 0x0C]
+            decoded.append(simple[escaped] ?? escaped)
+            index += 2
+        }
+        return Array(String(decoding: decoded, as: UTF16.self).utf8)
     }
 
     /// The index just past the closing quote of the string opening at `start` (or the end).

@@ -41,12 +41,12 @@ return {points: points.map(colourAt), distinct: colours.size};
 """
 
 
-def start_chromium():
+def start_chromium(extra_arguments=()):
     """Headless Chromium whose viewport (not window) is exactly VIEWPORT, with console capture."""
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu",
-                     f"--window-size={VIEWPORT[0]},{VIEWPORT[1]}", "--no-proxy-server"):
+                     f"--window-size={VIEWPORT[0]},{VIEWPORT[1]}", "--no-proxy-server", *extra_arguments):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)

@@ -5,6 +5,7 @@ import os
 import re
 import signal
 import socket
+import ssl
 import subprocess
 import tempfile
 import urllib.request
@@ -14,7 +15,7 @@ from .waiting import wait_until
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 # The first stdout line; the port is the number after the host (the scheme has a colon too).
-LISTENING = re.compile(r"listening on http://127\.0\.0\.1:(\d+)/")
+LISTENING = re.compile(r"listening on https?://127\.0\.0\.1:(\d+)/")
 START_TIMEOUT = 10.0
 
 # This machine routes some traffic through a proxy; the server is local, so never use one.
@@ -36,8 +37,13 @@ def free_port():
 class StackWebServer:
     """One `stackweb` process. `port=0` lets it pick; the chosen port is read from its first line."""
 
-    def __init__(self, port=0):
+    def __init__(self, port=0, arguments=(), cafile=None):
+        """`arguments` are added to the command line; `cafile` is the certificate to trust when
+        they make it serve HTTPS (`--tls-cert`)."""
         self.requested_port = port
+        self.arguments = list(arguments)
+        self.scheme = "https" if "--tls-cert" in self.arguments else "http"
+        self.context = ssl.create_default_context(cafile=cafile) if cafile else None
         self.port = None
         self.process = None
         # A file rather than a pipe: nobody reads a pipe after start-up, and a full one would block
@@ -46,7 +52,7 @@ class StackWebServer:
 
     @property
     def base_url(self):
-        return f"http://127.0.0.1:{self.port}"
+        return f"{self.scheme}://127.0.0.1:{self.port}"
 
     def start(self):
         binary = binary_path()
@@ -54,7 +60,8 @@ class StackWebServer:
             raise FileNotFoundError(f"{binary} is missing: run `swift build` or set STACKWEB_BIN")
         self.log.truncate(0)
         self.process = subprocess.Popen(
-            [str(binary), "--port", str(self.requested_port), "--resources", str(REPO_ROOT / "Resources")],
+            [str(binary), "--port", str(self.requested_port), "--resources", str(REPO_ROOT / "Resources")]
+            + self.arguments,
             stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
         )
         match = wait_until(self._listening_line, timeout=START_TIMEOUT, message="the server's `listening on` line")
@@ -92,8 +99,15 @@ class StackWebServer:
 
     # --- HTTP API -------------------------------------------------------------------------------
 
+    def _open(self, request):
+        if self.context is None:
+            return _opener.open(request, timeout=5)
+        opener = urllib.request.build_opener(
+            urllib.request.ProxyHandler({}), urllib.request.HTTPSHandler(context=self.context))
+        return opener.open(request, timeout=5)
+
     def get_json(self, path):
-        with _opener.open(self.base_url + path, timeout=5) as response:
+        with self._open(self.base_url + path) as response:
             return json.load(response)
 
     def post_json(self, path, body):
@@ -101,7 +115,7 @@ class StackWebServer:
             self.base_url + path, data=json.dumps(body).encode(), method="POST",
             headers={"Content-Type": "application/json"},
         )
-        with _opener.open(request, timeout=5) as response:
+        with self._open(request) as response:
             return json.load(response)
 
     def snapshot(self, room):

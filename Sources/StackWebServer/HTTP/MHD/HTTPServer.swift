@@ -3,36 +3,15 @@ import CMicroHTTPDSystem
 import Foundation
 import Glibc
 
-/// Limits the daemon enforces, all explicit (libmicrohttpd's default timeout is none).
-struct ServerLimits: Sendable, Equatable {
-    /// Open connections in all; each viewer holds one. The process raises its descriptor limit.
-    var connectionLimit: UInt32 = 16_384
-    /// Open connections from one address; 0 is none.
-    var perIPConnectionLimit: UInt32 = 0
-    /// A connection that sends or takes nothing for this long is closed (a stalled upload, a
-    /// half-open peer). Parked event streams are exempt: heartbeats reap those.
-    var connectionTimeoutSeconds: UInt32 = 60
-    /// libmicrohttpd's buffer for one connection's request head and reply head.
-    var connectionMemoryLimit: Int = 16 * 1024
-    /// Largest request body accepted; larger ones get 413.
-    var maxBodyBytes: Int = 64 * 1024
-
-    /// On loopback every client is this machine, so one address may hold many viewers (a bench, a
-    /// wall of tabs); on a LAN one device gets at most 256 connections, so it cannot take them all.
-    static func standard(loopbackOnly: Bool) -> ServerLimits {
-        var limits = ServerLimits()
-        limits.perIPConnectionLimit = loopbackOnly ? 0 : 256
-        return limits
-    }
-}
-
 /// Errors starting the server.
 enum HTTPServerError: Error, CustomStringConvertible {
     case cannotStart(host: String, port: UInt16, reason: String)
+    case tls(String)
 
     var description: String {
         switch self {
         case .cannotStart(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
+        case .tls(let reason): reason
         }
     }
 }
@@ -57,30 +36,45 @@ final class HTTPServer: Sendable {
     private let context: Unmanaged<ServerContext>
     /// The port actually bound (differs from the one asked for when that was 0).
     let port: UInt16
+    /// Whether it speaks HTTPS.
+    let usesTLS: Bool
+    /// The PEM texts libmicrohttpd reads from for the daemon's lifetime; freed in `stop()`.
+    nonisolated(unsafe) private let tlsStrings: [UnsafeMutablePointer<CChar>]
 
-    init(host: String, port: UInt16, limits: ServerLimits, responder: any RequestResponder) throws {
+    init(host: String, port: UInt16, limits: ServerLimits, tls: TLSCredentials? = nil, responder: any RequestResponder)
+        throws
+    {
+        if tls != nil, MHD_is_feature_supported(.FEATURE_TLS) != .YES {
+            throw HTTPServerError.tls("this libmicrohttpd was built without TLS; HTTPS is not available")
+        }
         let socket = try ListeningSocket.open(host: host, port: port)
-        let context = ServerContext(responder: responder, limits: limits)
+        let context = ServerContext(responder: responder, limits: limits, allowsDirectWrites: tls == nil)
         // Retained for the daemon's lifetime; released in `stop()` after the daemon is gone.
         self.context = Unmanaged.passRetained(context)
+        tlsStrings = tls.map { [strdup($0.certificatePEM)!, strdup($0.keyPEM)!] } ?? []
+        usesTLS = tls != nil
         let options = CMicroHTTPD_Options(
-            connectionLimit: limits.connectionLimit,
+            connectionLimit: context.connections.daemonConnectionLimit,
             perIPConnectionLimit: limits.perIPConnectionLimit,
             connectionTimeoutSeconds: limits.connectionTimeoutSeconds,
             connectionMemoryLimit: limits.connectionMemoryLimit,
-            listenSocket: socket
+            listenSocket: socket,
+            tlsCertificate: tlsStrings.first.map { UnsafePointer($0) },
+            tlsKey: tlsStrings.last.map { UnsafePointer($0) }
         )
-        guard
-            let daemon = CMicroHTTPD_start(
-                options, accessHandler, self.context.toOpaque(), requestCompleted, self.context.toOpaque(),
-                uriLogger, nil)
-        else {
+        let callbacks = CMicroHTTPD_Callbacks(
+            handler: accessHandler, completed: requestCompleted, uriLogger: uriLogger, acceptPolicy: acceptPolicy,
+            notifyConnection: connectionNotice, context: self.context.toOpaque())
+        guard let daemon = CMicroHTTPD_start(options, callbacks) else {
             close(socket)
             self.context.release()
-            throw HTTPServerError.cannotStart(host: host, port: port, reason: "libmicrohttpd refused to start")
+            for string in tlsStrings { free(string) }
+            let reason = tls == nil ? "libmicrohttpd refused to start" : "libmicrohttpd refused the certificate or key"
+            throw HTTPServerError.cannotStart(host: host, port: port, reason: reason)
         }
         self.daemon = daemon
         self.port = CMicroHTTPD_boundPort(daemon)
+        context.connections.start()
     }
 
     /// How event bytes have reached viewers so far (what the tests and the bench read).
@@ -88,12 +82,14 @@ final class HTTPServer: Sendable {
 
     /// Ends every open event stream, then stops the daemon and frees what it held.
     func stop() {
+        context.takeUnretainedValue().connections.stop()
         context.takeUnretainedValue().closeAllStreams()
         // A deferred answer resumes its connection when done: it must not outlive the daemon.
         _ = context.takeUnretainedValue().deferredWork.wait(timeout: .now() + 30)
         MHD_stop_daemon(daemon)
         context.takeUnretainedValue().sharedResponses.destroyAll()
         context.release()
+        for string in tlsStrings { free(string) }
     }
 }
 
@@ -101,15 +97,21 @@ final class HTTPServer: Sendable {
 final class ServerContext: Sendable {
     let responder: any RequestResponder
     let limits: ServerLimits
+    /// Whether a parked event stream may be written straight to its socket: not over TLS, where
+    /// the bytes must go through the TLS session libmicrohttpd holds.
+    let allowsDirectWrites: Bool
+    let connections: ConnectionGuard
     /// Deferred answers still being worked on.
     let deferredWork = DispatchGroup()
     let streamCounters = StreamCounters()
     let sharedResponses = SharedResponses()
     private let streams = Locked<[ObjectIdentifier: StreamConnection]>([:])
 
-    init(responder: any RequestResponder, limits: ServerLimits) {
+    init(responder: any RequestResponder, limits: ServerLimits, allowsDirectWrites: Bool) {
         self.responder = responder
         self.limits = limits
+        self.allowsDirectWrites = allowsDirectWrites
+        connections = ConnectionGuard(limits: limits)
     }
 
     func register(_ stream: StreamConnection) {
@@ -167,6 +169,14 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     let context = Unmanaged<ServerContext>.fromOpaque(contextPointer).takeUnretainedValue()
     let state = Unmanaged<RequestState>.fromOpaque(statePointer).takeUnretainedValue()
     guard state.request != nil else {
+        // The head is in: from now on the body's deadline runs (an answer queued below ends it).
+        context.connections.enter(.body, connection)
+        if !CMicroHTTPD_headIsWellFormed(connection, method) {
+            state.request = Request(method: "", path: "")
+            return queue(
+                .error(400, "malformed header line: folded onto the line before, or holding a NUL or a bare CR"),
+                on: connection, context: context)
+        }
         if CMicroHTTPD_hasRepeatedHeader(connection, singleHeaderNames) {
             state.request = Request(method: "", path: "")
             return queue(
@@ -220,6 +230,7 @@ private func park(
     work: @Sendable (@escaping @Sendable (Response) -> Void) -> Void
 ) {
     state.waiting = true
+    context.connections.enter(.answering, connection)
     MHD_suspend_connection(connection)
     let parked = ParkedConnection(connection: connection)
     // Held until the answer is in: MHD does not complete a suspended request, but be sure.
@@ -233,10 +244,32 @@ private func park(
     }
 }
 
-private let requestCompleted: MHD_RequestCompletedCallback = { _, _, requestPointer, _ in
+private let requestCompleted: MHD_RequestCompletedCallback = { contextPointer, connection, requestPointer, _ in
+    // A kept-alive connection waits for its next request head, against the clock again.
+    if let contextPointer, let connection {
+        Unmanaged<ServerContext>.fromOpaque(contextPointer).takeUnretainedValue().connections.enter(.head, connection)
+    }
     guard let requestPointer, let statePointer = requestPointer.pointee else { return }
     Unmanaged<RequestState>.fromOpaque(statePointer).release()
     requestPointer.pointee = nil
+}
+
+/// Refuses a connection past the cap; libmicrohttpd closes it at once.
+private let acceptPolicy: MHD_AcceptPolicyCallback = { contextPointer, _, _ in
+    guard let contextPointer else { return .NO }
+    let context = Unmanaged<ServerContext>.fromOpaque(contextPointer).takeUnretainedValue()
+    return context.connections.admitsAnother() ? .YES : .NO
+}
+
+/// Every connection's opening and closing, for the count and the deadlines.
+private let connectionNotice: MHD_NotifyConnectionCallback = { contextPointer, connection, _, code in
+    guard let contextPointer, let connection else { return }
+    let connections = Unmanaged<ServerContext>.fromOpaque(contextPointer).takeUnretainedValue().connections
+    switch code {
+    case .CONNECTION_NOTIFY_STARTED: connections.opened(connection)
+    case .CONNECTION_NOTIFY_CLOSED: connections.closed(connection)
+    default: break
+    }
 }
 
 /// Headers a request may carry once only: two `Host`s must be refused (RFC 9112 §3.2), and two of
@@ -292,6 +325,7 @@ private func peerAddress(of connection: OpaquePointer) -> String {
 
 /// Turns a `Response` into an MHD response and queues it.
 private func queue(_ response: Response, on connection: OpaquePointer, context: ServerContext) -> MHD_Result {
+    context.connections.enter(.answering, connection)
     let mhdResponse: OpaquePointer?
     var response = response
     switch response.body {

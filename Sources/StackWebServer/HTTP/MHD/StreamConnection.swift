@@ -17,7 +17,8 @@ import Glibc
 /// break), because libmicrohttpd asks the reader for more only once it has sent everything it was
 /// given (so a parked connection has nothing of libmicrohttpd's in flight), and because it never
 /// closes a suspended connection except when the daemon stops, after `close()` has ended every
-/// stream.
+/// stream. Over TLS there is no direct write: the bytes must pass through the TLS session that
+/// libmicrohttpd holds, so a parked stream is resumed and libmicrohttpd writes them.
 final class StreamConnection: EventSink {
     /// Bytes queued beyond this mark the viewer as too slow: the stream is closed and the page
     /// reconnects (getting a fresh snapshot) rather than stalling the room or growing memory.
@@ -80,7 +81,7 @@ final class StreamConnection: EventSink {
             }
             state.chunks.append(bytes)
             state.queuedBytes += bytes.count
-            if state.parked, state.headSent, state.chunks.count == 1 {
+            if state.parked, state.headSent, state.chunks.count == 1, context.allowsDirectWrites {
                 writeDirectly(&state)
                 if state.chunks.isEmpty {
                     context.streamCounters.countDirectWrite()

@@ -1,0 +1,30 @@
+/// Limits the daemon enforces, all explicit (libmicrohttpd's default timeout is none). The table
+/// at the end of docs/architecture.md lists each with what a client sees past it.
+struct ServerLimits: Sendable, Equatable {
+    /// Open connections in all; each viewer holds one. The process raises its descriptor limit.
+    /// Past it a new connection is closed at once (not left waiting in the kernel's backlog).
+    var connectionLimit: UInt32 = 16_384
+    /// Open connections from one address; 0 is none. Past it a new connection is closed at once.
+    var perIPConnectionLimit: UInt32 = 0
+    /// A connection that sends or takes nothing for this long is closed (a stalled upload, a
+    /// half-open peer). Parked event streams are exempt: heartbeats reap those.
+    var connectionTimeoutSeconds: UInt32 = 60
+    /// A request's line and headers must all arrive within this long of the connection opening (or
+    /// of the previous answer on a kept-alive connection), however the bytes trickle in: the idle
+    /// timeout alone lets a client that sends a byte every few seconds hold a connection forever.
+    var headerDeadlineSeconds: Double = 10
+    /// A request body must all arrive within this long of its headers (64 KiB needs ~2 KiB/s).
+    var bodyDeadlineSeconds: Double = 30
+    /// libmicrohttpd's buffer for one connection's request head and reply head.
+    var connectionMemoryLimit: Int = 16 * 1024
+    /// Largest request body accepted; larger ones get 413.
+    var maxBodyBytes: Int = 64 * 1024
+
+    /// On loopback every client is this machine, so one address may hold many viewers (a bench, a
+    /// wall of tabs); on a LAN one device gets at most 256 connections, so it cannot take them all.
+    static func standard(loopbackOnly: Bool) -> ServerLimits {
+        var limits = ServerLimits()
+        limits.perIPConnectionLimit = loopbackOnly ? 0 : 256
+        return limits
+    }
+}
