@@ -37,6 +37,11 @@ export class FrameRecorder {
     if (this.#on) this.#frames.push({ timestamp, drawMs, cards });
   }
 
+  /** The frames recorded so far ({timestamp, drawMs, cards} each), copied. */
+  frames() {
+    return this.#frames.map((frame) => ({ ...frame }));
+  }
+
   /**
    * {frames, cards (fewest drawn in a frame), intervalP50/P99 (ms between consecutive drawn
    * frames), drawP50/P99/max (ms spent drawing one frame)}.

@@ -304,6 +304,10 @@ function start() {
     stopRecordingFrames() {
       return recorder.stop();
     },
+    /** Every frame recorded since the last recordFrames: [{timestamp, drawMs, cards}]. */
+    recordedFrames() {
+      return recorder.frames();
+    },
   };
   if (params.debug) {
     // Test seams, only on a page opened with ?debug=1. addSyntheticCards(n) draws n more cards
