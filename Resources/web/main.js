@@ -13,7 +13,7 @@ import { hideIdleCursor, holdWakeLock } from './kiosk.js';
 import { failureMessage, statusText } from './messages.js';
 import { captionText, clockText, drawAsleep, drawOverlays, untilNextMinute } from './overlay.js';
 import { readParams, withoutToken } from './params.js';
-import { Scratch, StaticLayer, drawFrame, makeBackground } from './render.js';
+import { GradientBackdrop, Renderer } from './render.js';
 import {
   addOffsetSample, anyAnimating, applyMessage, applySnapshot, cardsAt, emptyScene, estimateOffset, heldByOther,
   isAnimating, settle,
@@ -78,12 +78,12 @@ function start() {
   const batcher = new PointerBatcher();
   const sequence = new PointerSequence();
   const recorder = new FrameRecorder();
-  const scratch = new Scratch();
-  const layer = new StaticLayer();
+  const renderer = new Renderer();
+  const backdrop = new GradientBackdrop();
   const images = new ImageCache({
     onReady: () => {
-      // The cached bottom of the stack may show this photo's placeholder or a blurrier variant.
-      layer.invalidate();
+      // A cached layer of still cards may show this photo's placeholder or a blurrier variant.
+      renderer.invalidate();
       invalidate();
     },
   });
@@ -135,7 +135,7 @@ function start() {
       drawAsleep(ctx, view);
     } else {
       const entries = cardsAt(scene, now);
-      cards = drawFrame(ctx, view, entries, { style: scene.style, images, scratch, layer });
+      cards = renderer.draw(ctx, view, entries, { style: scene.style, images, backdrop });
       if (params.caption.length || params.clock) drawOverlays(ctx, view, overlays(entries));
     }
     if (recorder.recording) {
@@ -177,7 +177,6 @@ function start() {
     canvas.height = deviceHeight ? exact(deviceHeight, cssHeight) : Math.round(cssHeight * dpr);
     view = {
       width: canvas.width, height: canvas.height, dpr, cssWidth, cssHeight, fit: null,
-      background: makeBackground(ctx, canvas.width, canvas.height),
     };
     invalidate();
   }
@@ -303,6 +302,10 @@ function start() {
     /** Stops recording; answers the frame-time summary (debug.js, FrameRecorder.stats). */
     stopRecordingFrames() {
       return recorder.stop();
+    },
+    /** How many card sprites and cached layers the renderer has drawn so far. */
+    renderCounters() {
+      return renderer.counters;
     },
     /** Every frame recorded since the last recordFrames: [{timestamp, drawMs, cards}]. */
     recordedFrames() {

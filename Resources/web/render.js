@@ -1,15 +1,20 @@
-// Drawing a frame: the background, then every card in z order, the unchanged bottom of the stack
-// copied from a cached layer. Card sizes, borders and shadows are in stage points, so a phone and a
-// wall screen show the same picture, only scaled.
+// Drawing a frame: the backdrop, then every card in z order. Each card is one sprite (sprites.js);
+// runs of cards that did not move since the last frame are drawn once into a cached layer and
+// copied, so a moving card costs its own sprite and the layers above and below it, whichever place
+// it has in the stack (a flicked photo flies at the bottom of the pile, under every other card).
+// Card sizes, borders and shadows are in stage points, so a phone and a wall screen show the same
+// picture, only scaled. Nothing is clipped to the stage: the canvas covers the window, and a card
+// is drawn wherever its transform puts it.
 
+import { makeCanvas } from './canvas.js';
 import { TRANSFORM_KEYS } from './curve.js';
 import { flipStrips, projectPoint, roundedRectOutline, stripCount, visibleSide } from './flip.js';
 import { PERSPECTIVE_DISTANCE, lookFor } from './look.js';
-import { cardBoxes, paintBack, paintFace, polygonPath } from './paint.js';
+import { cardBoxes, polygonPath } from './paint.js';
+import { SpriteCache, drawSprite, restSize, shadowReach } from './sprites.js';
 
 export { coverCrop } from './paint.js';
 
-const SHADOW_COLOR = 'rgba(0, 0, 0, 0.35)';
 const BACKGROUND_CENTRE = '#4a4541';
 const BACKGROUND_EDGE = '#1d1b1a';
 // Below this |sin(flip)| a card is drawn flat: the perspective would move no edge by a pixel.
@@ -17,8 +22,8 @@ const FLAT_FLIP = 1e-4;
 // Neighbouring strips overlap by this many device pixels, so that no background shows through
 // the anti-aliased seam between them.
 const STRIP_OVERLAP_PX = 0.75;
-// A turning card's side is drawn into a scratch canvas first, at most this many pixels a side.
-const MAX_SPRITE_PX = 4096;
+// Layer canvases kept for reuse once their run of cards has changed.
+const SPARE_LAYERS = 4;
 
 /** A soft radial background for a canvas of `width`×`height` device pixels. */
 export function makeBackground(ctx, width, height) {
@@ -31,189 +36,180 @@ export function makeBackground(ctx, width, height) {
 }
 
 /**
- * Scratch canvases, reused from frame to frame (grown, never shrunk): one to draw a translucent
- * card whole before fading it, one for the side of a turning card. `make(w, h)` makes a canvas.
+ * The usual backdrop: the radial gradient, painted once per canvas size into a canvas of its own
+ * (a full-screen gradient costs a software canvas several milliseconds) and copied each frame.
  */
-export class Scratch {
+export class GradientBackdrop {
   #make;
-  #canvases = new Map();
+  #canvas = null;
 
-  constructor(make = (w, h) => new OffscreenCanvas(w, h)) {
+  constructor(make = makeCanvas) {
     this.#make = make;
   }
 
-  /** The canvas called `name`, at least `w`×`h`, cleared there, with an identity transform. */
-  get(name, w, h) {
-    let canvas = this.#canvases.get(name);
-    if (!canvas || canvas.width < w || canvas.height < h) {
-      canvas = this.#make(Math.max(w, canvas?.width ?? 0), Math.max(h, canvas?.height ?? 0));
-      this.#canvases.set(name, canvas);
+  /** Paints the whole of `ctx`'s canvas (`view.width`×`view.height` device pixels). */
+  draw(ctx, view) {
+    if (!this.#canvas || this.#canvas.width !== view.width || this.#canvas.height !== view.height) {
+      this.#canvas = this.#make(view.width, view.height);
+      const own = this.#canvas.getContext('2d');
+      own.fillStyle = makeBackground(own, view.width, view.height);
+      own.fillRect(0, 0, view.width, view.height);
     }
-    const ctx = canvas.getContext('2d');
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.globalAlpha = 1;
-    ctx.clearRect(0, 0, w, h);
-    return { canvas, ctx };
+    // A straight copy: the backdrop is opaque, so there is nothing to blend.
+    ctx.globalCompositeOperation = 'copy';
+    ctx.drawImage(this.#canvas, 0, 0);
+    ctx.globalCompositeOperation = 'source-over';
+    return false;
   }
 }
 
 // Whether two frames show a card identically: the same photo, veil and transform.
-function sameLook(a, b) {
+export function sameLook(a, b) {
+  if (!a || !b) return false;
   if (a.card.id !== b.card.id || a.card.src !== b.card.src || a.card.highlight !== b.card.highlight) return false;
   for (const key of TRANSFORM_KEYS) if (a.transform[key] !== b.transform[key]) return false;
   return true;
 }
 
 /**
- * The bottom of the stack, drawn once and reused while it does not change. A drag moves the top
- * card and an animation a few; the cards under them stay put, and drawing them again every frame
- * is most of a frame's cost where the canvas is drawn in software (a Raspberry Pi, a headless
- * browser): 100 cards take half a second there, a copy of this layer a few milliseconds.
+ * The frame's cards (z order) cut into runs: [{start, end, still}], `end` exclusive. A card is
+ * still when it has no animation and looks as it did in `previous` (a Map from card id to the
+ * last frame's entry); consecutive still cards form one run, each moving card a run of its own.
  */
-export class StaticLayer {
-  #make;
-  #canvas = null;
-  #ctx = null;
-  #view = null;
-  #fit = null;
-  #style = null;
-  #held = [];
-  #drawnInHeld = 0;
-  #previous = [];
-
-  constructor(make = (w, h) => new OffscreenCanvas(w, h)) {
-    this.#make = make;
-  }
-
-  /** Forgets the layer's pixels: a photo arrived, and a card in them may now look different. */
-  invalidate() {
-    this.#view = null;
-  }
-
-  /**
-   * How many cards from the bottom look as they did in the last frame. The top card is never
-   * counted: it is the one a drag moves, and leaving it out spares a rebuild when a drag starts.
-   */
-  stableCount(cards) {
-    let count = 0;
-    while (count < cards.length - 1 && count < this.#previous.length && sameLook(cards[count], this.#previous[count])) {
-      count += 1;
-    }
-    return count;
-  }
-
-  /** Whether the layer holds exactly the bottom `count` of `cards`, drawn for `view` and `style`. */
-  holds(view, style, cards, count) {
-    const fit = this.#fit;
-    if (this.#view !== view || this.#style !== style || this.#held.length !== count) return false;
-    if (fit.scale !== view.fit.scale || fit.x !== view.fit.x || fit.y !== view.fit.y) return false;
-    for (let i = 0; i < count; i += 1) if (!sameLook(cards[i], this.#held[i])) return false;
-    return true;
-  }
-
-  /** A cleared context for `view`'s size, to draw the layer again. */
-  begin(view, style) {
-    if (!this.#canvas || this.#canvas.width !== view.width || this.#canvas.height !== view.height) {
-      this.#canvas = this.#make(view.width, view.height);
-      this.#ctx = this.#canvas.getContext('2d');
-    }
-    this.#view = view;
-    this.#fit = { ...view.fit };
-    this.#style = style;
-    return this.#ctx;
-  }
-
-  /** Records what the layer now holds: the bottom cards, of which `drawn` were visible. */
-  commit(cards, drawn) {
-    this.#held = cards;
-    this.#drawnInHeld = drawn;
-  }
-
-  get canvas() {
-    return this.#canvas;
-  }
-
-  get drawnInHeld() {
-    return this.#drawnInHeld;
-  }
-
-  /** The frame just drawn, to compare the next one with. */
-  remember(cards) {
-    this.#previous = cards;
-  }
+export function splitRuns(entries, previous) {
+  const runs = [];
+  entries.forEach((entry, i) => {
+    const still = !entry.card.anim && sameLook(entry, previous.get(entry.card.id));
+    const last = runs[runs.length - 1];
+    if (still && last?.still) last.end = i + 1;
+    else runs.push({ start: i, end: i + 1, still });
+  });
+  return runs;
 }
 
-function paintBackground(ctx, view) {
-  ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.globalAlpha = 1;
-  ctx.fillStyle = view.background;
-  ctx.fillRect(0, 0, view.width, view.height);
+/** Device pixels a card and its shadow may cover (before clipping): {x, y, right, bottom}. */
+export function cardReach(painter, t) {
+  const p = painter.pointToDevice;
+  // Generous: the card's half-diagonal, grown by the most perspective can enlarge it.
+  const nearest = PERSPECTIVE_DISTANCE / (PERSPECTIVE_DISTANCE - (Math.abs(t.scaleX) * t.w) / 2);
+  const reach = (Math.hypot(t.w * t.scaleX, t.h * t.scaleY) / 2) * Math.max(1, nearest > 0 ? nearest : 10);
+  const margin = (reach + shadowReach(painter.look) * Math.max(1, Math.abs(t.scaleX), Math.abs(t.scaleY))) * p + 2;
+  const cx = painter.originX + t.x * p;
+  const cy = painter.originY + t.y * p;
+  return { x: cx - margin, y: cy - margin, right: cx + margin, bottom: cy + margin };
+}
+
+/** The union of `boxes` clipped to a `width`×`height` canvas, in whole pixels; null when empty. */
+export function clippedUnion(boxes, width, height) {
+  if (!boxes.length) return null;
+  const x = Math.max(0, Math.floor(Math.min(...boxes.map((b) => b.x))));
+  const y = Math.max(0, Math.floor(Math.min(...boxes.map((b) => b.y))));
+  const right = Math.min(width, Math.ceil(Math.max(...boxes.map((b) => b.right))));
+  const bottom = Math.min(height, Math.ceil(Math.max(...boxes.map((b) => b.bottom))));
+  return right > x && bottom > y ? { x, y, w: right - x, h: bottom - y } : null;
+}
+
+function isVisible(t) {
+  return t.opacity > 0 && t.w > 0 && t.h > 0 && t.scaleX !== 0 && t.scaleY !== 0;
 }
 
 /**
- * Draws `cards` ([{card, transform}] in z order) on `ctx`. `view` is {width, height, dpr, fit,
- * background}: the canvas in device pixels, the stage fit in CSS pixels, the background paint.
- * `style` is the room's style (corners, borders, shadows); `images.get(src, pixels)` answers a
- * decoded photo or null; `scratch` lends scratch canvases; `layer` (a StaticLayer, optional)
- * keeps the unchanged bottom of the stack between frames. Returns how many cards are visible.
+ * Draws frames. Keeps the card sprites and the cached layers of still cards from frame to frame;
+ * `make(w, h)` makes an offscreen canvas (a fake in node tests).
  */
-export function drawFrame(ctx, view, cards, { style, images, scratch, layer = null }) {
-  const painter = {
-    look: lookFor(style), images, scratch,
-    pointToDevice: view.dpr * view.fit.scale, originX: view.dpr * view.fit.x, originY: view.dpr * view.fit.y,
-  };
-  let drawn = 0;
-  let first = 0;
-  const stable = layer ? layer.stableCount(cards) : 0;
-  if (stable > 0) {
-    if (!layer.holds(view, style, cards, stable)) {
-      const layerCtx = layer.begin(view, style);
-      paintBackground(layerCtx, view);
-      let drawnInLayer = 0;
-      for (let i = 0; i < stable; i += 1) {
-        if (drawCard(layerCtx, view, painter, cards[i].card, cards[i].transform)) drawnInLayer += 1;
-      }
-      layer.commit(cards.slice(0, stable), drawnInLayer);
-    }
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.globalAlpha = 1;
-    // A straight copy: the layer is opaque, so there is nothing to blend.
-    ctx.globalCompositeOperation = 'copy';
-    ctx.drawImage(layer.canvas, 0, 0, view.width, view.height, 0, 0, view.width, view.height);
-    ctx.globalCompositeOperation = 'source-over';
-    drawn = layer.drawnInHeld;
-    first = stable;
-  } else {
-    paintBackground(ctx, view);
-  }
-  for (let i = first; i < cards.length; i += 1) {
-    if (drawCard(ctx, view, painter, cards[i].card, cards[i].transform)) drawn += 1;
-  }
-  layer?.remember(cards);
-  return drawn;
-}
+export class Renderer {
+  #make;
+  #sprites;
+  #previous = new Map();
+  #layers = new Map();
+  #spare = [];
+  #generation = 0;
+  #layerBuilds = 0;
 
-function drawCard(ctx, view, painter, card, t) {
-  const opacity = Math.min(Math.max(t.opacity, 0), 1);
-  if (!(opacity > 0) || !(t.w > 0) || !(t.h > 0) || t.scaleX === 0 || t.scaleY === 0) return false;
-  if (opacity >= 1) {
-    placeCard(ctx, painter, t, 0, 0);
-    paintCard(ctx, painter, card, t);
-    return true;
+  constructor({ make = makeCanvas, sprites = null } = {}) {
+    this.#make = make;
+    this.#sprites = sprites ?? new SpriteCache({ make });
   }
-  // A translucent card fades as one sheet, shadow included (as a layer's opacity does): drawn
-  // opaque into a scratch canvas first, then faded onto the frame. Fading each part on its own
-  // would let the white under the photo show through it.
-  const box = deviceBounds(view, painter, t);
-  if (!box) return false;
-  const layer = painter.scratch.get('layer', box.w, box.h);
-  placeCard(layer.ctx, painter, t, box.x, box.y);
-  paintCard(layer.ctx, painter, card, t);
-  ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.globalAlpha = opacity;
-  ctx.drawImage(layer.canvas, 0, 0, box.w, box.h, box.x, box.y, box.w, box.h);
-  ctx.globalAlpha = 1;
-  return true;
+
+  /** A photo arrived: cached layers may show its placeholder or a blurrier variant. */
+  invalidate() {
+    this.#generation += 1;
+  }
+
+  /** Counters for tests and the benchmark: sprites drawn, layers drawn. */
+  get counters() {
+    return { sprites: this.#sprites.built, layers: this.#layerBuilds };
+  }
+
+  /**
+   * Draws `entries` ([{card, transform}] in z order) on `ctx`. `view` is {width, height, dpr, fit}:
+   * the canvas in device pixels, the stage fit in CSS pixels. `style` is the room's style
+   * (corners, borders, shadows); `images.get(src, pixels)` answers a decoded photo or null;
+   * `backdrop.draw(ctx, view)` paints what lies under the cards. Returns how many cards are visible.
+   */
+  draw(ctx, view, entries, { style, images, backdrop }) {
+    const painter = {
+      look: lookFor(style), lookName: style ?? 'pile', images, sprites: this.#sprites,
+      pointToDevice: view.dpr * view.fit.scale, originX: view.dpr * view.fit.x, originY: view.dpr * view.fit.y,
+    };
+    backdrop.draw(ctx, view);
+    const layers = new Map();
+    let drawn = 0;
+    for (const run of splitRuns(entries, this.#previous)) {
+      const cards = entries.slice(run.start, run.end);
+      if (run.still && cards.length > 1) {
+        const layer = this.#layerFor(view, painter, style, cards);
+        layers.set(layer.key, layer);
+        drawn += layer.visible;
+        if (layer.box) {
+          const { x, y, w, h } = layer.box;
+          ctx.setTransform(1, 0, 0, 1, 0, 0);
+          ctx.globalAlpha = 1;
+          ctx.drawImage(layer.canvas, 0, 0, w, h, x, y, w, h);
+        }
+      } else {
+        for (const entry of cards) if (drawCard(ctx, painter, entry, 0, 0)) drawn += 1;
+      }
+    }
+    // Layers no longer used lend their canvases to the next ones.
+    for (const [key, layer] of this.#layers) {
+      if (!layers.has(key) && this.#spare.length < SPARE_LAYERS) this.#spare.push(layer.canvas);
+    }
+    this.#layers = layers;
+    this.#previous = new Map(entries.map((entry) => [entry.card.id, entry]));
+    return drawn;
+  }
+
+  #layerFor(view, painter, style, cards) {
+    const key = cards.map((entry) => entry.card.id).join('\n');
+    const held = this.#layers.get(key);
+    if (held && held.generation === this.#generation && held.view === view && held.style === style
+      && held.fit.scale === view.fit.scale && held.fit.x === view.fit.x && held.fit.y === view.fit.y
+      && held.cards.every((entry, i) => sameLook(entry, cards[i]))) {
+      return held;
+    }
+    const visible = cards.filter((entry) => isVisible(entry.transform));
+    const box = clippedUnion(visible.map((entry) => cardReach(painter, entry.transform)), view.width, view.height);
+    let canvas = held?.canvas ?? null;
+    if (box && (!canvas || canvas.width < box.w || canvas.height < box.h)) {
+      const index = this.#spare.findIndex((spare) => spare.width >= box.w && spare.height >= box.h);
+      canvas = index >= 0 ? this.#spare.splice(index, 1)[0] : this.#make(box.w, box.h);
+    }
+    let count = 0;
+    if (box) {
+      const ctx = canvas.getContext('2d');
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.globalAlpha = 1;
+      ctx.clearRect(0, 0, box.w, box.h);
+      for (const entry of cards) if (drawCard(ctx, painter, entry, box.x, box.y)) count += 1;
+      this.#layerBuilds += 1;
+    }
+    return {
+      key, canvas, box, cards, visible: count, view, style, fit: { ...view.fit }, generation: this.#generation,
+    };
+  }
 }
 
 /** Sets `ctx` to the card's own coordinates, with the device origin moved by (dx, dy). */
@@ -223,87 +219,68 @@ function placeCard(ctx, painter, t, dx, dy) {
   ctx.translate(t.x, t.y);
   ctx.rotate(t.rotation);
   ctx.scale(t.scaleX, t.scaleY);
-  ctx.globalAlpha = 1;
 }
 
-/** Device pixels covered by the card and its shadow, clipped to the canvas; null when off it. */
-function deviceBounds(view, painter, t) {
-  const p = painter.pointToDevice;
-  const { shadow } = painter.look;
-  // Generous: the card's half-diagonal, grown by the most perspective can enlarge it.
-  const nearest = PERSPECTIVE_DISTANCE / (PERSPECTIVE_DISTANCE - (Math.abs(t.scaleX) * t.w) / 2);
-  const reach = (Math.hypot(t.w * t.scaleX, t.h * t.scaleY) / 2) * Math.max(1, nearest > 0 ? nearest : 10);
-  const margin = (reach + 2 * shadow.blur + shadow.offsetY) * p;
-  const cx = painter.originX + t.x * p;
-  const cy = painter.originY + t.y * p;
-  const x = Math.max(0, Math.floor(cx - margin));
-  const y = Math.max(0, Math.floor(cy - margin));
-  const right = Math.min(view.width, Math.ceil(cx + margin));
-  const bottom = Math.min(view.height, Math.ceil(cy + margin));
-  return right > x && bottom > y ? { x, y, w: right - x, h: bottom - y } : null;
+function spriteOf(painter, card, side, size, withShadow) {
+  const { inner } = cardBoxes(size.w, size.h, painter.look);
+  const image = side === 'face' && card.src
+    ? painter.images.get(card.src, Math.max(inner.w, inner.h) * painter.pointToDevice)
+    : null;
+  return painter.sprites.get({
+    side, src: card.src, image, highlight: card.highlight, w: size.w, h: size.h, look: painter.look,
+    lookName: painter.lookName, devicePerPoint: painter.pointToDevice, withShadow,
+  });
 }
 
-function shadowFor(painter) {
-  const { shadow } = painter.look;
-  const p = painter.pointToDevice;
-  // Shadow geometry ignores the transform, so it is given in device pixels; that also keeps the
-  // light coming from above whatever the card's rotation.
-  return { color: SHADOW_COLOR, blur: shadow.blur * p, offsetY: shadow.offsetY * p };
-}
-
-function photoFor(painter, card, t) {
-  if (!card.src) return null;
-  const { inner } = cardBoxes(t.w, t.h, painter.look);
-  const scale = Math.max(Math.abs(t.scaleX), Math.abs(t.scaleY));
-  return painter.images.get(card.src, Math.max(inner.w, inner.h) * scale * painter.pointToDevice);
-}
-
-/** Paints the card in its own coordinates (ctx already placed): flat, or turned in perspective. */
-function paintCard(ctx, painter, card, t) {
+/** Draws one card (its transform `t`) with the device origin moved by (dx, dy); false when unseen. */
+function drawCard(ctx, painter, { card, transform: t }, dx, dy) {
+  if (!isVisible(t)) return false;
+  const opacity = Math.min(t.opacity, 1);
+  const size = restSize(card);
+  placeCard(ctx, painter, t, dx, dy);
+  // A translucent card fades as one sheet, shadow included, as a layer's opacity does: the
+  // sprite is opaque where the card is, so nothing under the photo shows through it.
+  ctx.globalAlpha = opacity;
   const { side, angle } = visibleSide(t.flip);
-  const image = side === 'face' ? photoFor(painter, card, t) : null;
-  const paintSide = (target, shadow) => (side === 'face'
-    ? paintFace(target, t.w, t.h, painter.look, image, card.highlight, shadow)
-    : paintBack(target, t.w, t.h, painter.look, shadow));
   if (Math.abs(Math.sin(angle)) < FLAT_FLIP) {
-    paintSide(ctx, shadowFor(painter));
-    return;
+    drawSprite(ctx, spriteOf(painter, card, side, size, true), t.w, t.h);
+  } else {
+    paintTurned(ctx, painter, card, t, side, size, angle);
   }
-  paintTurned(ctx, painter, t, angle, paintSide);
+  ctx.globalAlpha = 1;
+  return true;
 }
 
 /**
- * A card turned about its vertical axis: its outline projected in perspective casts the shadow
- * (and fills the hair between strip and outline with the border's white), then the flat side,
- * drawn once into a scratch canvas, is laid over it in vertical strips, each as tall as its depth
- * makes it.
+ * A card turned about its vertical axis: the card's shadow stretched under its projected outline,
+ * the outline filled white (the hair between strips and outline shows the border's white), then
+ * the flat side, from its sprite, laid over it in vertical strips, each as tall as its depth makes it.
  */
-function paintTurned(ctx, painter, t, angle, paintSide) {
+function paintTurned(ctx, painter, card, t, side, size, angle) {
   const outline = roundedRectOutline(t.w, t.h, painter.look.radius)
     .map(({ x, y }) => projectPoint(x, y, angle, PERSPECTIVE_DISTANCE));
-  const shadow = shadowFor(painter);
-  ctx.shadowColor = shadow.color;
-  ctx.shadowBlur = shadow.blur;
-  ctx.shadowOffsetX = 0;
-  ctx.shadowOffsetY = shadow.offsetY;
+  const devicePerPoint = painter.pointToDevice * Math.max(Math.abs(t.scaleX), Math.abs(t.scaleY));
+  const count = stripCount(t.w, t.h, angle, PERSPECTIVE_DISTANCE, devicePerPoint);
+  const strips = flipStrips(t.w, t.h, angle, PERSPECTIVE_DISTANCE, count);
+  const left = Math.min(...outline.map((point) => point.x));
+  const right = Math.max(...outline.map((point) => point.x));
+  const halfHeight = Math.max(...outline.map((point) => Math.abs(point.y)));
+
+  const shadow = painter.sprites.shadow(size.w, size.h, painter.look, painter.lookName, painter.pointToDevice);
+  const sx = (right - left) / size.w;
+  const sy = (2 * halfHeight) / size.h;
+  ctx.drawImage(shadow.canvas, left - shadow.pad * sx, -halfHeight - shadow.pad * sy,
+    (shadow.canvas.width / shadow.scale) * sx, (shadow.canvas.height / shadow.scale) * sy);
   polygonPath(ctx, outline);
   ctx.fillStyle = '#fff';
   ctx.fill();
-  ctx.shadowColor = 'transparent';
 
-  const devicePerPoint = painter.pointToDevice * Math.max(Math.abs(t.scaleX), Math.abs(t.scaleY));
-  const spriteScale = Math.min(devicePerPoint, MAX_SPRITE_PX / Math.max(t.w, t.h));
-  const spriteW = Math.max(1, Math.ceil(t.w * spriteScale));
-  const spriteH = Math.max(1, Math.ceil(t.h * spriteScale));
-  const sprite = painter.scratch.get('side', spriteW, spriteH);
-  sprite.ctx.setTransform(spriteW / t.w, 0, 0, spriteH / t.h, spriteW / 2, spriteH / 2);
-  paintSide(sprite.ctx, null);
-
-  const count = stripCount(t.w, t.h, angle, PERSPECTIVE_DISTANCE, devicePerPoint);
+  const sprite = spriteOf(painter, card, side, size, false);
+  const spriteW = sprite.w * sprite.scale;
+  const spriteH = sprite.h * sprite.scale;
   const overlap = STRIP_OVERLAP_PX / (painter.pointToDevice * Math.abs(t.scaleX));
-  const strips = flipStrips(t.w, t.h, angle, PERSPECTIVE_DISTANCE, count);
-  strips.forEach(({ u0, u1, x0, x1, halfHeight }, i) => {
+  strips.forEach(({ u0, u1, x0, x1, halfHeight: half }, i) => {
     const width = x1 - x0 + (i < strips.length - 1 ? overlap : 0);
-    ctx.drawImage(sprite.canvas, u0 * spriteW, 0, (u1 - u0) * spriteW, spriteH, x0, -halfHeight, width, 2 * halfHeight);
+    ctx.drawImage(sprite.canvas, u0 * spriteW, 0, (u1 - u0) * spriteW, spriteH, x0, -half, width, 2 * half);
   });
 }
