@@ -9,7 +9,7 @@ import { attachControls, createToast, showRoomState } from './controls.js';
 import { FrameRecorder, syntheticCards } from './debug.js';
 import { ImageCache } from './images.js';
 import { attachKeyboard, attachPointerInput } from './input.js';
-import { hideIdleCursor, holdWakeLock } from './kiosk.js';
+import { ACTIVITY_EVENTS, hideIdleCursor, holdWakeLock } from './kiosk.js';
 import { failureMessage, statusText } from './messages.js';
 import { captionText, clockText, drawAsleep, drawOverlays, untilNextMinute } from './overlay.js';
 import { readParams, withoutToken } from './params.js';
@@ -342,6 +342,9 @@ function start() {
   attachKeyboard(window, onAction);
   attachControls(controls, onAction);
   if (params.kiosk) startKiosk();
+  // The controls and the status line fade after 3 s without input and come back at the next
+  // move, key or touch: a photo shown as large as the stage allows is then never under them.
+  else hideIdleCursor(window, document.documentElement, { className: 'controls-idle', events: ACTIVITY_EVENTS });
   if (params.clock) setTimeout(tickClock, untilNextMinute(new Date()));
   setTimeout(() => {
     graceOver = true;
