@@ -45,3 +45,33 @@ def test_controls_fade_without_input_and_come_back(page, server):
     Mouse(page.driver).move_to(200, 200).move_to(220, 210, 50).perform()
     wait_until(lambda: opacity(page, "#controls"), lambda value: value == 1, message="the controls back on a move")
     assert page.driver.execute_script(_HIT, "#controls") != "stage"
+
+
+def status_numbers(page):
+    text = page.driver.find_element(By.ID, "status").get_attribute("textContent")
+    words = text.split(":")[0].split()
+    assert words[0] == "Photo" and words[2] == "of", text
+    return int(words[1]), int(words[3])
+
+
+def test_status_says_the_true_position_after_insert_and_remove(page, server):
+    """"Photo N of M" from the server's current and count, N ≤ M, after an insert and a remove."""
+    snapshot = server.snapshot(page.room)
+    last = snapshot["count"] - 1
+    server.command(page.room, command="goto", index=last)
+    wait_until(lambda: status_numbers(page), lambda nm: nm == (last + 1, last + 1), message="the last photo")
+
+    server.command(page.room, command="insert", photo=snapshot["cards"][0]["photo"])
+    after_insert = wait_until(lambda: server.snapshot(page.room), lambda snap: snap["count"] == last + 2,
+                              message="the inserted card")
+    shown = wait_until(lambda: status_numbers(page), lambda nm: nm[1] == last + 2, message="the new count")
+    assert shown[0] <= shown[1], f"Photo {shown[0]} of {shown[1]}"
+    assert shown[0] == min(after_insert["current"] + 1, after_insert["count"]), (shown, after_insert["current"])
+
+    front = server.snapshot(page.room)["cards"][0]["id"]
+    server.command(page.room, command="remove", id=front)
+    after_remove = wait_until(lambda: server.snapshot(page.room), lambda snap: snap["count"] == last + 1,
+                              message="the removed card gone")
+    shown = wait_until(lambda: status_numbers(page), lambda nm: nm[1] == last + 1, message="the count after remove")
+    assert 1 <= shown[0] <= shown[1], f"Photo {shown[0]} of {shown[1]}"
+    assert shown[0] == min(after_remove["current"] + 1, after_remove["count"]), (shown, after_remove["current"])

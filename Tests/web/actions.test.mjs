@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { STYLES, commandFor, keyAction } from '../../Resources/web/actions.js';
-import { commandLabel, failureMessage, frontCard, statusText } from '../../Resources/web/messages.js';
+import { commandLabel, failureMessage, frontCard, photoNumber, statusText } from '../../Resources/web/messages.js';
 
 describe('commandFor', () => {
   const pile = { style: 'pile', playing: false };
@@ -88,6 +88,15 @@ describe('messages', () => {
     assert.equal(statusText(scene()), 'Photo 3 of 20');
     assert.equal(statusText({ ...scene(), seq: -1 }), 'Connecting…');
     assert.equal(statusText({ ...scene(), count: 0 }), 'No photos');
+  });
+
+  test('the photo number is never past the count, nor below 1 (after an insert or a remove)', () => {
+    assert.equal(statusText({ ...scene(), current: 12, count: 12 }), 'Photo 12 of 12');
+    assert.equal(statusText({ ...scene(), current: 11, count: 12 }), 'Photo 12 of 12');
+    assert.equal(statusText({ ...scene(), current: -1, count: 12 }), 'Photo 1 of 12');
+    assert.equal(photoNumber(0, 1), 1);
+    assert.equal(photoNumber(undefined, 3), 1);
+    assert.equal(photoNumber(5, 0), 0);
   });
 
   test('statusText adds the front photo’s caption when it has one', () => {
