@@ -10,7 +10,7 @@ import { FrameRecorder, syntheticCards } from './debug.js';
 import { ImageCache } from './images.js';
 import { attachKeyboard, attachPointerInput } from './input.js';
 import { ACTIVITY_EVENTS, hideIdleCursor, holdWakeLock } from './kiosk.js';
-import { failureMessage, statusText } from './messages.js';
+import { SLIDESHOW_DID_NOT_START, failureMessage, statusText } from './messages.js';
 import { captionText, clockText, drawAsleep, drawOverlays, untilNextMinute } from './overlay.js';
 import { readParams, withoutToken } from './params.js';
 import { GradientBackdrop, Renderer } from './render.js';
@@ -24,6 +24,8 @@ const TOKEN_KEY = 'stackweb.token';
 // The stream usually opens within milliseconds; the badge waits this long before the first open
 // so that it does not flash on every page load.
 const OFFLINE_GRACE_MS = 1500;
+// How long after ▶ the room's `playing` must say the slideshow runs.
+const PLAY_CONFIRM_MS = 2000;
 
 // A control token arrives once in the URL. It is kept for this browser and taken out of the
 // address bar, so that it does not end up in history, bookmarks or a shared link. Storage may be
@@ -251,16 +253,32 @@ function start() {
   // One command at a time, in the order asked: "deck" then "pile" must not arrive swapped.
   // A refusal (an older server that does not know the command, a page without the control token)
   // is a short note on the page, not an error.
+  // Answers whether the server took the command.
   function sendCommand(command) {
-    commandQueue = commandQueue.then(() => postJSON(`${api}/commands`, command, token).catch((error) => {
+    commandQueue = commandQueue.then(() => postJSON(`${api}/commands`, command, token).then(() => true, (error) => {
       console.warn('StackWeb:', error.message);
       showToast(failureMessage(command, error.status));
+      return false;
     }));
+    return commandQueue;
   }
 
+  let playAsked = 0;
   function onAction({ action, style }) {
     const command = commandFor(action, scene, style);
-    if (command) sendCommand(command);
+    if (!command) return;
+    const sent = sendCommand(command);
+    if (command.command !== 'play') return;
+    // A server without a slideshow interval takes `play` and does nothing: say why, rather than
+    // leave the button looking broken.
+    const ask = ++playAsked;
+    sent.then((taken) => {
+      if (taken) {
+        setTimeout(() => {
+          if (ask === playAsked && !scene.playing) showToast(SLIDESHOW_DID_NOT_START);
+        }, PLAY_CONFIRM_MS);
+      }
+    });
   }
 
   function startKiosk() {

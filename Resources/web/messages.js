@@ -50,6 +50,9 @@ export function commandLabel({ command, style }) {
   return COMMAND_LABELS[command] ?? command;
 }
 
+/** Said when ▶ was pressed and the room's slideshow still does not run a moment later. */
+export const SLIDESHOW_DID_NOT_START = 'The slideshow did not start: this server runs it only when started with --interval';
+
 /**
  * Why `command` did nothing, in a few words, from the answer's HTTP status (undefined when no
  * answer came at all).

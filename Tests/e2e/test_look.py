@@ -75,3 +75,26 @@ def test_status_says_the_true_position_after_insert_and_remove(page, server):
     shown = wait_until(lambda: status_numbers(page), lambda nm: nm[1] == last + 1, message="the count after remove")
     assert 1 <= shown[0] <= shown[1], f"Photo {shown[0]} of {shown[1]}"
     assert shown[0] == min(after_remove["current"] + 1, after_remove["count"]), (shown, after_remove["current"])
+
+
+def play_button(page):
+    return page.driver.find_element(By.CSS_SELECTOR, '#controls [data-action="play-pause"]')
+
+
+def test_play_starts_a_slideshow_and_the_button_shows_it(page, server):
+    """LEAD: ▶ on a server started without --interval starts a slideshow (10 s by default)."""
+    assert server.snapshot(page.room)["playing"] is False
+    button = play_button(page)
+    assert button.get_attribute("aria-pressed") == "false"
+    button.click()
+    wait_until(lambda: server.snapshot(page.room)["playing"], lambda playing: playing is True, timeout=3,
+               message="the room's slideshow to run after ▶ (GET /api/rooms/R: playing)")
+    wait_until(lambda: button.get_attribute("aria-pressed"), lambda pressed: pressed == "true",
+               message="the button pressed while the slideshow runs")
+    assert button.get_attribute("aria-label") == "Pause the slideshow"
+    assert "is-playing" in button.get_attribute("class")
+    button.click()
+    wait_until(lambda: server.snapshot(page.room)["playing"], lambda playing: playing is False,
+               message="pause to stop it")
+    wait_until(lambda: button.get_attribute("aria-pressed"), lambda pressed: pressed == "false",
+               message="the button released")

@@ -120,3 +120,25 @@ describe('messages', () => {
     assert.equal(failureMessage({ command: 'next' }, 500), 'Next photo failed (500)');
   });
 });
+
+describe('roomControls', async () => {
+  const { roomControls } = await import('../../Resources/web/controls.js');
+
+  test('the play button is pressed while the slideshow runs, and says what it will do', () => {
+    assert.deepEqual(roomControls({ playing: false, style: 'pile' }).play,
+      { label: 'Play the slideshow', title: 'Play the slideshow (Space)', pressed: false });
+    assert.deepEqual(roomControls({ playing: true, style: 'pile' }).play,
+      { label: 'Pause the slideshow', title: 'Pause the slideshow (Space)', pressed: true });
+  });
+
+  test('the stacked toggle shows only in the swipe style, pressed from the room', () => {
+    assert.deepEqual(roomControls({ style: 'pile', stacked: true }).stacked, { hidden: true, pressed: true });
+    assert.deepEqual(roomControls({ style: 'swipe', stacked: true }).stacked, { hidden: false, pressed: true });
+    assert.deepEqual(roomControls({ style: 'swipe' }).stacked, { hidden: false, pressed: false });
+  });
+
+  test('select is named for the style', () => {
+    assert.equal(roomControls({ style: 'deck' }).select.label, 'Flip the top card');
+    assert.equal(roomControls({ style: 'frame' }).select.label, 'Select the top photo');
+  });
+});
