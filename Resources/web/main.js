@@ -66,8 +66,10 @@ function start() {
   let offsetSamples = [];
   let connected = false;
   let graceOver = false;
-  // ?style= asks the room for a style once, when the first snapshot shows which one it has.
-  let styleAsked = params.style === null;
+  // ?style= asks the room for a style once, when the first snapshot shows which one it has;
+  // ?stacked=1 asks for the swipe style with its cards behind faded (and wins over another ?style=).
+  let stackedAsked = !params.stacked;
+  let styleAsked = params.style === null || params.stacked;
   let view = null;
   let dirty = true;
   let frameRequested = false;
@@ -227,6 +229,12 @@ function start() {
     if (type === 'snapshot' && !styleAsked) {
       styleAsked = true;
       if (scene.style !== params.style) sendCommand({ command: 'style', style: params.style });
+    }
+    if (type === 'snapshot' && !stackedAsked) {
+      stackedAsked = true;
+      if (scene.style !== 'swipe' || scene.stacked !== true) {
+        sendCommand({ command: 'style', style: 'swipe', stacked: true });
+      }
     }
     showStatus();
     invalidate();

@@ -34,7 +34,7 @@ export function statusText(scene, locale = undefined) {
 }
 
 const STYLE_NAMES = Object.freeze({
-  pile: 'Pile', angles: 'Angles', grid: 'Grid', deck: 'Deck', swipe: 'Swipe',
+  pile: 'Pile', angles: 'Angles', grid: 'Grid', deck: 'Deck', swipe: 'Swipe', frame: 'Frame',
 });
 
 const COMMAND_LABELS = Object.freeze({

@@ -98,3 +98,24 @@ def test_play_starts_a_slideshow_and_the_button_shows_it(page, server):
                message="pause to stop it")
     wait_until(lambda: button.get_attribute("aria-pressed"), lambda pressed: pressed == "false",
                message="the button released")
+
+
+@pytest.mark.allow_console(REFUSED_COMMAND)
+def test_stacked_parameter_asks_for_the_stacked_swipe_once(page, server):
+    """?stacked=1 posts the stacked swipe style once; the toggle then shows in the swipe style.
+    MODEL: only the snapshot's `stacked` (checked when the server sends it)."""
+    driver = page.driver
+    with logged_from_load(driver):
+        driver.get(f"{page.url}&stacked=1")
+        page.wait_until_showing_cards()
+        posted = RequestLog(driver, clear=False).wait_for_commands(1, message="the stacked swipe asked for")
+    assert [post["body"] for post in posted] == [{"command": "style", "style": "swipe", "stacked": True}]
+    snapshot = wait_until(lambda: server.snapshot(page.room), lambda snap: snap["style"] == "swipe",
+                          message="the room in the swipe style")
+    if "stacked" in snapshot:
+        assert snapshot["stacked"] is True
+    toggle = driver.find_element(By.CSS_SELECTOR, '#controls [data-action="stacked"]')
+    wait_until(toggle.is_displayed, message="the stacked toggle shown in the swipe style")
+    if "stacked" in snapshot:
+        wait_until(lambda: toggle.get_attribute("aria-pressed"), lambda pressed: pressed == "true",
+                   message="the toggle pressed from the room's `stacked`")

@@ -61,8 +61,19 @@ describe('keyAction', () => {
     assert.equal(key('ArrowRight', { shiftKey: true }), null);
   });
 
+  test('S toggles the swipe style’s stacked mode, and only there', () => {
+    assert.deepEqual(key('s'), { action: 'stacked' });
+    assert.deepEqual(commandFor('stacked', { style: 'swipe', stacked: false }),
+      { command: 'style', style: 'swipe', stacked: true });
+    assert.deepEqual(commandFor('stacked', { style: 'swipe', stacked: true }),
+      { command: 'style', style: 'swipe', stacked: false });
+    assert.deepEqual(commandFor('stacked', { style: 'swipe' }), { command: 'style', style: 'swipe', stacked: true },
+      'a room that does not say is taken as not stacked');
+    assert.equal(commandFor('stacked', { style: 'pile', stacked: false }), null);
+  });
+
   test('unbound keys are ignored', () => {
-    for (const k of ['a', '6', '0', 'Escape', 'Tab', 'z', 'ArrowUp']) assert.equal(key(k), null, k);
+    for (const k of ['a', '7', '0', 'Escape', 'Tab', 'z', 'ArrowUp']) assert.equal(key(k), null, k);
   });
 
   test('held keys repeat only the arrows', () => {
