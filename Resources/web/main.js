@@ -9,6 +9,7 @@ import { attachControls, createToast, showRoomState } from './controls.js';
 import { FrameRecorder, syntheticCards } from './debug.js';
 import { ImageCache } from './images.js';
 import { attachKeyboard, attachPointerInput } from './input.js';
+import { PhotoBackdrop } from './backdrop.js';
 import { ACTIVITY_EVENTS, hideIdleCursor, holdWakeLock } from './kiosk.js';
 import { SLIDESHOW_DID_NOT_START, failureMessage, statusText } from './messages.js';
 import { captionText, clockText, drawAsleep, drawOverlays, untilNextMinute } from './overlay.js';
@@ -83,7 +84,6 @@ function start() {
   const sequence = new PointerSequence();
   const recorder = new FrameRecorder();
   const renderer = new Renderer();
-  const backdrop = new GradientBackdrop();
   const images = new ImageCache({
     onReady: () => {
       // A cached layer of still cards may show this photo's placeholder or a blurrier variant.
@@ -91,6 +91,10 @@ function start() {
       invalidate();
     },
   });
+  // A photo frame's wall is the front photo, blurred and darkened; elsewhere a quiet gradient.
+  const backdrop = params.kiosk
+    ? new PhotoBackdrop({ images, fallback: new GradientBackdrop(), reducedMotion: () => reducedMotion.matches })
+    : new GradientBackdrop();
   const sendPointer = createOrderedSender(
     (events) => postJSON(`${api}/pointer`, pointerBody(viewer, events), token),
     (error) => {
@@ -123,7 +127,7 @@ function start() {
       scene = settled;
       dirty = true;
     }
-    const animating = anyAnimating(scene, now);
+    const animating = anyAnimating(scene, now) || Boolean(backdrop.busy?.(performance.now()));
     if (!dirty && !animating) return;
     dirty = false;
     draw(now, timestamp);
@@ -139,7 +143,9 @@ function start() {
       drawAsleep(ctx, view);
     } else {
       const entries = cardsAt(scene, now);
-      cards = renderer.draw(ctx, view, entries, { style: scene.style, images, backdrop });
+      const pageNow = performance.now();
+      backdrop.show?.(frontEntry(entries)?.card.src ?? null, pageNow);
+      cards = renderer.draw(ctx, view, entries, { style: scene.style, images, backdrop, now: pageNow });
       if (params.caption.length || params.clock) drawOverlays(ctx, view, overlays(entries));
     }
     if (recorder.recording) {
@@ -151,9 +157,14 @@ function start() {
     drawnFrames += 1;
   }
 
-  // The caption of the front card (not one fading out of the stack) and the time, as asked for.
+  // The front card: at position 0, and not one fading out of the stack.
+  function frontEntry(entries) {
+    return entries.find(({ card }) => card.position === 0 && card.anim?.to?.opacity !== 0);
+  }
+
+  // The caption of the front card and the time, as asked for.
   function overlays(entries) {
-    const front = entries.find(({ card }) => card.position === 0 && card.anim?.to?.opacity !== 0);
+    const front = frontEntry(entries);
     const text = front && params.caption.length ? captionText(front.card.caption, params.caption) : '';
     return {
       caption: text ? { text, transform: front.transform } : null,

@@ -147,14 +147,15 @@ export class Renderer {
    * Draws `entries` ([{card, transform}] in z order) on `ctx`. `view` is {width, height, dpr, fit}:
    * the canvas in device pixels, the stage fit in CSS pixels. `style` is the room's style
    * (corners, borders, shadows); `images.get(src, pixels)` answers a decoded photo or null;
-   * `backdrop.draw(ctx, view)` paints what lies under the cards. Returns how many cards are visible.
+   * `backdrop.draw(ctx, view, now)` paints what lies under the cards (`now`: the page's clock, ms,
+   * for a backdrop that fades). Returns how many cards are visible.
    */
-  draw(ctx, view, entries, { style, images, backdrop }) {
+  draw(ctx, view, entries, { style, images, backdrop, now = 0 }) {
     const painter = {
       look: lookFor(style), lookName: style ?? 'pile', images, sprites: this.#sprites,
       pointToDevice: view.dpr * view.fit.scale, originX: view.dpr * view.fit.x, originY: view.dpr * view.fit.y,
     };
-    backdrop.draw(ctx, view);
+    backdrop.draw(ctx, view, now);
     const layers = new Map();
     let drawn = 0;
     for (const run of splitRuns(entries, this.#previous)) {

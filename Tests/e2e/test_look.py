@@ -119,3 +119,30 @@ def test_stacked_parameter_asks_for_the_stacked_swipe_once(page, server):
     if "stacked" in snapshot:
         wait_until(lambda: toggle.get_attribute("aria-pressed"), lambda pressed: pressed == "true",
                    message="the toggle pressed from the room's `stacked`")
+
+
+# The wall outside the stage, left of it in a 1280×800 window (the 4:3 stage leaves ~107 px).
+WALL_POINT = (30, 400)
+
+
+def wall_colour(page):
+    return page.driver.execute_script(
+        "return Array.from(document.getElementById('stage').getContext('2d')"
+        ".getImageData(arguments[0], arguments[1], 1, 1).data.slice(0, 3))", *WALL_POINT)
+
+
+def test_kiosk_wall_is_the_front_photo_blurred_and_changes_with_it(open_page, server):
+    """?kiosk=1: around the stage, the front photo blurred and darkened (not grey); it follows the
+    front photo with a cross-fade, then the page stops drawing."""
+    page = open_page(query="&kiosk=1&debug=1")
+    page.wait_until_settled()
+    first = wall_colour(page)
+    assert max(first) - min(first) > 6, f"a grey wall: {first}"
+    assert max(first) < 200, f"darkened: {first}"
+    server.command(page.room, command="next")
+    wait_until(lambda: wall_colour(page), lambda colour: max(abs(a - b) for a, b in zip(colour, first)) > 6,
+               message=f"the wall to change from {first} with the front photo")
+    page.wait_until_settled()
+    frames = page.drawn_frames
+    wait_until_steady(lambda: page.drawn_frames, quiet=0.5, message="no frames once the wall has faded")
+    assert page.drawn_frames - frames <= 1
