@@ -365,6 +365,10 @@ function start() {
       invalidate();
       return extra.length;
     };
+    // trackCard(id) records where that card is drawn in every frame from now on; trackedRects()
+    // answers [{left, top, right, bottom}] in CSS pixels of the canvas (which covers the window).
+    hook.trackCard = (id) => renderer.track(id);
+    hook.trackedRects = () => renderer.trackedRects();
     hook.showScene = (snapshot) => {
       scene = applySnapshot(scene, snapshot, { reducedMotion: reducedMotion.matches });
       showStatus();

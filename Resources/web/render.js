@@ -111,6 +111,25 @@ export function clippedUnion(boxes, width, height) {
   return right > x && bottom > y ? { x, y, w: right - x, h: bottom - y } : null;
 }
 
+/**
+ * The axis-aligned rectangle a card's corners span on the canvas, in CSS pixels (its shadow left
+ * out; a turned card taken at its foreshortened width).
+ */
+export function cardRect(view, t) {
+  const { scale, x: ox, y: oy } = view.fit;
+  const cos = Math.cos(t.rotation);
+  const sin = Math.sin(t.rotation);
+  const hw = (t.w / 2) * Math.abs(t.scaleX * Math.cos(t.flip));
+  const hh = (t.h / 2) * Math.abs(t.scaleY);
+  const xs = [];
+  const ys = [];
+  for (const [u, v] of [[-hw, -hh], [hw, -hh], [hw, hh], [-hw, hh]]) {
+    xs.push(ox + (t.x + u * cos - v * sin) * scale);
+    ys.push(oy + (t.y + u * sin + v * cos) * scale);
+  }
+  return { left: Math.min(...xs), top: Math.min(...ys), right: Math.max(...xs), bottom: Math.max(...ys) };
+}
+
 function isVisible(t) {
   return t.opacity > 0 && t.w > 0 && t.h > 0 && t.scaleX !== 0 && t.scaleY !== 0;
 }
@@ -127,6 +146,8 @@ export class Renderer {
   #spare = [];
   #generation = 0;
   #layerBuilds = 0;
+  #tracked = null;
+  #trackedRects = [];
 
   constructor({ make = makeCanvas, sprites = null } = {}) {
     this.#make = make;
@@ -136,6 +157,20 @@ export class Renderer {
   /** A photo arrived: cached layers may show its placeholder or a blurrier variant. */
   invalidate() {
     this.#generation += 1;
+  }
+
+  /**
+   * Records, from now on, where card `id` is drawn in each frame (the debug hook's: a test reads
+   * where a flown card went, window edges or not). `trackedRects()` answers them.
+   */
+  track(id) {
+    this.#tracked = id;
+    this.#trackedRects = [];
+  }
+
+  /** [{left, top, right, bottom}] in CSS pixels of the canvas, one per frame the card was drawn in. */
+  trackedRects() {
+    return this.#trackedRects.map((rect) => ({ ...rect }));
   }
 
   /** Counters for tests and the benchmark: sprites drawn, layers drawn. */
@@ -180,6 +215,10 @@ export class Renderer {
     }
     this.#layers = layers;
     this.#previous = new Map(entries.map((entry) => [entry.card.id, entry]));
+    if (this.#tracked !== null) {
+      const entry = entries.find(({ card }) => card.id === this.#tracked);
+      if (entry && isVisible(entry.transform)) this.#trackedRects.push(cardRect(view, entry.transform));
+    }
     return drawn;
   }
 

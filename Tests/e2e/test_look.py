@@ -146,3 +146,54 @@ def test_kiosk_wall_is_the_front_photo_blurred_and_changes_with_it(open_page, se
     frames = page.drawn_frames
     wait_until_steady(lambda: page.drawn_frames, quiet=0.5, message="no frames once the wall has faded")
     assert page.drawn_frames - frames <= 1
+
+
+def resize(driver, width, height):
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    wait_until(lambda: driver.execute_script("return [innerWidth, innerHeight]"), lambda inner: inner == [width, height],
+               message=f"a {width}×{height} window")
+
+
+def outside(rect, width, height):
+    return rect["right"] < 0 or rect["left"] > width or rect["bottom"] < 0 or rect["top"] > height
+
+
+def inside_some(rect, width, height):
+    return rect["right"] > 0 and rect["left"] < width and rect["bottom"] > 0 and rect["top"] < height
+
+
+@pytest.mark.parametrize("style", ["pile", "swipe"])
+@pytest.mark.parametrize("window", [WIDE, TALL], ids=["21x9", "9x21"])
+def test_a_flown_card_leaves_the_window(open_page, server, style, window):
+    """MODEL: a flicked (pile) or swiped (swipe) card is drawn all the way out of a 21:9 or 9:21
+    window; the page clips nothing to the stage."""
+    page = open_page(query="&debug=1")
+    driver = page.driver
+    width, height = window
+    try:
+        resize(driver, width, height)
+        if style != "pile":
+            server.command(page.room, command="style", style=style)
+            wait_until(lambda: page.state()["style"], lambda shown: shown == style, message=f"the {style} style")
+        page.wait_until_settled()
+        before = server.snapshot(page.room)
+        top = page.top_card()
+        driver.execute_script("window.stackweb.trackCard(arguments[0])", top["id"])
+        mapping = page.mapping()
+        start = mapping.to_page(top["x"], top["y"])
+        distance = min(width, height) * 0.45
+        path = steps(start, (-distance, 0), 5)
+        Mouse(driver).move_to(*start).down().move_through(path[:-1], 16).move_to(*path[-1]).up().perform()
+        wait_until(lambda: server.snapshot(page.room)["current"], lambda current: current != before["current"],
+                   message="the flick to show the next photo")
+        page.wait_until_settled()
+        rects = driver.execute_script("return window.stackweb.trackedRects()")
+        assert rects, "the flown card was drawn"
+        assert any(inside_some(rect, width, height) for rect in rects), "drawn in the window as it leaves"
+        farthest = min(rects, key=lambda rect: rect["right"])
+        assert outside(farthest, width, height), \
+            f"{style}: {top['id']} should fly out of the {width}×{height} window; farthest drawn at " \
+            f"{json.dumps({k: round(v) for k, v in farthest.items()})}"
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

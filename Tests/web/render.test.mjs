@@ -232,3 +232,20 @@ test('clippedUnion clips to the canvas and answers null off it', () => {
   assert.equal(clippedUnion([{ x: 200, y: 0, right: 300, bottom: 10 }], 100, 50), null);
   assert.equal(clippedUnion([], 100, 50), null);
 });
+
+test('cardRect spans the turned card’s corners in CSS pixels', async () => {
+  const { cardRect } = await import('../../Resources/web/render.js');
+  const fitted = { fit: { scale: 2, x: 10, y: 0 } };
+  assert.deepEqual(cardRect(fitted, transform(100, { y: 50, w: 20, h: 10 })), { left: 190, top: 90, right: 230, bottom: 110 });
+  const turned = cardRect(fitted, transform(0, { y: 0, w: 20, h: 20, rotation: Math.PI / 4 }));
+  assert.ok(Math.abs(turned.right - turned.left - 2 * 20 * Math.SQRT2) < 1e-9);
+});
+
+test('a tracked card’s rectangle is kept for each frame it is drawn in, off the canvas too', () => {
+  const { frame, renderer } = setup();
+  renderer.track('flown');
+  for (const x of [500, 1500, 3000]) frame([entry('flown', x), entry('b', 400)]);
+  const rects = renderer.trackedRects();
+  assert.equal(rects.length, 3);
+  assert.ok(rects[2].left > view.width, 'drawn where its transform puts it, past the canvas');
+});
