@@ -152,7 +152,8 @@ function start() {
       // Canvas commands are recorded, then rasterised later; reading a pixel waits for the pixels,
       // so that the time measured is the whole cost of the frame.
       if (flushRecordedFrames) ctx.getImageData(0, 0, 1, 1);
-      recorder.record(timestamp, performance.now() - started, cards);
+      const made = renderer.counters;
+      recorder.record(timestamp, performance.now() - started, cards, made);
     }
     drawnFrames += 1;
   }
