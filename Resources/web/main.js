@@ -42,6 +42,19 @@ function takeToken(url, token) {
   return token;
 }
 
+// Runs `work(hasTime)` when the browser is idle; `hasTime()` says whether the slice lasts. Where
+// there is no requestIdleCallback (Safari), a short timer and an 8 ms slice stand in.
+function whenIdle(work) {
+  if (typeof requestIdleCallback === 'function') {
+    requestIdleCallback((deadline) => work(() => deadline.timeRemaining() > 4), { timeout: 2000 });
+  } else {
+    setTimeout(() => {
+      const end = performance.now() + 8;
+      work(() => performance.now() < end);
+    }, 100);
+  }
+}
+
 function newViewerID() {
   const bytes = crypto.getRandomValues(new Uint8Array(4));
   return `v-${[...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('')}`;
@@ -85,9 +98,9 @@ function start() {
   const recorder = new FrameRecorder();
   const renderer = new Renderer();
   const images = new ImageCache({
-    onReady: () => {
+    onReady: (url) => {
       // A cached layer of still cards may show this photo's placeholder or a blurrier variant.
-      renderer.invalidate();
+      renderer.invalidate(url);
       invalidate();
     },
   });
@@ -132,6 +145,21 @@ function start() {
     dirty = false;
     draw(now, timestamp);
     if (animating) requestFrame();
+    else warmWhenIdle();
+  }
+
+  // At rest, the sprites the next motion will want are made in idle time, a few at a time.
+  let warmAsked = false;
+  function warmWhenIdle() {
+    if (warmAsked || scene.asleep) return;
+    warmAsked = true;
+    whenIdle((hasTime) => {
+      warmAsked = false;
+      const now = serverNow();
+      if (anyAnimating(scene, now)) return;
+      const done = renderer.warm(view, cardsAt(scene, now), { style: scene.style, images, hasTime });
+      if (!done) warmWhenIdle();
+    });
   }
 
   function draw(now, timestamp) {

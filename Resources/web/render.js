@@ -11,7 +11,7 @@ import { TRANSFORM_KEYS } from './curve.js';
 import { flipStrips, projectPoint, roundedRectOutline, stripCount, visibleSide } from './flip.js';
 import { PERSPECTIVE_DISTANCE, lookFor } from './look.js';
 import { cardBoxes, polygonPath } from './paint.js';
-import { SpriteCache, drawSprite, restSize, shadowReach } from './sprites.js';
+import { SpriteCache, drawSprite, shadowReach, spriteSizes } from './sprites.js';
 
 export { coverCrop } from './paint.js';
 
@@ -89,6 +89,13 @@ export function splitRuns(entries, previous) {
   return runs;
 }
 
+/** Whether `url` is a variant of the photo `src` (images.js: variantURL adds `?w=` or `&w=`). */
+export function isVariantOf(url, src) {
+  if (!src || !url.startsWith(src)) return false;
+  const rest = url.slice(src.length);
+  return rest.startsWith('?w=') || rest.startsWith('&w=');
+}
+
 /** Device pixels a card and its shadow may cover (before clipping): {x, y, right, bottom}. */
 export function cardReach(painter, t) {
   const p = painter.pointToDevice;
@@ -146,6 +153,7 @@ export class Renderer {
   #spare = [];
   #generation = 0;
   #layerBuilds = 0;
+  #layerMs = 0;
   #tracked = null;
   #trackedRects = [];
 
@@ -154,9 +162,18 @@ export class Renderer {
     this.#sprites = sprites ?? new SpriteCache({ make });
   }
 
-  /** A photo arrived: cached layers may show its placeholder or a blurrier variant. */
-  invalidate() {
-    this.#generation += 1;
+  /**
+   * A photo arrived (`url`, a variant of some card's `src`; all photos when not given): the
+   * cached layers that show it may hold its placeholder or a blurrier variant. The others stay.
+   */
+  invalidate(url = null) {
+    if (url === null) {
+      this.#generation += 1;
+      return;
+    }
+    for (const [key, layer] of this.#layers) {
+      if (layer.cards.some(({ card }) => isVariantOf(url, card.src))) this.#layers.delete(key);
+    }
   }
 
   /**
@@ -175,7 +192,10 @@ export class Renderer {
 
   /** Counters for tests and the benchmark: sprites drawn, layers drawn. */
   get counters() {
-    return { sprites: this.#sprites.built, layers: this.#layerBuilds };
+    return {
+      sprites: this.#sprites.built, layers: this.#layerBuilds,
+      spriteMs: Math.round(this.#sprites.buildMs * 10) / 10, layerMs: Math.round(this.#layerMs * 10) / 10,
+    };
   }
 
   /**
@@ -186,11 +206,9 @@ export class Renderer {
    * for a backdrop that fades). Returns how many cards are visible.
    */
   draw(ctx, view, entries, { style, images, backdrop, now = 0 }) {
-    const painter = {
-      look: lookFor(style), lookName: style ?? 'pile', images, sprites: this.#sprites,
-      pointToDevice: view.dpr * view.fit.scale, originX: view.dpr * view.fit.x, originY: view.dpr * view.fit.y,
-    };
+    const painter = this.#painter(view, style, images);
     backdrop.draw(ctx, view, now);
+    const screen = { x: 0, y: 0, right: view.width, bottom: view.height };
     const layers = new Map();
     let drawn = 0;
     for (const run of splitRuns(entries, this.#previous)) {
@@ -206,7 +224,12 @@ export class Renderer {
           ctx.drawImage(layer.canvas, 0, 0, w, h, x, y, w, h);
         }
       } else {
-        for (const entry of cards) if (drawCard(ctx, painter, entry, 0, 0)) drawn += 1;
+        for (let i = run.start; i < run.end; i += 1) {
+          const entry = entries[i];
+          if (!isVisible(entry.transform)) continue;
+          drawn += 1;
+          drawUncovered(ctx, screen, painter, entry, occluderAbove(painter, entries, i), 0, 0);
+        }
       }
     }
     // Layers no longer used lend their canvases to the next ones.
@@ -220,6 +243,44 @@ export class Renderer {
       if (entry && isVisible(entry.transform)) this.#trackedRects.push(cardRect(view, entry.transform));
     }
     return drawn;
+  }
+
+  #painter(view, style, images) {
+    return {
+      look: lookFor(style), lookName: style ?? 'pile', images, sprites: this.#sprites,
+      pointToDevice: view.dpr * view.fit.scale, originX: view.dpr * view.fit.x, originY: view.dpr * view.fit.y,
+    };
+  }
+
+  /**
+   * Makes, while `hasTime()` says so, the sprites the next motion will want, so that it does not
+   * stall its first frame making them: every card's (those not shown yet too: the deck's next card
+   * fades in when the front one flies), the front card's back and its face without a shadow in
+   * the deck (a tap turns it over). Run when the page is idle; answers whether all are made.
+   */
+  warm(view, entries, { style, images, hasTime }) {
+    if (!view?.fit) return true;
+    const painter = this.#painter(view, style, images);
+    const wanted = [];
+    for (let i = entries.length - 1; i >= 0; i -= 1) {
+      const { card } = entries[i];
+      const size = spriteSizes(card).end;
+      if (!(size.w > 0 && size.h > 0)) continue;
+      wanted.push({ card, side: 'face', size, withShadow: true });
+      if (style === 'deck' && i === entries.length - 1) {
+        wanted.push({ card, side: 'face', size, withShadow: false }, { card, side: 'back', size, withShadow: false });
+      }
+    }
+    for (const { card, side, size, withShadow } of wanted) {
+      const fields = {
+        side, src: card.src, highlight: card.highlight, w: size.w, h: size.h, lookName: painter.lookName,
+        devicePerPoint: painter.pointToDevice, withShadow,
+      };
+      if (this.#sprites.has(fields)) continue;
+      if (!hasTime()) return false;
+      spriteOf(painter, card, side, size, withShadow);
+    }
+    return true;
   }
 
   #layerFor(view, painter, style, cards) {
@@ -238,17 +299,122 @@ export class Renderer {
       canvas = index >= 0 ? this.#spare.splice(index, 1)[0] : this.#make(box.w, box.h);
     }
     let count = 0;
+    const started = performance.now();
     if (box) {
       const ctx = canvas.getContext('2d');
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.globalAlpha = 1;
       ctx.clearRect(0, 0, box.w, box.h);
-      for (const entry of cards) if (drawCard(ctx, painter, entry, box.x, box.y)) count += 1;
+      const limit = { x: box.x, y: box.y, right: box.x + box.w, bottom: box.y + box.h };
+      cards.forEach((entry, i) => {
+        if (!isVisible(entry.transform)) return;
+        count += 1;
+        // Only the run's own cards may hide a part of it: the layer outlives whatever moves above.
+        drawUncovered(ctx, limit, painter, entry, occluderAbove(painter, cards, i), box.x, box.y);
+      });
       this.#layerBuilds += 1;
     }
+    this.#layerMs += performance.now() - started;
     return {
       key, canvas, box, cards, visible: count, view, style, fit: { ...view.fit }, generation: this.#generation,
     };
+  }
+}
+
+/**
+ * The largest axis-aligned rectangle (device pixels, whole) inside an opaque card, or null: the
+ * card's face is opaque edge to edge but for its rounded corners, so whatever lies under this
+ * rectangle cannot be seen. A turned or translucent card hides nothing for certain.
+ */
+export function opaqueRect(painter, t) {
+  if (!(t.opacity >= 1) || !isVisible(t) || Math.abs(Math.sin(t.flip)) >= FLAT_FLIP) return null;
+  const p = painter.pointToDevice;
+  const inset = (painter.look.radius + 1) * p + 1;
+  const hw = (t.w / 2) * Math.abs(t.scaleX) * p - inset;
+  const hh = (t.h / 2) * Math.abs(t.scaleY) * p - inset;
+  if (!(hw > 0 && hh > 0)) return null;
+  const cos = Math.abs(Math.cos(t.rotation));
+  const sin = Math.abs(Math.sin(t.rotation));
+  // The card's own aspect, shrunk until its corners are inside the turned card.
+  const k = Math.min(1, hw / (hw * cos + hh * sin), hh / (hw * sin + hh * cos));
+  const cx = painter.originX + t.x * p;
+  const cy = painter.originY + t.y * p;
+  const x = Math.ceil(cx - k * hw);
+  const y = Math.ceil(cy - k * hh);
+  const right = Math.floor(cx + k * hw);
+  const bottom = Math.floor(cy + k * hh);
+  return right > x && bottom > y ? { x, y, right, bottom } : null;
+}
+
+// The largest opaque rectangle of the cards drawn after `index` (above it) that overlaps it.
+function occluderAbove(painter, entries, index) {
+  const reach = cardReach(painter, entries[index].transform);
+  let best = null;
+  let bestArea = 0;
+  for (let i = index + 1; i < entries.length; i += 1) {
+    const rect = opaqueRect(painter, entries[i].transform);
+    if (!rect || rect.right <= reach.x || rect.x >= reach.right || rect.bottom <= reach.y || rect.y >= reach.bottom) continue;
+    const area = (rect.right - rect.x) * (rect.bottom - rect.y);
+    if (area > bestArea) {
+      best = rect;
+      bestArea = area;
+    }
+  }
+  return best;
+}
+
+// How much of a box a card above must hide before it is drawn in bands around it (four draws
+// instead of one pay off only when they skip much).
+const MIN_HIDDEN_SHARE = 0.25;
+
+function hiddenShare(box, hole) {
+  if (!hole) return 0;
+  const w = Math.min(box.right, hole.right) - Math.max(box.x, hole.x);
+  const h = Math.min(box.bottom, hole.bottom) - Math.max(box.y, hole.y);
+  return w > 0 && h > 0 ? (w * h) / ((box.right - box.x) * (box.bottom - box.y)) : 0;
+}
+
+/**
+ * The parts of `box` outside `hole` (both {x, y, right, bottom}): up to four bands, above, below,
+ * left and right of the hole; [box] when they do not overlap, [] when the hole covers the box.
+ */
+export function bandsAround(box, hole) {
+  if (!hole || hole.right <= box.x || hole.x >= box.right || hole.bottom <= box.y || hole.y >= box.bottom) return [box];
+  const bands = [];
+  const top = Math.max(box.y, hole.y);
+  const bottom = Math.min(box.bottom, hole.bottom);
+  if (hole.y > box.y) bands.push({ x: box.x, y: box.y, right: box.right, bottom: top });
+  if (hole.bottom < box.bottom) bands.push({ x: box.x, y: bottom, right: box.right, bottom: box.bottom });
+  if (hole.x > box.x) bands.push({ x: box.x, y: top, right: hole.x, bottom });
+  if (hole.right < box.right) bands.push({ x: hole.right, y: top, right: box.right, bottom });
+  return bands.filter((band) => band.right > band.x && band.bottom > band.y);
+}
+
+/**
+ * Draws a card but for what an opaque card above it hides: a software canvas pays for every
+ * pixel a turned sprite covers, and a deck's cards lie almost whole under the front one. Each
+ * visible band is drawn under a whole-pixel rectangular clip, which costs nothing to apply.
+ */
+function drawUncovered(ctx, limit, painter, entry, occluder, dx, dy) {
+  const reach = cardReach(painter, entry.transform);
+  const box = {
+    x: Math.max(limit.x, Math.floor(reach.x)), y: Math.max(limit.y, Math.floor(reach.y)),
+    right: Math.min(limit.right, Math.ceil(reach.right)), bottom: Math.min(limit.bottom, Math.ceil(reach.bottom)),
+  };
+  if (!(box.right > box.x && box.bottom > box.y)) return;
+  const bands = hiddenShare(box, occluder) < MIN_HIDDEN_SHARE ? [box] : bandsAround(box, occluder);
+  if (bands.length === 1 && bands[0] === box) {
+    drawCard(ctx, painter, entry, dx, dy);
+    return;
+  }
+  for (const band of bands) {
+    ctx.save();
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.beginPath();
+    ctx.rect(band.x - dx, band.y - dy, band.right - band.x, band.bottom - band.y);
+    ctx.clip();
+    drawCard(ctx, painter, entry, dx, dy);
+    ctx.restore();
   }
 }
 
@@ -259,6 +425,20 @@ function placeCard(ctx, painter, t, dx, dy) {
   ctx.translate(t.x, t.y);
   ctx.rotate(t.rotation);
   ctx.scale(t.scaleX, t.scaleY);
+}
+
+// The sprite to draw a card side with (sprites.js: spriteSizes): its own, or while it grows or
+// shrinks, one already made at the larger size.
+function spriteFor(painter, card, side, withShadow) {
+  const { end, larger } = spriteSizes(card);
+  if (larger) {
+    const kept = painter.sprites.find({
+      side, src: card.src, highlight: card.highlight, w: larger.w, h: larger.h,
+      devicePerPoint: painter.pointToDevice, withShadow,
+    });
+    if (kept) return kept;
+  }
+  return spriteOf(painter, card, side, end, withShadow);
 }
 
 function spriteOf(painter, card, side, size, withShadow) {
@@ -276,16 +456,15 @@ function spriteOf(painter, card, side, size, withShadow) {
 function drawCard(ctx, painter, { card, transform: t }, dx, dy) {
   if (!isVisible(t)) return false;
   const opacity = Math.min(t.opacity, 1);
-  const size = restSize(card);
   placeCard(ctx, painter, t, dx, dy);
   // A translucent card fades as one sheet, shadow included, as a layer's opacity does: the
   // sprite is opaque where the card is, so nothing under the photo shows through it.
   ctx.globalAlpha = opacity;
   const { side, angle } = visibleSide(t.flip);
   if (Math.abs(Math.sin(angle)) < FLAT_FLIP) {
-    drawSprite(ctx, spriteOf(painter, card, side, size, true), t.w, t.h);
+    drawSprite(ctx, spriteFor(painter, card, side, true), t.w, t.h);
   } else {
-    paintTurned(ctx, painter, card, t, side, size, angle);
+    paintTurned(ctx, painter, card, t, side, angle);
   }
   ctx.globalAlpha = 1;
   return true;
@@ -296,7 +475,9 @@ function drawCard(ctx, painter, { card, transform: t }, dx, dy) {
  * the outline filled white (the hair between strips and outline shows the border's white), then
  * the flat side, from its sprite, laid over it in vertical strips, each as tall as its depth makes it.
  */
-function paintTurned(ctx, painter, card, t, side, size, angle) {
+function paintTurned(ctx, painter, card, t, side, angle) {
+  const sprite = spriteFor(painter, card, side, false);
+  const size = { w: sprite.w, h: sprite.h };
   const outline = roundedRectOutline(t.w, t.h, painter.look.radius)
     .map(({ x, y }) => projectPoint(x, y, angle, PERSPECTIVE_DISTANCE));
   const devicePerPoint = painter.pointToDevice * Math.max(Math.abs(t.scaleX), Math.abs(t.scaleY));
@@ -315,7 +496,6 @@ function paintTurned(ctx, painter, card, t, side, size, angle) {
   ctx.fillStyle = '#fff';
   ctx.fill();
 
-  const sprite = spriteOf(painter, card, side, size, false);
   const spriteW = sprite.w * sprite.scale;
   const spriteH = sprite.h * sprite.scale;
   const overlap = STRIP_OVERLAP_PX / (painter.pointToDevice * Math.abs(t.scaleX));

@@ -34,12 +34,18 @@ export function spriteGeometry(w, h, look, devicePerPoint, withShadow = true, ma
 }
 
 /**
- * The size a card is drawn at once it rests: where its animation ends, else its own. A card that
- * changes size while it moves (a style switch, full stage) keeps one sprite, scaled meanwhile.
+ * The sizes a card's sprite may have: `end`, where its animation ends (its own size at rest), and
+ * `larger`, the larger of its start and end sizes when its animation changes its size (else null).
+ * A card that grows or shrinks keeps one sprite meanwhile, scaled: the larger one if it is made
+ * already (scaled down it stays sharp), else the one of its end.
  */
-export function restSize(card) {
-  const to = card.anim?.to;
-  return { w: to?.w ?? card.w, h: to?.h ?? card.h };
+export function spriteSizes(card) {
+  const { anim } = card;
+  const end = { w: anim?.to?.w ?? card.w, h: anim?.to?.h ?? card.h };
+  if (anim?.from?.w === undefined && anim?.from?.h === undefined) return { end, larger: null };
+  const start = { w: anim.from.w ?? card.w, h: anim.from.h ?? card.h };
+  if (start.w === end.w && start.h === end.h) return { end, larger: null };
+  return { end, larger: start.w * start.h > end.w * end.h ? start : end };
 }
 
 /** A sprite's device scale, rounded so that float noise in the stage fit does not make new sprites. */
@@ -56,9 +62,11 @@ export class SpriteCache {
   #make;
   #budget;
   #sprites = new Map();
+  #byCard = new Map();
   #shadows = new Map();
   #pixels = 0;
   #built = 0;
+  #buildMs = 0;
 
   constructor({ make = makeCanvas, budget = SPRITE_PIXEL_BUDGET } = {}) {
     this.#make = make;
@@ -72,6 +80,11 @@ export class SpriteCache {
 
   get size() {
     return this.#sprites.size;
+  }
+
+  /** Milliseconds spent drawing sprites so far (where a slow frame's time went). */
+  get buildMs() {
+    return this.#buildMs;
   }
 
   /** Drops every sprite (a new screen resolution makes them all the wrong size). */
@@ -88,10 +101,12 @@ export class SpriteCache {
    */
   get({ side, src, image, highlight, w, h, look, lookName, devicePerPoint, withShadow = true }) {
     const scale = quantizeScale(devicePerPoint);
-    const key = `${side}|${withShadow ? 's' : 'n'}|${lookName}|${w}x${h}@${scale}|${side === 'face' ? `${src}|${highlight ? 1 : 0}` : ''}`;
+    const cardKey = `${side}|${withShadow ? 's' : 'n'}|${w}x${h}@${scale}|${side === 'face' ? `${src}|${highlight ? 1 : 0}` : ''}`;
+    const key = `${lookName}|${cardKey}`;
     let sprite = this.#sprites.get(key);
-    if (sprite && side === 'face' && sprite.image !== image) {
-      // A sharper variant of the photo (or the photo itself, after the placeholder) arrived.
+    if (sprite && side === 'face' && image && (image.width || 0) > sprite.imageWidth) {
+      // A sharper variant of the photo (or the photo itself, after the placeholder) arrived; a
+      // smaller one (asked for a card that shrank) would only blur it.
       this.#forget(key, sprite);
       sprite = null;
     }
@@ -100,11 +115,37 @@ export class SpriteCache {
       this.#sprites.set(key, sprite);
       return sprite;
     }
+    const started = performance.now();
     sprite = this.#build({ side, image, highlight, w, h, look, lookName, scale, withShadow });
+    this.#buildMs += performance.now() - started;
+    sprite.key = key;
     this.#sprites.set(key, sprite);
+    this.#byCard.set(cardKey, sprite);
     this.#pixels += sprite.canvas.width * sprite.canvas.height;
     this.#evict(key);
     return sprite;
+  }
+
+  /**
+   * A sprite of this card side at `w`×`h` already made, in whatever look (the style it was made
+   * for), or null; nothing is drawn. During a style switch a card keeps its sprite of the style it
+   * leaves rather than waiting for a new one.
+   */
+  find({ side, src, highlight, w, h, devicePerPoint, withShadow = true }) {
+    const scale = quantizeScale(devicePerPoint);
+    const cardKey = `${side}|${withShadow ? 's' : 'n'}|${w}x${h}@${scale}|${side === 'face' ? `${src}|${highlight ? 1 : 0}` : ''}`;
+    const sprite = this.#byCard.get(cardKey);
+    if (!sprite || this.#sprites.get(sprite.key) !== sprite) return null;
+    this.#sprites.delete(sprite.key);
+    this.#sprites.set(sprite.key, sprite);
+    return sprite;
+  }
+
+  /** Whether the sprite `get` would answer for these fields is made already. */
+  has({ side, src, highlight, w, h, lookName, devicePerPoint, withShadow = true }) {
+    const scale = quantizeScale(devicePerPoint);
+    return this.#sprites.has(
+      `${lookName}|${side}|${withShadow ? 's' : 'n'}|${w}x${h}@${scale}|${side === 'face' ? `${src}|${highlight ? 1 : 0}` : ''}`);
   }
 
   #build({ side, image, highlight, w, h, look, lookName, scale, withShadow }) {
@@ -117,7 +158,7 @@ export class SpriteCache {
     if (side === 'face') paintFace(ctx, w, h, look, image, highlight, null);
     else paintBack(ctx, w, h, look, null);
     this.#built += 1;
-    return { canvas: frozen(canvas), image, pad: geometry.pad, scale: geometry.scale, w, h };
+    return { canvas: frozen(canvas), imageWidth: image?.width || 0, pad: geometry.pad, scale: geometry.scale, w, h };
   }
 
   /**

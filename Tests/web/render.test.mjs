@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { Renderer, clippedUnion, sameLook, splitRuns } from '../../Resources/web/render.js';
-import { SpriteCache, quantizeScale, restSize, shadowReach, spriteGeometry } from '../../Resources/web/sprites.js';
+import { SpriteCache, quantizeScale, shadowReach, spriteGeometry, spriteSizes } from '../../Resources/web/sprites.js';
 import { lookFor } from '../../Resources/web/look.js';
 
 // Records each method call; properties (fillStyle, shadowBlur, …) are simply stored.
@@ -83,7 +83,8 @@ describe('splitRuns', () => {
 });
 
 describe('Renderer', () => {
-  const stack = (topX = 500) => [entry('a', 300), entry('b', 400), entry('c', 450), entry('top', topX)];
+  // Side by side, so that no card hides another (occlusion has tests of its own below).
+  const stack = (topX = 910) => [entry('a', 130), entry('b', 390), entry('c', 650), entry('top', topX)];
 
   test('the first frame draws each card from its sprite', () => {
     const { log, frame, renderer } = setup();
@@ -105,22 +106,23 @@ describe('Renderer', () => {
   test('dragging the top card keeps the layer under it and every sprite', () => {
     const { log, frame, renderer } = setup();
     frame(stack());
-    frame(stack(510));
+    frame(stack(900));
     const { sprites, layers } = renderer.counters;
-    for (const x of [520, 530, 540]) {
+    for (const x of [890, 880, 870]) {
       assert.equal(frame(stack(x)), 4);
       assert.equal(onMain(log), 2, `dragging to ${x}: the layer and the top card's sprite`);
     }
-    assert.deepEqual(renderer.counters, { sprites, layers }, 'no sprite or layer made while dragging');
+    assert.deepEqual([renderer.counters.sprites, renderer.counters.layers], [sprites, layers],
+      'no sprite or layer made while dragging');
   });
 
   test('a card moving at the bottom keeps the layer of the cards above it', () => {
     const { log, frame, renderer } = setup();
-    const pile = (x) => [entry('flown', x), entry('b', 400), entry('c', 450), entry('top', 500)];
-    frame(pile(300));
-    frame(pile(200));
+    const pile = (x) => [entry('flown', x), entry('b', 400), entry('c', 650), entry('top', 900)];
+    frame(pile(150));
+    frame(pile(140));
     const { layers } = renderer.counters;
-    for (const x of [100, 0, -100, -400]) {
+    for (const x of [130, 100, 50, -50]) {
       assert.equal(frame(pile(x)), 4);
       assert.equal(onMain(log), 2, 'the moving card, then the layer of the three above it');
     }
@@ -129,11 +131,26 @@ describe('Renderer', () => {
 
   test('a card moving in the middle is drawn between two layers', () => {
     const { log, frame } = setup();
-    const pile = (x) => [entry('a', 1), entry('b', 2), entry('mid', x), entry('c', 3), entry('d', 4)];
-    frame(pile(10));
-    frame(pile(20));
-    frame(pile(30));
+    const pile = (x) => [entry('a', 100), entry('b', 300), entry('mid', x), entry('c', 700), entry('d', 900)];
+    frame(pile(500));
+    frame(pile(510));
+    frame(pile(520));
     assert.equal(onMain(log), 3);
+  });
+
+  test('a photo arriving rebuilds only the layers that show it', async () => {
+    const { isVariantOf } = await import('../../Resources/web/render.js');
+    assert.ok(isVariantOf('/photos/a?w=512', '/photos/a'));
+    assert.ok(isVariantOf('/photos/a?v=1&w=512', '/photos/a?v=1'));
+    assert.ok(!isVariantOf('/photos/a1?w=512', '/photos/a'));
+    const { frame, renderer } = setup();
+    const cards = [entry('a', 130), entry('b', 390), entry('moving', 650), entry('c', 910), entry('d', 1100)];
+    frame(cards);
+    frame(cards.map((e) => (e.card.id === 'moving' ? entry('moving', 640) : e)));
+    const { layers } = renderer.counters;
+    renderer.invalidate('/photos/d?w=256');
+    frame(cards.map((e) => (e.card.id === 'moving' ? entry('moving', 630) : e)));
+    assert.equal(renderer.counters.layers, layers + 1, 'the layer with d, not the one with a and b');
   });
 
   test('invalidate (a photo arrived) and a new stage fit rebuild the layers', () => {
@@ -173,6 +190,51 @@ describe('Renderer', () => {
   });
 });
 
+describe('occlusion', async () => {
+  const { bandsAround, opaqueRect } = await import('../../Resources/web/render.js');
+  const painter = { pointToDevice: 1, originX: 0, originY: 0, look: lookFor('pile') };
+  const clips = (log) => log.filter(([target, method]) => target === 'main' && method === 'clip').length;
+
+  test('bandsAround cuts a box around a hole', () => {
+    const box = { x: 0, y: 0, right: 100, bottom: 100 };
+    assert.deepEqual(bandsAround(box, null), [box]);
+    assert.deepEqual(bandsAround(box, { x: 200, y: 0, right: 300, bottom: 100 }), [box]);
+    assert.deepEqual(bandsAround(box, { x: -1, y: -1, right: 101, bottom: 101 }), []);
+    const bands = bandsAround(box, { x: 10, y: 20, right: 90, bottom: 80 });
+    assert.equal(bands.length, 4);
+    const area = bands.reduce((sum, b) => sum + (b.right - b.x) * (b.bottom - b.y), 0);
+    assert.equal(area, 100 * 100 - 80 * 60, 'the bands cover the box but the hole, once');
+  });
+
+  test('an opaque card hides a rectangle inside it; a turned one a smaller one; a fading one none', () => {
+    const flat = opaqueRect(painter, transform(500, { w: 200, h: 100 }));
+    assert.ok(flat.right - flat.x > 190 && flat.right - flat.x <= 200, JSON.stringify(flat));
+    const turned = opaqueRect(painter, transform(500, { w: 200, h: 100, rotation: 0.2 }));
+    assert.ok(turned.right - turned.x < flat.right - flat.x);
+    assert.equal(opaqueRect(painter, transform(500, { opacity: 0.5 })), null);
+    assert.equal(opaqueRect(painter, transform(500, { flip: 0.5 })), null);
+  });
+
+  test('a moving card hidden under an opaque card is not drawn, yet counted', () => {
+    const { log, frame } = setup();
+    const cards = (x) => [entry('small', x, { w: 50, h: 50 }), entry('big', 500, { w: 400, h: 300 })];
+    frame(cards(500));
+    assert.equal(frame(cards(501)), 2);
+    assert.equal(onMain(log), 1, 'only the big card');
+  });
+
+  test('a moving card partly under an opaque card is drawn in bands around it', () => {
+    const { log, frame } = setup();
+    const cards = (x) => [entry('under', x), entry('top', 500, { w: 400, h: 300 })];
+    frame(cards(360));
+    frame(cards(350));
+    assert.ok(clips(log) >= 1 && onMain(log) === clips(log) + 1, `${clips(log)} bands, ${onMain(log)} draws`);
+    const translucent = (x) => [entry('under', x), entry('top', 500, { w: 400, h: 300, opacity: 0.9 })];
+    frame(translucent(340));
+    assert.equal(clips(log), 0, 'a translucent card hides nothing');
+  });
+});
+
 describe('sprites', () => {
   const look = lookFor('pile');
 
@@ -188,10 +250,25 @@ describe('sprites', () => {
     assert.ok(geometry.width <= 4096 && geometry.scale < 2, JSON.stringify(geometry));
   });
 
-  test('the size a card rests at: where its animation ends', () => {
-    assert.deepEqual(restSize({ w: 10, h: 20 }), { w: 10, h: 20 });
-    assert.deepEqual(restSize({ w: 10, h: 20, anim: { to: { w: 30, h: 40 } } }), { w: 30, h: 40 });
-    assert.deepEqual(restSize({ w: 10, h: 20, anim: { to: { x: 3 } } }), { w: 10, h: 20 });
+  test('a sprite is made at the card’s end size; the larger one is named when the size changes', () => {
+    assert.deepEqual(spriteSizes({ w: 10, h: 20 }), { end: { w: 10, h: 20 }, larger: null });
+    assert.deepEqual(spriteSizes({ w: 10, h: 20, anim: { to: { w: 30, h: 40 } } }).end, { w: 30, h: 40 });
+    assert.deepEqual(spriteSizes({ w: 10, h: 20, anim: { to: { x: 3 } } }), { end: { w: 10, h: 20 }, larger: null });
+    assert.deepEqual(spriteSizes({ w: 300, h: 400, anim: { from: { w: 300, h: 400 }, to: { w: 60, h: 60 } } }),
+      { end: { w: 60, h: 60 }, larger: { w: 300, h: 400 } });
+    assert.deepEqual(spriteSizes({ w: 60, h: 60, anim: { from: { w: 60, h: 60 }, to: { w: 300, h: 400 } } }).larger,
+      { w: 300, h: 400 });
+  });
+
+  test('find answers a sprite of the card at that size in any look, without drawing', () => {
+    const cache = new SpriteCache({ make: fakeCanvases([]) });
+    const fields = { side: 'face', src: '/p/a', highlight: false, w: 300, h: 400, devicePerPoint: 1 };
+    assert.equal(cache.find(fields), null);
+    const made = cache.get({ ...fields, image: null, look, lookName: 'pile' });
+    const built = cache.built;
+    assert.equal(cache.find(fields), made);
+    assert.equal(cache.built, built);
+    assert.ok(cache.has({ ...fields, lookName: 'pile' }) && !cache.has({ ...fields, lookName: 'grid' }));
   });
 
   test('float noise in the scale makes no new sprite', () => {
@@ -209,7 +286,9 @@ describe('sprites', () => {
     assert.equal(ask(), first);
     assert.equal(cache.built, 2, 'the sprite and its shadow');
     const sharper = { width: 400, height: 300 };
-    assert.notEqual(ask({ image: sharper }), first);
+    const withPhoto = ask({ image: sharper });
+    assert.notEqual(withPhoto, first);
+    assert.equal(ask({ image: { width: 200, height: 150 } }), withPhoto, 'a smaller variant does not replace it');
     assert.equal(ask({ src: '/p/b' }).pad, first.pad);
     assert.equal(cache.built, 4, 'two more sprites, no new shadow');
     ask({ highlight: true });
@@ -248,4 +327,19 @@ test('a tracked card’s rectangle is kept for each frame it is drawn in, off th
   const rects = renderer.trackedRects();
   assert.equal(rects.length, 3);
   assert.ok(rects[2].left > view.width, 'drawn where its transform puts it, past the canvas');
+});
+
+test('warm makes the sprites a motion will want while there is time, then none again', () => {
+  const { frame, renderer } = setup();
+  const deck = [entry('back', 390, { opacity: 0 }), entry('front', 650)];
+  frame(deck, 'deck');
+  const before = renderer.counters.sprites;
+  let slices = 0;
+  const hasTime = () => (slices += 1) <= 1;
+  assert.equal(renderer.warm(view, deck, { style: 'deck', images, hasTime }), false, 'one sprite in the slice');
+  assert.equal(renderer.warm(view, deck, { style: 'deck', images, hasTime: () => true }), true);
+  const warmed = renderer.counters.sprites;
+  assert.ok(warmed - before >= 3, 'the front card’s back, its face without shadow, the hidden card');
+  assert.equal(renderer.warm(view, deck, { style: 'deck', images, hasTime: () => true }), true);
+  assert.equal(renderer.counters.sprites, warmed, 'nothing more to make');
 });
