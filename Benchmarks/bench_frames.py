@@ -231,7 +231,9 @@ def _measure_in_tab(driver, base, room, style, action):
     for previous, frame in zip([{"counters": before} if before else None] + frames, frames):
         made = None
         if previous and "counters" in frame and "counters" in previous:
-            made = {key: frame["counters"][key] - previous["counters"][key] for key in frame["counters"]}
+            # Running counts are differenced; recordMs is the frame's own.
+            made = {key: round(value if key == "recordMs" else value - previous["counters"].get(key, 0), 1)
+                    for key, value in frame["counters"].items()}
         slow.append({"drawMs": round(frame["drawMs"], 1), "made": made})
     for index, item in enumerate(slow):
         item["frame"] = index
@@ -245,7 +247,7 @@ def _measure_in_tab(driver, base, room, style, action):
         "interval": _round(summary(intervals)),
         "slowest": slow,
         # Sprites and layers the page made during the animation (pages that count them).
-        "made": ({key: counters[key] - before[key] for key in counters} if counters and before else None),
+        "made": ({key: round(counters[key] - before[key], 1) for key in counters} if counters and before else None),
     }
 
 
@@ -266,7 +268,8 @@ def run(binary, out_dir, repeat=1, resources="Resources", only=None):
         return {"skipped": "selenium is not installed (make pip-deps installs it)"}
     if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
         return {"skipped": f"{CHROMIUM} or {CHROMEDRIVER} missing (make apt-deps installs them)"}
-    results = {"viewport": list(VIEWPORT), "dpr": 1, "budget": BUDGET, "animations": {}}
+    results = {"viewport": list(VIEWPORT), "dpr": 1, "budget": BUDGET, "animations": {}, "repeat": repeat,
+               "resources": resources, "loadavg_start": os.getloadavg()[0]}
     stamp = int(time.time()) % 100000
     with StackWebServer(binary, resources=resources,
                         stderr_path=os.path.join(out_dir, "server-frames.log")) as server:
@@ -300,6 +303,7 @@ def run(binary, out_dir, repeat=1, resources="Resources", only=None):
                     f"p99 {stats['draw']['p99']} max {stats['draw']['max']} ms over {stats['draw']['n']} frames; made {stats['made']}; slowest {stats['slowest']}")
         finally:
             driver.quit()
+    results["loadavg_end"] = os.getloadavg()[0]
     return results
 
 

@@ -179,9 +179,11 @@ function start() {
     if (recorder.recording) {
       // Canvas commands are recorded, then rasterised later; reading a pixel waits for the pixels,
       // so that the time measured is the whole cost of the frame.
+      const recordMs = performance.now() - started;
       if (flushRecordedFrames) ctx.getImageData(0, 0, 1, 1);
-      const made = renderer.counters;
-      recorder.record(timestamp, performance.now() - started, cards, made);
+      // The renderer's running counts, and how much of the frame was issuing commands (the rest
+      // is rasterising them).
+      recorder.record(timestamp, performance.now() - started, cards, { ...renderer.counters, recordMs });
     }
     drawnFrames += 1;
   }
