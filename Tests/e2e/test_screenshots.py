@@ -25,7 +25,17 @@ def png_size(path):
     return struct.unpack(">II", header[16:24])
 
 
+# The controls fade after 3 s without input; a picture shows them as a person who just moved the
+# mouse sees them (a pointer move on the window reaches no gesture code), unless they are hidden.
+_SHOW_CONTROLS = """
+window.dispatchEvent(new PointerEvent('pointermove'));
+const controls = document.getElementById('controls');
+return controls.hidden || getComputedStyle(controls).opacity === '1';
+"""
+
+
 def save(page, name, size=VIEWPORT):
+    wait_until(lambda: page.driver.execute_script(_SHOW_CONTROLS), message="the controls shown for the picture")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / name
     assert page.driver.save_screenshot(str(path)), f"could not write {path}"
