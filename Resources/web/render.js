@@ -24,6 +24,8 @@ const FLAT_FLIP = 1e-4;
 const STRIP_OVERLAP_PX = 0.75;
 // Layer canvases kept for reuse once their run of cards has changed.
 const SPARE_LAYERS = 4;
+// Copies a layer keeps of its bottom cards: without its top card, without its top two.
+const SNAPSHOTS = 2;
 
 /** A soft radial background for a canvas of `width`×`height` device pixels. */
 export function makeBackground(ctx, width, height) {
@@ -75,13 +77,15 @@ export function sameLook(a, b) {
 
 /**
  * The frame's cards (z order) cut into runs: [{start, end, still}], `end` exclusive. A card is
- * still when it has no animation and looks as it did in `previous` (a Map from card id to the
- * last frame's entry); consecutive still cards form one run, each moving card a run of its own.
+ * still when it has no animation, looks as it did in `previous` (a Map from card id to the last
+ * frame's entry) and is not in `pending` (ids of cards drawn with a placeholder while their photo
+ * loads: kept out of cached layers, which the photo would otherwise make stale); consecutive still
+ * cards form one run, each other card a run of its own.
  */
-export function splitRuns(entries, previous) {
+export function splitRuns(entries, previous, pending = new Set()) {
   const runs = [];
   entries.forEach((entry, i) => {
-    const still = !entry.card.anim && sameLook(entry, previous.get(entry.card.id));
+    const still = !entry.card.anim && !pending.has(entry.card.id) && sameLook(entry, previous.get(entry.card.id));
     const last = runs[runs.length - 1];
     if (still && last?.still) last.end = i + 1;
     else runs.push({ start: i, end: i + 1, still });
@@ -149,10 +153,13 @@ export class Renderer {
   #make;
   #sprites;
   #previous = new Map();
+  #pending = new Set();
   #layers = new Map();
   #spare = [];
   #generation = 0;
   #layerBuilds = 0;
+  #layerReuses = 0;
+  #layerExtensions = 0;
   #layerMs = 0;
   #tracked = null;
   #trackedRects = [];
@@ -193,7 +200,7 @@ export class Renderer {
   /** Counters for tests and the benchmark: sprites drawn, layers drawn. */
   get counters() {
     return {
-      sprites: this.#sprites.built, layers: this.#layerBuilds,
+      sprites: this.#sprites.built, layers: this.#layerBuilds, reused: this.#layerReuses, extended: this.#layerExtensions,
       spriteMs: Math.round(this.#sprites.buildMs * 10) / 10, layerMs: Math.round(this.#layerMs * 10) / 10,
     };
   }
@@ -211,7 +218,10 @@ export class Renderer {
     const screen = { x: 0, y: 0, right: view.width, bottom: view.height };
     const layers = new Map();
     let drawn = 0;
-    for (const run of splitRuns(entries, this.#previous)) {
+    const pending = this.#pending;
+    this.#pending = new Set();
+    painter.pending = this.#pending;
+    for (const run of splitRuns(entries, this.#previous, pending)) {
       const cards = entries.slice(run.start, run.end);
       if (run.still && cards.length > 1) {
         const layer = this.#layerFor(view, painter, style, cards);
@@ -234,7 +244,10 @@ export class Renderer {
     }
     // Layers no longer used lend their canvases to the next ones.
     for (const [key, layer] of this.#layers) {
-      if (!layers.has(key) && this.#spare.length < SPARE_LAYERS) this.#spare.push(layer.canvas);
+      if (layers.get(key) === layer) continue;
+      for (const canvas of [layer.consumed ? null : layer.canvas, ...layer.snapshots.map((snapshot) => snapshot.canvas)]) {
+        if (canvas && this.#spare.length < SPARE_LAYERS) this.#spare.push(canvas);
+      }
     }
     this.#layers = layers;
     this.#previous = new Map(entries.map((entry) => [entry.card.id, entry]));
@@ -256,7 +269,8 @@ export class Renderer {
    * Makes, while `hasTime()` says so, the sprites the next motion will want, so that it does not
    * stall its first frame making them: every card's (those not shown yet too: the deck's next card
    * fades in when the front one flies), the front card's back and its face without a shadow in
-   * the deck (a tap turns it over). Run when the page is idle; answers whether all are made.
+   * the deck (a tap turns it over), and copies of the bottom cards of each cached layer. Run when the
+   * page is idle; answers whether all are made.
    */
   warm(view, entries, { style, images, hasTime }) {
     if (!view?.fit) return true;
@@ -280,26 +294,120 @@ export class Renderer {
       if (!hasTime()) return false;
       spriteOf(painter, card, side, size, withShadow);
     }
+    // A layer made by drawing onto another has no copies of its bottom cards: drawn afresh now,
+    // so that the next gesture does not draw it afresh in its first frame.
+    for (const [key, layer] of this.#layers) {
+      if (layer.consumed || layer.snapshots.length || layer.cards.length < 3 || !this.#valid(layer, view, style)) continue;
+      if (!hasTime()) return false;
+      this.#layers.set(key, this.#drawn(view, painter, style, layer.cards, key, layer));
+    }
     return true;
   }
 
+  #valid(layer, view, style) {
+    return layer.generation === this.#generation && layer.view === view && layer.style === style
+      && layer.fit.scale === view.fit.scale && layer.fit.x === view.fit.x && layer.fit.y === view.fit.y;
+  }
+
+  /**
+   * The layer of a run of still cards. In order of cost: the same layer as in the last frame; a
+   * copy kept of a layer's bottom cards (the top one or two started to move: a drag, a flick, the
+   * next one straightening); a layer of some of these cards with the others drawn onto it, above
+   * or under (a card came to rest next to a run); drawn afresh.
+   */
   #layerFor(view, painter, style, cards) {
     const key = cards.map((entry) => entry.card.id).join('\n');
     const held = this.#layers.get(key);
-    if (held && held.generation === this.#generation && held.view === view && held.style === style
-      && held.fit.scale === view.fit.scale && held.fit.x === view.fit.x && held.fit.y === view.fit.y
-      && held.cards.every((entry, i) => sameLook(entry, cards[i]))) {
-      return held;
+    if (held && !held.consumed && this.#valid(held, view, style) && sameRun(held.cards, cards)) return held;
+    const started = performance.now();
+    const layer = this.#fromSnapshot(view, style, cards, key) ?? this.#extended(view, painter, style, cards, key)
+      ?? this.#drawn(view, painter, style, cards, key, held);
+    this.#layerMs += performance.now() - started;
+    return layer;
+  }
+
+  #fromSnapshot(view, style, cards, key) {
+    for (const layer of this.#layers.values()) {
+      if (layer.consumed || !this.#valid(layer, view, style)) continue;
+      const index = layer.snapshots.findIndex((snapshot) => sameRun(snapshot.cards, cards));
+      if (index < 0) continue;
+      const [snapshot] = layer.snapshots.splice(index, 1);
+      // The shorter copies are copies of this one's bottom cards too.
+      const shorter = layer.snapshots.filter((other) => other.cards.length < cards.length);
+      layer.snapshots = layer.snapshots.filter((other) => !shorter.includes(other));
+      this.#layerReuses += 1;
+      return this.#layer(key, snapshot.canvas, layer.box, cards, snapshot.visible, view, style, shorter);
     }
+    return null;
+  }
+
+  #extended(view, painter, style, cards, key) {
+    for (const layer of this.#layers.values()) {
+      if (layer.consumed || !layer.box || !this.#valid(layer, view, style) || layer.cards.length < 2) continue;
+      const at = indexOfRun(cards, layer.cards);
+      if (at < 0) continue;
+      const below = cards.slice(0, at);
+      const above = cards.slice(at + layer.cards.length);
+      const reach = [...below, ...above].filter((entry) => isVisible(entry.transform))
+        .map((entry) => cardReach(painter, entry.transform));
+      const old = layer.box;
+      const box = clippedUnion([...reach, { x: old.x, y: old.y, right: old.x + old.w, bottom: old.y + old.h }],
+        view.width, view.height);
+      let { canvas } = layer;
+      const moved = box.x !== old.x || box.y !== old.y || box.w > canvas.width || box.h > canvas.height;
+      if (moved) {
+        canvas = this.#canvasFor(box);
+        const ctx = canvas.getContext('2d');
+        ctx.setTransform(1, 0, 0, 1, 0, 0);
+        ctx.globalAlpha = 1;
+        ctx.clearRect(0, 0, box.w, box.h);
+        ctx.drawImage(layer.canvas, 0, 0, old.w, old.h, old.x - box.x, old.y - box.y, old.w, old.h);
+      }
+      let snapshots = [];
+      if (!moved && !below.length) {
+        // Cards came to rest on top (a drag let go, a card springing back): the layer as it was
+        // is the copy without them, for when they move again.
+        snapshots = [...layer.snapshots, { cards: layer.cards, visible: layer.visible, canvas: layer.canvas }]
+          .slice(-SNAPSHOTS);
+        for (const dropped of layer.snapshots) {
+          if (!snapshots.includes(dropped) && this.#spare.length < SPARE_LAYERS) this.#spare.push(dropped.canvas);
+        }
+        layer.snapshots = [];
+        canvas = this.#copy(layer.canvas, box);
+      }
+      layer.consumed = true;
+      const ctx = canvas.getContext('2d');
+      const limit = { x: box.x, y: box.y, right: box.x + box.w, bottom: box.y + box.h };
+      let visible = layer.visible;
+      // Cards that came to rest under the layer's go under what it holds; those above, over it.
+      ctx.globalCompositeOperation = 'destination-over';
+      for (let i = at - 1; i >= 0; i -= 1) {
+        if (!isVisible(cards[i].transform)) continue;
+        visible += 1;
+        drawUncovered(ctx, limit, painter, cards[i], occluderAbove(painter, cards, i), box.x, box.y);
+      }
+      ctx.globalCompositeOperation = 'source-over';
+      for (let i = at + layer.cards.length; i < cards.length; i += 1) {
+        if (!isVisible(cards[i].transform)) continue;
+        visible += 1;
+        drawUncovered(ctx, limit, painter, cards[i], occluderAbove(painter, cards, i), box.x, box.y);
+      }
+      this.#layerExtensions += 1;
+      return this.#layer(key, canvas, box, cards, visible, view, style, snapshots);
+    }
+    return null;
+  }
+
+  // Drawn afresh, keeping copies of its bottom cards without the top one and the top two (they
+  // are the ones a gesture or the next step moves first).
+  #drawn(view, painter, style, cards, key, held) {
     const visible = cards.filter((entry) => isVisible(entry.transform));
     const box = clippedUnion(visible.map((entry) => cardReach(painter, entry.transform)), view.width, view.height);
-    let canvas = held?.canvas ?? null;
-    if (box && (!canvas || canvas.width < box.w || canvas.height < box.h)) {
-      const index = this.#spare.findIndex((spare) => spare.width >= box.w && spare.height >= box.h);
-      canvas = index >= 0 ? this.#spare.splice(index, 1)[0] : this.#make(box.w, box.h);
-    }
+    let canvas = held && !held.consumed ? held.canvas : null;
+    if (box && (!canvas || canvas.width < box.w || canvas.height < box.h)) canvas = this.#canvasFor(box);
+    if (held) held.consumed = true;
     let count = 0;
-    const started = performance.now();
+    const snapshots = [];
     if (box) {
       const ctx = canvas.getContext('2d');
       ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -307,6 +415,9 @@ export class Renderer {
       ctx.clearRect(0, 0, box.w, box.h);
       const limit = { x: box.x, y: box.y, right: box.x + box.w, bottom: box.y + box.h };
       cards.forEach((entry, i) => {
+        if (i >= 2 && i >= cards.length - SNAPSHOTS) {
+          snapshots.push({ cards: cards.slice(0, i), visible: count, canvas: this.#copy(canvas, box) });
+        }
         if (!isVisible(entry.transform)) return;
         count += 1;
         // Only the run's own cards may hide a part of it: the layer outlives whatever moves above.
@@ -314,11 +425,44 @@ export class Renderer {
       });
       this.#layerBuilds += 1;
     }
-    this.#layerMs += performance.now() - started;
+    return this.#layer(key, canvas, box, cards, count, view, style, snapshots);
+  }
+
+  #layer(key, canvas, box, cards, visible, view, style, snapshots) {
     return {
-      key, canvas, box, cards, visible: count, view, style, fit: { ...view.fit }, generation: this.#generation,
+      key, canvas, box, cards, visible, view, style, fit: { ...view.fit }, generation: this.#generation, snapshots,
+      consumed: false,
     };
   }
+
+  #canvasFor(box) {
+    const index = this.#spare.findIndex((spare) => spare.width >= box.w && spare.height >= box.h);
+    return index >= 0 ? this.#spare.splice(index, 1)[0] : this.#make(box.w, box.h);
+  }
+
+  #copy(canvas, box) {
+    const copy = this.#canvasFor(box);
+    const ctx = copy.getContext('2d');
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.globalAlpha = 1;
+    ctx.globalCompositeOperation = 'copy';
+    ctx.drawImage(canvas, 0, 0, box.w, box.h, 0, 0, box.w, box.h);
+    ctx.globalCompositeOperation = 'source-over';
+    return copy;
+  }
+}
+
+// Whether two runs hold the same cards, looking the same, in the same order.
+function sameRun(a, b) {
+  return a.length === b.length && a.every((entry, i) => sameLook(entry, b[i]));
+}
+
+// Where `part` lies, whole and in order, within `cards`; -1 when it does not.
+function indexOfRun(cards, part) {
+  const first = cards.findIndex((entry) => entry.card.id === part[0].card.id);
+  if (first < 0 || first + part.length > cards.length) return -1;
+  for (let i = 0; i < part.length; i += 1) if (!sameLook(cards[first + i], part[i])) return -1;
+  return first;
 }
 
 /**
@@ -438,7 +582,9 @@ function spriteFor(painter, card, side, withShadow) {
     });
     if (kept) return kept;
   }
-  return spriteOf(painter, card, side, end, withShadow);
+  const sprite = spriteOf(painter, card, side, end, withShadow);
+  if (side === 'face' && card.src && !sprite.imageWidth) painter.pending?.add(card.id);
+  return sprite;
 }
 
 function spriteOf(painter, card, side, size, withShadow) {

@@ -32,7 +32,8 @@ function fakeCanvases(log) {
 }
 
 const view = { width: 1024, height: 768, dpr: 1, fit: { scale: 1, x: 0, y: 0 } };
-const images = { get: () => null };
+// Every photo decoded (a card drawn with a placeholder is kept out of layers: a test of its own).
+const images = { get: () => ({ width: 512, height: 384 }) };
 const backdrop = { draw() {} };
 const transform = (x, extra = {}) => ({
   x, y: 384, w: 200, h: 150, rotation: 0, scaleX: 1, scaleY: 1, opacity: 1, flip: 0, ...extra,
@@ -151,6 +152,42 @@ describe('Renderer', () => {
     renderer.invalidate('/photos/d?w=256');
     frame(cards.map((e) => (e.card.id === 'moving' ? entry('moving', 630) : e)));
     assert.equal(renderer.counters.layers, layers + 1, 'the layer with d, not the one with a and b');
+  });
+
+  test('a drag or a step moves the top one or two cards: the layer under them is a copy kept, not drawn', () => {
+    const { log, frame, renderer } = setup();
+    const pile = (topX, nextX = 650) => [entry('a', 130), entry('b', 390), entry('next', nextX), entry('top', topX)];
+    frame(pile(910));
+    frame(pile(910));
+    const { layers, reused } = renderer.counters;
+    assert.equal(frame(pile(900)), 4, 'the top card moves');
+    assert.deepEqual([renderer.counters.layers, renderer.counters.reused], [layers, reused + 1]);
+    assert.equal(onMain(log), 2);
+    frame(pile(910));
+    frame(pile(910));
+    const again = renderer.counters;
+    frame(pile(900, 640));
+    assert.deepEqual([renderer.counters.layers, renderer.counters.reused], [again.layers, again.reused + 1],
+      'the top two move: the copy without them');
+  });
+
+  test('a card coming to rest above or under a layer is drawn onto it, not the whole run afresh', () => {
+    const { frame, renderer } = setup();
+    const pile = (flownX, topX) => [entry('flown', flownX), entry('b', 390), entry('c', 650), entry('top', topX)];
+    frame(pile(100, 900));
+    frame(pile(110, 890));
+    frame(pile(120, 880));
+    const { layers, extended } = renderer.counters;
+    frame(pile(120, 870));
+    assert.deepEqual([renderer.counters.layers, renderer.counters.extended], [layers, extended + 1],
+      'the flown card came to rest under b and c');
+    frame(pile(120, 870));
+    assert.deepEqual([renderer.counters.layers, renderer.counters.extended], [layers, extended + 2],
+      'the top card came to rest over them');
+    assert.equal(renderer.warm(view, pile(120, 870), { style: 'pile', images, hasTime: () => true }), true);
+    assert.equal(renderer.counters.layers, layers + 1, 'in idle time, drawn afresh with copies of its bottom cards');
+    frame(pile(120, 870));
+    assert.equal(renderer.counters.layers, layers + 1, 'and used');
   });
 
   test('invalidate (a photo arrived) and a new stage fit rebuild the layers', () => {
@@ -342,4 +379,25 @@ test('warm makes the sprites a motion will want while there is time, then none a
   assert.ok(warmed - before >= 3, 'the front card’s back, its face without shadow, the hidden card');
   assert.equal(renderer.warm(view, deck, { style: 'deck', images, hasTime: () => true }), true);
   assert.equal(renderer.counters.sprites, warmed, 'nothing more to make');
+});
+
+test('a card drawn with a placeholder stays out of cached layers until its photo is decoded', () => {
+  const log = [];
+  const ctx = recordingContext('main', log);
+  const renderer = new Renderer({ make: fakeCanvases(log) });
+  let decoded = false;
+  const photos = { get: (src) => (src === '/photos/late' && !decoded ? null : { width: 512, height: 384 }) };
+  const cards = [entry('a', 130), entry('b', 390), entry('late', 650), entry('c', 910)];
+  const frame = () => {
+    log.length = 0;
+    return renderer.draw(ctx, view, cards, { style: 'pile', images: photos, backdrop });
+  };
+  frame();
+  frame();
+  frame();
+  assert.equal(onMain(log), 3, 'the layer of a and b, the late card, c');
+  decoded = true;
+  frame();
+  frame();
+  assert.equal(onMain(log), 1, 'once its photo is drawn, one layer');
 });
