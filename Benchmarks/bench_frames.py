@@ -81,16 +81,20 @@ def _state(driver):
 
 
 def _settled(driver):
-    """Waits until no card moves and the page draws no more frames (photos decoded and drawn)."""
+    """Waits until no card moves, the page draws no more frames (photos decoded and drawn) and its
+    idle work is done (sprites and layer copies made at rest, counted by renderCounters): a person
+    looking at the stack for a moment before touching it."""
     _wait(lambda: _state(driver), lambda s: s and s["connected"] and s["cards"]
           and not any(c["animating"] for c in s["cards"]), what="cards at rest")
     last, since = None, time.monotonic()
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
-        frames = driver.execute_script("return window.stackweb.drawnFrames")
+        frames = driver.execute_script(
+            "const s = window.stackweb; const c = s.renderCounters ? s.renderCounters() : {};"
+            "return [s.drawnFrames, c.sprites, c.layers];")
         if frames != last:
             last, since = frames, time.monotonic()
-        elif time.monotonic() - since > 0.6:
+        elif time.monotonic() - since > 1.0:
             return
         time.sleep(0.05)
 
