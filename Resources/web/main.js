@@ -46,7 +46,7 @@ function takeToken(url, token) {
 // there is no requestIdleCallback (Safari), a short timer and an 8 ms slice stand in.
 function whenIdle(work) {
   if (typeof requestIdleCallback === 'function') {
-    requestIdleCallback((deadline) => work(() => deadline.timeRemaining() > 4), { timeout: 2000 });
+    requestIdleCallback((deadline) => work(() => deadline.timeRemaining() > 4), { timeout: 500 });
   } else {
     setTimeout(() => {
       const end = performance.now() + 8;

@@ -285,6 +285,13 @@ export class Renderer {
         wanted.push({ card, side: 'face', size, withShadow: false }, { card, side: 'back', size, withShadow: false });
       }
     }
+    // First, a layer made by drawing onto another has no copies of its bottom cards: drawn afresh
+    // now, so that the next gesture does not draw it afresh in its first frame.
+    for (const [key, layer] of this.#layers) {
+      if (layer.consumed || layer.snapshots.length || layer.cards.length < 3 || !this.#valid(layer, view, style)) continue;
+      if (!hasTime()) return false;
+      this.#layers.set(key, this.#drawn(view, painter, style, layer.cards, key, layer));
+    }
     for (const { card, side, size, withShadow } of wanted) {
       const fields = {
         side, src: card.src, highlight: card.highlight, w: size.w, h: size.h, lookName: painter.lookName,
@@ -293,13 +300,6 @@ export class Renderer {
       if (this.#sprites.has(fields)) continue;
       if (!hasTime()) return false;
       spriteOf(painter, card, side, size, withShadow);
-    }
-    // A layer made by drawing onto another has no copies of its bottom cards: drawn afresh now,
-    // so that the next gesture does not draw it afresh in its first frame.
-    for (const [key, layer] of this.#layers) {
-      if (layer.consumed || layer.snapshots.length || layer.cards.length < 3 || !this.#valid(layer, view, style)) continue;
-      if (!hasTime()) return false;
-      this.#layers.set(key, this.#drawn(view, painter, style, layer.cards, key, layer));
     }
     return true;
   }
