@@ -285,10 +285,12 @@ export class Renderer {
         wanted.push({ card, side: 'face', size, withShadow: false }, { card, side: 'back', size, withShadow: false });
       }
     }
-    // First, a layer made by drawing onto another has no copies of its bottom cards: drawn afresh
-    // now, so that the next gesture does not draw it afresh in its first frame.
+    // First, a layer made by drawing onto another lacks copies of its bottom cards (without the
+    // top one, without the top two): drawn afresh now, so that the next gesture or step does not
+    // draw it afresh in its first frame.
     for (const [key, layer] of this.#layers) {
-      if (layer.consumed || layer.snapshots.length || layer.cards.length < 3 || !this.#valid(layer, view, style)) continue;
+      const copies = Math.min(SNAPSHOTS, layer.cards.length - 2);
+      if (layer.consumed || layer.snapshots.length >= copies || !this.#valid(layer, view, style)) continue;
       if (!hasTime()) return false;
       this.#layers.set(key, this.#drawn(view, painter, style, layer.cards, key, layer));
     }
