@@ -27,6 +27,8 @@ const TOKEN_KEY = 'stackweb.token';
 const OFFLINE_GRACE_MS = 1500;
 // How long after ▶ the room's `playing` must say the slideshow runs.
 const PLAY_CONFIRM_MS = 2000;
+// Idle work (sprites, layer copies) waits until nothing has been drawn for this long.
+const REST_BEFORE_IDLE_WORK_MS = 250;
 
 // A control token arrives once in the URL. It is kept for this browser and taken out of the
 // address bar, so that it does not end up in history, bookmarks or a shared link. Storage may be
@@ -148,8 +150,11 @@ function start() {
     else warmWhenIdle();
   }
 
-  // At rest, the sprites the next motion will want are made in idle time, a few at a time.
+  // At rest, the sprites the next motion will want are made in idle time, a few at a time. Not
+  // between the frames of a drag (it sends plain transforms, no animation): only once nothing has
+  // been drawn for a moment.
   let warmAsked = false;
+  let lastDrawAt = 0;
   function warmWhenIdle() {
     if (warmAsked || scene.asleep) return;
     warmAsked = true;
@@ -157,6 +162,10 @@ function start() {
       warmAsked = false;
       const now = serverNow();
       if (anyAnimating(scene, now)) return;
+      if (performance.now() - lastDrawAt < REST_BEFORE_IDLE_WORK_MS) {
+        setTimeout(warmWhenIdle, REST_BEFORE_IDLE_WORK_MS);
+        return;
+      }
       const done = renderer.warm(view, cardsAt(scene, now), { style: scene.style, images, hasTime });
       if (!done) warmWhenIdle();
     });
@@ -186,6 +195,7 @@ function start() {
       recorder.record(timestamp, performance.now() - started, cards, { ...renderer.counters, recordMs });
     }
     drawnFrames += 1;
+    lastDrawAt = performance.now();
   }
 
   // The front card: at position 0, and not one fading out of the stack.

@@ -292,7 +292,11 @@ export class Renderer {
       const copies = Math.min(SNAPSHOTS, layer.cards.length - 2);
       if (layer.consumed || layer.snapshots.length >= copies || !this.#valid(layer, view, style)) continue;
       if (!hasTime()) return false;
-      this.#layers.set(key, this.#drawn(view, painter, style, layer.cards, key, layer));
+      const fresh = this.#drawn(view, painter, style, layer.cards, key, layer);
+      // A canvas rasterises what was drawn on it when it is first drawn from: done now, in idle
+      // time, rather than in the next frame.
+      for (const canvas of [fresh.canvas, ...fresh.snapshots.map((snapshot) => snapshot.canvas)]) rasterise(canvas);
+      this.#layers.set(key, fresh);
     }
     for (const { card, side, size, withShadow } of wanted) {
       const fields = {
@@ -452,6 +456,11 @@ export class Renderer {
     ctx.globalCompositeOperation = 'source-over';
     return copy;
   }
+}
+
+// Makes a canvas rasterise the drawing commands it has recorded (reading a pixel waits for them).
+function rasterise(canvas) {
+  if (canvas && canvas.width > 0 && canvas.height > 0) canvas.getContext('2d').getImageData(0, 0, 1, 1);
 }
 
 // Whether two runs hold the same cards, looking the same, in the same order.
