@@ -146,8 +146,12 @@ function start() {
     if (!dirty && !animating) return;
     dirty = false;
     draw(now, timestamp);
-    if (animating) requestFrame();
-    else warmWhenIdle();
+    if (animating || renderer.wantsFrame) {
+      dirty = dirty || renderer.wantsFrame;
+      requestFrame();
+    } else {
+      warmWhenIdle();
+    }
   }
 
   // At rest, the sprites the next motion will want are made in idle time, a few at a time. Not

@@ -154,6 +154,7 @@ export class Renderer {
   #sprites;
   #previous = new Map();
   #pending = new Set();
+  #settling = false;
   #layers = new Map();
   #spare = [];
   #generation = 0;
@@ -197,6 +198,14 @@ export class Renderer {
     return this.#trackedRects.map((rect) => ({ ...rect }));
   }
 
+  /**
+   * Whether the last frame drew a photo that was a placeholder before: one more frame puts it in
+   * a cached layer with its still neighbours (else that waits for the next motion's first frame).
+   */
+  get wantsFrame() {
+    return this.#settling;
+  }
+
   /** Counters for tests and the benchmark: sprites drawn, layers drawn. */
   get counters() {
     return {
@@ -221,6 +230,7 @@ export class Renderer {
     const pending = this.#pending;
     this.#pending = new Set();
     painter.pending = this.#pending;
+    this.#settling = false;
     for (const run of splitRuns(entries, this.#previous, pending)) {
       const cards = entries.slice(run.start, run.end);
       if (run.still && cards.length > 1) {
@@ -251,6 +261,8 @@ export class Renderer {
     }
     this.#layers = layers;
     this.#previous = new Map(entries.map((entry) => [entry.card.id, entry]));
+    // A card whose photo has just been drawn joins its still neighbours' layer in the next frame.
+    for (const id of pending) if (!this.#pending.has(id)) this.#settling = true;
     if (this.#tracked !== null) {
       const entry = entries.find(({ card }) => card.id === this.#tracked);
       if (entry && isVisible(entry.transform)) this.#trackedRects.push(cardRect(view, entry.transform));

@@ -396,8 +396,11 @@ test('a card drawn with a placeholder stays out of cached layers until its photo
   frame();
   frame();
   assert.equal(onMain(log), 3, 'the layer of a and b, the late card, c');
+  assert.equal(renderer.wantsFrame, false);
   decoded = true;
   frame();
+  assert.equal(renderer.wantsFrame, true, 'its photo drawn: one more frame, to put it in a layer');
   frame();
   assert.equal(onMain(log), 1, 'once its photo is drawn, one layer');
+  assert.equal(renderer.wantsFrame, false);
 });
