@@ -486,8 +486,9 @@ def frames_section(frames, before_path=FRAMES_BEFORE):
     out += _table(["animation", "frame before p50/p99/max ms", "frame after", "draw before p50/p99/max ms",
                    "draw after", "budget"], rows)
     load = [frames.get("loadavg_start"), frames.get("loadavg_end")]
-    out += ["", "The frame p50 is 16.7 ms in every row because the ticker runs at the display's rate; p99 and max "
-            "are what stutter looks like. The machine is shared: 1-minute load average during the after run "
+    out += ["", "The frame p50 is 16.7 ms wherever the page keeps up at all (the ticker runs at the display's "
+            "rate); p99 and max are what stutter looks like, in steps of one vsync (33.3 ms is one frame shown "
+            "twice). The machine is shared: 1-minute load average during the after run "
             f"{_num(load[0] or 0)} → {_num(load[1] or 0)} on 2 cores (other engineers building), so a single frame "
             "can lose the CPU for tens of milliseconds; the draw column is the page's own work.", "",
             "```sh",
