@@ -2,8 +2,8 @@
 // the JSON command the server takes (docs/wire-protocol.md, "Page → server"). Pure, so the key map
 // is tested without a browser.
 
-/** The styles in the order the number keys 1–5 choose them. */
-export const STYLES = Object.freeze(['pile', 'angles', 'grid', 'deck', 'swipe']);
+/** The styles in the order the number keys 1–6 choose them. */
+export const STYLES = Object.freeze(['pile', 'angles', 'grid', 'deck', 'swipe', 'frame']);
 
 /**
  * The command body for `action` in a room that shows `room` ({style, playing}), or null for an
@@ -19,6 +19,8 @@ export function commandFor(action, room, style) {
     case 'select': return { command: room.style === 'deck' ? 'flip' : 'highlight' };
     case 'undo': return { command: 'undo' };
     case 'style': return STYLES.includes(style) ? { command: 'style', style } : null;
+    // The swipe style's cards behind the front one, faded (stacked) or not; the server fades them.
+    case 'stacked': return room.style === 'swipe' ? { command: 'style', style: 'swipe', stacked: !room.stacked } : null;
     default: return null;
   }
 }
@@ -32,6 +34,8 @@ const PLAIN_KEYS = Object.freeze({
   F: { action: 'fullscreen' },
   u: { action: 'undo' },
   U: { action: 'undo' },
+  s: { action: 'stacked' },
+  S: { action: 'stacked' },
 });
 
 /**
@@ -49,7 +53,7 @@ export function keyAction({ key, ctrlKey = false, metaKey = false, altKey = fals
   }
   if (onControl && (key === ' ' || key === 'Enter')) return null;
   const digit = STYLES[Number(key) - 1];
-  if (/^[1-5]$/.test(key)) return repeat ? null : { action: 'style', style: digit };
+  if (/^[1-6]$/.test(key)) return repeat ? null : { action: 'style', style: digit };
   const plain = PLAIN_KEYS[key];
   if (!plain) return null;
   // Shift+arrow is the browser's (text selection); capital letters come with Shift or Caps Lock.

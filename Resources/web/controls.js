@@ -12,27 +12,50 @@ export function attachControls(root, onAction) {
 }
 
 /**
- * Shows the room's state on the controls: the play button says what it will do, the current
- * style's button is pressed, and the flip-or-select button is named for the style.
+ * What the controls say for a room ({playing, style, stacked}), pure: the play button's name, title
+ * and pressed state (pressed while the slideshow runs, its icon then ⏸), the flip-or-select button's
+ * name, and whether the swipe style's "stacked" toggle shows and is pressed.
  */
-export function showRoomState(root, { playing, style }) {
+export function roomControls({ playing, style, stacked }) {
+  const running = Boolean(playing);
+  const select = style === 'deck' ? 'Flip the top card' : 'Select the top photo';
+  return {
+    play: {
+      label: running ? 'Pause the slideshow' : 'Play the slideshow',
+      title: running ? 'Pause the slideshow (Space)' : 'Play the slideshow (Space)',
+      pressed: running,
+    },
+    select: { label: select, title: `${select} (Enter)` },
+    stacked: { hidden: style !== 'swipe', pressed: Boolean(stacked) },
+  };
+}
+
+function label(button, { label: name, title }) {
+  if (button.getAttribute('aria-label') !== name) {
+    button.setAttribute('aria-label', name);
+    button.title = title;
+  }
+}
+
+/**
+ * Shows the room's state on the controls: the play button is pressed while the slideshow runs,
+ * the current style's button is pressed, the flip-or-select button is named for the style, the
+ * stacked toggle shows in the swipe style.
+ */
+export function showRoomState(root, room) {
+  const state = roomControls(room);
   for (const button of root.querySelectorAll('[data-action="play-pause"]')) {
-    const label = playing ? 'Pause' : 'Play';
-    if (button.getAttribute('aria-label') !== label) {
-      button.setAttribute('aria-label', label);
-      button.title = `${label} (Space)`;
-    }
-    button.classList.toggle('is-playing', Boolean(playing));
+    label(button, state.play);
+    button.setAttribute('aria-pressed', String(state.play.pressed));
+    button.classList.toggle('is-playing', state.play.pressed);
   }
-  for (const button of root.querySelectorAll('[data-action="select"]')) {
-    const label = style === 'deck' ? 'Flip the top card' : 'Select the top photo';
-    if (button.getAttribute('aria-label') !== label) {
-      button.setAttribute('aria-label', label);
-      button.title = `${label} (Enter)`;
-    }
-  }
+  for (const button of root.querySelectorAll('[data-action="select"]')) label(button, state.select);
   for (const button of root.querySelectorAll('[data-action="style"]')) {
-    button.setAttribute('aria-pressed', String(button.dataset.style === style));
+    button.setAttribute('aria-pressed', String(button.dataset.style === room.style));
+  }
+  for (const button of root.querySelectorAll('[data-action="stacked"]')) {
+    button.hidden = state.stacked.hidden;
+    button.setAttribute('aria-pressed', String(state.stacked.pressed));
   }
 }
 

@@ -33,8 +33,14 @@ export class FrameRecorder {
     return this.stats();
   }
 
-  record(timestamp, drawMs, cards) {
-    if (this.#on) this.#frames.push({ timestamp, drawMs, cards });
+  /** `counters` (optional): the renderer's running counts of sprites and layers made. */
+  record(timestamp, drawMs, cards, counters = null) {
+    if (this.#on) this.#frames.push({ timestamp, drawMs, cards, ...(counters ? { counters: { ...counters } } : {}) });
+  }
+
+  /** The frames recorded so far ({timestamp, drawMs, cards} each), copied. */
+  frames() {
+    return this.#frames.map((frame) => ({ ...frame }));
   }
 
   /**

@@ -1,7 +1,8 @@
 // Decoded photos, by URL, for the renderer. Each photo is asked for at a width from a short ladder,
 // so that a card changing size asks the server for a handful of variants, not one per frame.
 
-const WIDTH_LADDER = Object.freeze([256, 512, 768, 1024, 1536, 2048, 3072]);
+// The server's own ladder of variants (128 … 4096): a photo is decoded at about the size it is drawn.
+const WIDTH_LADDER = Object.freeze([128, 256, 512, 768, 1024, 1536, 2048, 3072, 4096]);
 const RETRY_FAILED_AFTER_MS = 10000;
 
 /** The ladder width to ask for when `pixels` device pixels are needed. */

@@ -3,12 +3,17 @@
 
 export const CURSOR_IDLE_MS = 3000;
 
+// What counts as a person doing something, for the controls: a pointer, a key, a touch, a wheel.
+export const ACTIVITY_EVENTS = Object.freeze(['pointermove', 'pointerdown', 'keydown', 'touchstart', 'wheel']);
+
 /**
  * Adds `className` to `root` once the pointer has been still over `target` for `idleMs`, and
- * takes it off at the next movement or press. Returns a function that stops watching.
+ * takes it off at the next movement or press (or whichever `events` are given). Returns a function
+ * that stops watching.
  */
 export function hideIdleCursor(target, root, {
   idleMs = CURSOR_IDLE_MS, className = 'cursor-hidden', setTimer = setTimeout, clearTimer = clearTimeout,
+  events = ['pointermove', 'pointerdown'],
 } = {}) {
   let timer = 0;
   const restart = () => {
@@ -16,13 +21,11 @@ export function hideIdleCursor(target, root, {
     clearTimer(timer);
     timer = setTimer(() => root.classList.add(className), idleMs);
   };
-  target.addEventListener('pointermove', restart);
-  target.addEventListener('pointerdown', restart);
+  for (const type of events) target.addEventListener(type, restart, { passive: true });
   restart();
   return () => {
     clearTimer(timer);
-    target.removeEventListener('pointermove', restart);
-    target.removeEventListener('pointerdown', restart);
+    for (const type of events) target.removeEventListener(type, restart, { passive: true });
     root.classList.remove(className);
   };
 }

@@ -10,6 +10,8 @@ const LOOKS = Object.freeze({
   // The deck and swipe seeds clip their cards with a 10 pt corner radius.
   deck: Object.freeze({ border: 4, radius: 10, shadow: Object.freeze({ blur: 16, offsetY: 4 }) }),
   swipe: Object.freeze({ border: 4, radius: 10, shadow: Object.freeze({ blur: 12, offsetY: 3 }) }),
+  // A photo frame: the photo alone, edge to edge, lifted off the wall by a wide soft shadow.
+  frame: Object.freeze({ border: 0, radius: 0, shadow: Object.freeze({ blur: 24, offsetY: 6 }) }),
 });
 
 /**

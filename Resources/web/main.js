@@ -9,11 +9,12 @@ import { attachControls, createToast, showRoomState } from './controls.js';
 import { FrameRecorder, syntheticCards } from './debug.js';
 import { ImageCache } from './images.js';
 import { attachKeyboard, attachPointerInput } from './input.js';
-import { hideIdleCursor, holdWakeLock } from './kiosk.js';
-import { failureMessage, statusText } from './messages.js';
+import { PhotoBackdrop } from './backdrop.js';
+import { ACTIVITY_EVENTS, hideIdleCursor, holdWakeLock } from './kiosk.js';
+import { SLIDESHOW_DID_NOT_START, failureMessage, statusText } from './messages.js';
 import { captionText, clockText, drawAsleep, drawOverlays, untilNextMinute } from './overlay.js';
 import { readParams, withoutToken } from './params.js';
-import { Scratch, StaticLayer, drawFrame, makeBackground } from './render.js';
+import { GradientBackdrop, Renderer } from './render.js';
 import {
   addOffsetSample, anyAnimating, applyMessage, applySnapshot, cardsAt, emptyScene, estimateOffset, heldByOther,
   isAnimating, settle,
@@ -24,6 +25,10 @@ const TOKEN_KEY = 'stackweb.token';
 // The stream usually opens within milliseconds; the badge waits this long before the first open
 // so that it does not flash on every page load.
 const OFFLINE_GRACE_MS = 1500;
+// How long after ▶ the room's `playing` must say the slideshow runs.
+const PLAY_CONFIRM_MS = 2000;
+// Idle work (sprites, layer copies) waits until nothing has been drawn for this long.
+const REST_BEFORE_IDLE_WORK_MS = 250;
 
 // A control token arrives once in the URL. It is kept for this browser and taken out of the
 // address bar, so that it does not end up in history, bookmarks or a shared link. Storage may be
@@ -37,6 +42,19 @@ function takeToken(url, token) {
   }
   if (token !== null) history.replaceState(history.state, '', withoutToken(url));
   return token;
+}
+
+// Runs `work(hasTime)` when the browser is idle; `hasTime()` says whether the slice lasts. Where
+// there is no requestIdleCallback (Safari), a short timer and an 8 ms slice stand in.
+function whenIdle(work) {
+  if (typeof requestIdleCallback === 'function') {
+    requestIdleCallback((deadline) => work(() => deadline.timeRemaining() > 4), { timeout: 500 });
+  } else {
+    setTimeout(() => {
+      const end = performance.now() + 8;
+      work(() => performance.now() < end);
+    }, 100);
+  }
 }
 
 function newViewerID() {
@@ -64,8 +82,10 @@ function start() {
   let offsetSamples = [];
   let connected = false;
   let graceOver = false;
-  // ?style= asks the room for a style once, when the first snapshot shows which one it has.
-  let styleAsked = params.style === null;
+  // ?style= asks the room for a style once, when the first snapshot shows which one it has;
+  // ?stacked=1 asks for the swipe style with its cards behind faded (and wins over another ?style=).
+  let stackedAsked = !params.stacked;
+  let styleAsked = params.style === null || params.stacked;
   let view = null;
   let dirty = true;
   let frameRequested = false;
@@ -78,15 +98,18 @@ function start() {
   const batcher = new PointerBatcher();
   const sequence = new PointerSequence();
   const recorder = new FrameRecorder();
-  const scratch = new Scratch();
-  const layer = new StaticLayer();
+  const renderer = new Renderer();
   const images = new ImageCache({
-    onReady: () => {
-      // The cached bottom of the stack may show this photo's placeholder or a blurrier variant.
-      layer.invalidate();
+    onReady: (url) => {
+      // A cached layer of still cards may show this photo's placeholder or a blurrier variant.
+      renderer.invalidate(url);
       invalidate();
     },
   });
+  // A photo frame's wall is the front photo, blurred and darkened; elsewhere a quiet gradient.
+  const backdrop = params.kiosk
+    ? new PhotoBackdrop({ images, fallback: new GradientBackdrop(), reducedMotion: () => reducedMotion.matches })
+    : new GradientBackdrop();
   const sendPointer = createOrderedSender(
     (events) => postJSON(`${api}/pointer`, pointerBody(viewer, events), token),
     (error) => {
@@ -119,11 +142,37 @@ function start() {
       scene = settled;
       dirty = true;
     }
-    const animating = anyAnimating(scene, now);
+    const animating = anyAnimating(scene, now) || Boolean(backdrop.busy?.(performance.now()));
     if (!dirty && !animating) return;
     dirty = false;
     draw(now, timestamp);
-    if (animating) requestFrame();
+    if (animating || renderer.wantsFrame) {
+      dirty = dirty || renderer.wantsFrame;
+      requestFrame();
+    } else {
+      warmWhenIdle();
+    }
+  }
+
+  // At rest, the sprites the next motion will want are made in idle time, a few at a time. Not
+  // between the frames of a drag (it sends plain transforms, no animation): only once nothing has
+  // been drawn for a moment.
+  let warmAsked = false;
+  let lastDrawAt = 0;
+  function warmWhenIdle() {
+    if (warmAsked || scene.asleep) return;
+    warmAsked = true;
+    whenIdle((hasTime) => {
+      warmAsked = false;
+      const now = serverNow();
+      if (anyAnimating(scene, now)) return;
+      if (performance.now() - lastDrawAt < REST_BEFORE_IDLE_WORK_MS) {
+        setTimeout(warmWhenIdle, REST_BEFORE_IDLE_WORK_MS);
+        return;
+      }
+      const done = renderer.warm(view, cardsAt(scene, now), { style: scene.style, images, hasTime });
+      if (!done) warmWhenIdle();
+    });
   }
 
   function draw(now, timestamp) {
@@ -135,21 +184,32 @@ function start() {
       drawAsleep(ctx, view);
     } else {
       const entries = cardsAt(scene, now);
-      cards = drawFrame(ctx, view, entries, { style: scene.style, images, scratch, layer });
+      const pageNow = performance.now();
+      backdrop.show?.(frontEntry(entries)?.card.src ?? null, pageNow);
+      cards = renderer.draw(ctx, view, entries, { style: scene.style, images, backdrop, now: pageNow });
       if (params.caption.length || params.clock) drawOverlays(ctx, view, overlays(entries));
     }
     if (recorder.recording) {
       // Canvas commands are recorded, then rasterised later; reading a pixel waits for the pixels,
       // so that the time measured is the whole cost of the frame.
+      const recordMs = performance.now() - started;
       if (flushRecordedFrames) ctx.getImageData(0, 0, 1, 1);
-      recorder.record(timestamp, performance.now() - started, cards);
+      // The renderer's running counts, and how much of the frame was issuing commands (the rest
+      // is rasterising them).
+      recorder.record(timestamp, performance.now() - started, cards, { ...renderer.counters, recordMs });
     }
     drawnFrames += 1;
+    lastDrawAt = performance.now();
   }
 
-  // The caption of the front card (not one fading out of the stack) and the time, as asked for.
+  // The front card: at position 0, and not one fading out of the stack.
+  function frontEntry(entries) {
+    return entries.find(({ card }) => card.position === 0 && card.anim?.to?.opacity !== 0);
+  }
+
+  // The caption of the front card and the time, as asked for.
   function overlays(entries) {
-    const front = entries.find(({ card }) => card.position === 0 && card.anim?.to?.opacity !== 0);
+    const front = frontEntry(entries);
     const text = front && params.caption.length ? captionText(front.card.caption, params.caption) : '';
     return {
       caption: text ? { text, transform: front.transform } : null,
@@ -177,7 +237,6 @@ function start() {
     canvas.height = deviceHeight ? exact(deviceHeight, cssHeight) : Math.round(cssHeight * dpr);
     view = {
       width: canvas.width, height: canvas.height, dpr, cssWidth, cssHeight, fit: null,
-      background: makeBackground(ctx, canvas.width, canvas.height),
     };
     invalidate();
   }
@@ -227,6 +286,12 @@ function start() {
       styleAsked = true;
       if (scene.style !== params.style) sendCommand({ command: 'style', style: params.style });
     }
+    if (type === 'snapshot' && !stackedAsked) {
+      stackedAsked = true;
+      if (scene.style !== 'swipe' || scene.stacked !== true) {
+        sendCommand({ command: 'style', style: 'swipe', stacked: true });
+      }
+    }
     showStatus();
     invalidate();
   }
@@ -252,16 +317,32 @@ function start() {
   // One command at a time, in the order asked: "deck" then "pile" must not arrive swapped.
   // A refusal (an older server that does not know the command, a page without the control token)
   // is a short note on the page, not an error.
+  // Answers whether the server took the command.
   function sendCommand(command) {
-    commandQueue = commandQueue.then(() => postJSON(`${api}/commands`, command, token).catch((error) => {
+    commandQueue = commandQueue.then(() => postJSON(`${api}/commands`, command, token).then(() => true, (error) => {
       console.warn('StackWeb:', error.message);
       showToast(failureMessage(command, error.status));
+      return false;
     }));
+    return commandQueue;
   }
 
+  let playAsked = 0;
   function onAction({ action, style }) {
     const command = commandFor(action, scene, style);
-    if (command) sendCommand(command);
+    if (!command) return;
+    const sent = sendCommand(command);
+    if (command.command !== 'play') return;
+    // A server without a slideshow interval takes `play` and does nothing: say why, rather than
+    // leave the button looking broken.
+    const ask = ++playAsked;
+    sent.then((taken) => {
+      if (taken) {
+        setTimeout(() => {
+          if (ask === playAsked && !scene.playing) showToast(SLIDESHOW_DID_NOT_START);
+        }, PLAY_CONFIRM_MS);
+      }
+    });
   }
 
   function startKiosk() {
@@ -304,6 +385,14 @@ function start() {
     stopRecordingFrames() {
       return recorder.stop();
     },
+    /** How many card sprites and cached layers the renderer has drawn so far. */
+    renderCounters() {
+      return renderer.counters;
+    },
+    /** Every frame recorded since the last recordFrames: [{timestamp, drawMs, cards}]. */
+    recordedFrames() {
+      return recorder.frames();
+    },
   };
   if (params.debug) {
     // Test seams, only on a page opened with ?debug=1. addSyntheticCards(n) draws n more cards
@@ -321,6 +410,10 @@ function start() {
       invalidate();
       return extra.length;
     };
+    // trackCard(id) records where that card is drawn in every frame from now on; trackedRects()
+    // answers [{left, top, right, bottom}] in CSS pixels of the canvas (which covers the window).
+    hook.trackCard = (id) => renderer.track(id);
+    hook.trackedRects = () => renderer.trackedRects();
     hook.showScene = (snapshot) => {
       scene = applySnapshot(scene, snapshot, { reducedMotion: reducedMotion.matches });
       showStatus();
@@ -335,6 +428,9 @@ function start() {
   attachKeyboard(window, onAction);
   attachControls(controls, onAction);
   if (params.kiosk) startKiosk();
+  // The controls and the status line fade after 3 s without input and come back at the next
+  // move, key or touch: a photo shown as large as the stage allows is then never under them.
+  else hideIdleCursor(window, document.documentElement, { className: 'controls-idle', events: ACTIVITY_EVENTS });
   if (params.clock) setTimeout(tickClock, untilNextMinute(new Date()));
   setTimeout(() => {
     graceOver = true;

@@ -10,6 +10,17 @@ export function frontCard(cards) {
 }
 
 /**
+ * The front photo's number, 1 to `count`, from the room's `current` (its place, 0 ≤ current <
+ * count). A server that counts `current` in its photo list rather than its stack (it could pass the
+ * count after an insert, or go below 0) is held to the range: never "Photo 13 of 12".
+ */
+export function photoNumber(current, count) {
+  if (!(count > 0)) return 0;
+  const index = Number.isInteger(current) ? current : 0;
+  return Math.min(Math.max(index, 0), count - 1) + 1;
+}
+
+/**
  * "Photo 3 of 20", with the front photo's caption when it has one: its date and name (whatever the
  * page draws, a screen reader hears both), or the caption itself when it is a string.
  */
@@ -17,13 +28,13 @@ export function statusText(scene, locale = undefined) {
   if (scene.seq < 0) return 'Connecting…';
   if (scene.asleep) return 'Asleep';
   if (scene.count === 0) return 'No photos';
-  const line = `Photo ${scene.current + 1} of ${scene.count}`;
+  const line = `Photo ${photoNumber(scene.current, scene.count)} of ${scene.count}`;
   const caption = captionText(frontCard(scene.cards)?.caption, undefined, locale);
   return caption ? `${line}: ${caption}` : line;
 }
 
 const STYLE_NAMES = Object.freeze({
-  pile: 'Pile', angles: 'Angles', grid: 'Grid', deck: 'Deck', swipe: 'Swipe',
+  pile: 'Pile', angles: 'Angles', grid: 'Grid', deck: 'Deck', swipe: 'Swipe', frame: 'Frame',
 });
 
 const COMMAND_LABELS = Object.freeze({
@@ -38,6 +49,9 @@ export function commandLabel({ command, style }) {
   if (command === 'style') return `${STYLE_NAMES[style] ?? style} style`;
   return COMMAND_LABELS[command] ?? command;
 }
+
+/** Said when ▶ was pressed and the room's slideshow still does not run a moment later. */
+export const SLIDESHOW_DID_NOT_START = 'The slideshow did not start: this server runs it only when started with --interval';
 
 /**
  * Why `command` did nothing, in a few words, from the answer's HTTP status (undefined when no

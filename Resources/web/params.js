@@ -7,7 +7,7 @@ const ROOM_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const YES = new Set(['1', 'true', 'yes']);
 
 /**
- * {room, style, kiosk, token, debug, caption, clock} from `url` (a URL). `caption` lists the parts
+ * {room, style, kiosk, token, debug, caption, clock, stacked} from `url` (a URL). `caption` lists the parts
  * of the front photo's caption to draw (`?caption=date,name`; [] draws none), `clock` whether to
  * draw the time. A room or style that is not valid falls
  * back to the default room and no style; `token` is null when the URL has none.
@@ -25,6 +25,8 @@ export function readParams(url) {
     debug: YES.has(query.get('debug')),
     caption: captionParts(query.get('caption')),
     clock: YES.has(query.get('clock')),
+    // The swipe style with its cards behind faded (stacked), asked of the room once at start.
+    stacked: YES.has(query.get('stacked')),
   };
 }
 

@@ -1,15 +1,20 @@
-// Drawing a frame: the background, then every card in z order, the unchanged bottom of the stack
-// copied from a cached layer. Card sizes, borders and shadows are in stage points, so a phone and a
-// wall screen show the same picture, only scaled.
+// Drawing a frame: the backdrop, then every card in z order. Each card is one sprite (sprites.js);
+// runs of cards that did not move since the last frame are drawn once into a cached layer and
+// copied, so a moving card costs its own sprite and the layers above and below it, whichever place
+// it has in the stack (a flicked photo flies at the bottom of the pile, under every other card).
+// Card sizes, borders and shadows are in stage points, so a phone and a wall screen show the same
+// picture, only scaled. Nothing is clipped to the stage: the canvas covers the window, and a card
+// is drawn wherever its transform puts it.
 
+import { makeCanvas } from './canvas.js';
 import { TRANSFORM_KEYS } from './curve.js';
 import { flipStrips, projectPoint, roundedRectOutline, stripCount, visibleSide } from './flip.js';
 import { PERSPECTIVE_DISTANCE, lookFor } from './look.js';
-import { cardBoxes, paintBack, paintFace, polygonPath } from './paint.js';
+import { cardBoxes, polygonPath } from './paint.js';
+import { SpriteCache, drawSprite, shadowReach, spriteSizes } from './sprites.js';
 
 export { coverCrop } from './paint.js';
 
-const SHADOW_COLOR = 'rgba(0, 0, 0, 0.35)';
 const BACKGROUND_CENTRE = '#4a4541';
 const BACKGROUND_EDGE = '#1d1b1a';
 // Below this |sin(flip)| a card is drawn flat: the perspective would move no edge by a pixel.
@@ -17,8 +22,10 @@ const FLAT_FLIP = 1e-4;
 // Neighbouring strips overlap by this many device pixels, so that no background shows through
 // the anti-aliased seam between them.
 const STRIP_OVERLAP_PX = 0.75;
-// A turning card's side is drawn into a scratch canvas first, at most this many pixels a side.
-const MAX_SPRITE_PX = 4096;
+// Layer canvases kept for reuse once their run of cards has changed.
+const SPARE_LAYERS = 4;
+// Copies a layer keeps of its bottom cards: without its top card, without its top two.
+const SNAPSHOTS = 2;
 
 /** A soft radial background for a canvas of `width`×`height` device pixels. */
 export function makeBackground(ctx, width, height) {
@@ -31,189 +38,551 @@ export function makeBackground(ctx, width, height) {
 }
 
 /**
- * Scratch canvases, reused from frame to frame (grown, never shrunk): one to draw a translucent
- * card whole before fading it, one for the side of a turning card. `make(w, h)` makes a canvas.
+ * The usual backdrop: the radial gradient, painted once per canvas size into a canvas of its own
+ * (a full-screen gradient costs a software canvas several milliseconds) and copied each frame.
  */
-export class Scratch {
+export class GradientBackdrop {
   #make;
-  #canvases = new Map();
+  #canvas = null;
 
-  constructor(make = (w, h) => new OffscreenCanvas(w, h)) {
+  constructor(make = makeCanvas) {
     this.#make = make;
   }
 
-  /** The canvas called `name`, at least `w`×`h`, cleared there, with an identity transform. */
-  get(name, w, h) {
-    let canvas = this.#canvases.get(name);
-    if (!canvas || canvas.width < w || canvas.height < h) {
-      canvas = this.#make(Math.max(w, canvas?.width ?? 0), Math.max(h, canvas?.height ?? 0));
-      this.#canvases.set(name, canvas);
+  /** Paints the whole of `ctx`'s canvas (`view.width`×`view.height` device pixels). */
+  draw(ctx, view) {
+    if (!this.#canvas || this.#canvas.width !== view.width || this.#canvas.height !== view.height) {
+      this.#canvas = this.#make(view.width, view.height);
+      const own = this.#canvas.getContext('2d');
+      own.fillStyle = makeBackground(own, view.width, view.height);
+      own.fillRect(0, 0, view.width, view.height);
     }
-    const ctx = canvas.getContext('2d');
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.globalAlpha = 1;
-    ctx.clearRect(0, 0, w, h);
-    return { canvas, ctx };
+    // A straight copy: the backdrop is opaque, so there is nothing to blend.
+    ctx.globalCompositeOperation = 'copy';
+    ctx.drawImage(this.#canvas, 0, 0);
+    ctx.globalCompositeOperation = 'source-over';
+    return false;
   }
 }
 
 // Whether two frames show a card identically: the same photo, veil and transform.
-function sameLook(a, b) {
+export function sameLook(a, b) {
+  if (!a || !b) return false;
   if (a.card.id !== b.card.id || a.card.src !== b.card.src || a.card.highlight !== b.card.highlight) return false;
   for (const key of TRANSFORM_KEYS) if (a.transform[key] !== b.transform[key]) return false;
   return true;
 }
 
 /**
- * The bottom of the stack, drawn once and reused while it does not change. A drag moves the top
- * card and an animation a few; the cards under them stay put, and drawing them again every frame
- * is most of a frame's cost where the canvas is drawn in software (a Raspberry Pi, a headless
- * browser): 100 cards take half a second there, a copy of this layer a few milliseconds.
+ * The frame's cards (z order) cut into runs: [{start, end, still}], `end` exclusive. A card is
+ * still when it has no animation, looks as it did in `previous` (a Map from card id to the last
+ * frame's entry) and is not in `pending` (ids of cards drawn with a placeholder while their photo
+ * loads: kept out of cached layers, which the photo would otherwise make stale); consecutive still
+ * cards form one run, each other card a run of its own.
  */
-export class StaticLayer {
-  #make;
-  #canvas = null;
-  #ctx = null;
-  #view = null;
-  #fit = null;
-  #style = null;
-  #held = [];
-  #drawnInHeld = 0;
-  #previous = [];
-
-  constructor(make = (w, h) => new OffscreenCanvas(w, h)) {
-    this.#make = make;
-  }
-
-  /** Forgets the layer's pixels: a photo arrived, and a card in them may now look different. */
-  invalidate() {
-    this.#view = null;
-  }
-
-  /**
-   * How many cards from the bottom look as they did in the last frame. The top card is never
-   * counted: it is the one a drag moves, and leaving it out spares a rebuild when a drag starts.
-   */
-  stableCount(cards) {
-    let count = 0;
-    while (count < cards.length - 1 && count < this.#previous.length && sameLook(cards[count], this.#previous[count])) {
-      count += 1;
-    }
-    return count;
-  }
-
-  /** Whether the layer holds exactly the bottom `count` of `cards`, drawn for `view` and `style`. */
-  holds(view, style, cards, count) {
-    const fit = this.#fit;
-    if (this.#view !== view || this.#style !== style || this.#held.length !== count) return false;
-    if (fit.scale !== view.fit.scale || fit.x !== view.fit.x || fit.y !== view.fit.y) return false;
-    for (let i = 0; i < count; i += 1) if (!sameLook(cards[i], this.#held[i])) return false;
-    return true;
-  }
-
-  /** A cleared context for `view`'s size, to draw the layer again. */
-  begin(view, style) {
-    if (!this.#canvas || this.#canvas.width !== view.width || this.#canvas.height !== view.height) {
-      this.#canvas = this.#make(view.width, view.height);
-      this.#ctx = this.#canvas.getContext('2d');
-    }
-    this.#view = view;
-    this.#fit = { ...view.fit };
-    this.#style = style;
-    return this.#ctx;
-  }
-
-  /** Records what the layer now holds: the bottom cards, of which `drawn` were visible. */
-  commit(cards, drawn) {
-    this.#held = cards;
-    this.#drawnInHeld = drawn;
-  }
-
-  get canvas() {
-    return this.#canvas;
-  }
-
-  get drawnInHeld() {
-    return this.#drawnInHeld;
-  }
-
-  /** The frame just drawn, to compare the next one with. */
-  remember(cards) {
-    this.#previous = cards;
-  }
+export function splitRuns(entries, previous, pending = new Set()) {
+  const runs = [];
+  entries.forEach((entry, i) => {
+    const still = !entry.card.anim && !pending.has(entry.card.id) && sameLook(entry, previous.get(entry.card.id));
+    const last = runs[runs.length - 1];
+    if (still && last?.still) last.end = i + 1;
+    else runs.push({ start: i, end: i + 1, still });
+  });
+  return runs;
 }
 
-function paintBackground(ctx, view) {
-  ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.globalAlpha = 1;
-  ctx.fillStyle = view.background;
-  ctx.fillRect(0, 0, view.width, view.height);
+/** Whether `url` is a variant of the photo `src` (images.js: variantURL adds `?w=` or `&w=`). */
+export function isVariantOf(url, src) {
+  if (!src || !url.startsWith(src)) return false;
+  const rest = url.slice(src.length);
+  return rest.startsWith('?w=') || rest.startsWith('&w=');
+}
+
+/** Device pixels a card and its shadow may cover (before clipping): {x, y, right, bottom}. */
+export function cardReach(painter, t) {
+  const p = painter.pointToDevice;
+  // Generous: the card's half-diagonal, grown by the most perspective can enlarge it.
+  const nearest = PERSPECTIVE_DISTANCE / (PERSPECTIVE_DISTANCE - (Math.abs(t.scaleX) * t.w) / 2);
+  const reach = (Math.hypot(t.w * t.scaleX, t.h * t.scaleY) / 2) * Math.max(1, nearest > 0 ? nearest : 10);
+  const margin = (reach + shadowReach(painter.look) * Math.max(1, Math.abs(t.scaleX), Math.abs(t.scaleY))) * p + 2;
+  const cx = painter.originX + t.x * p;
+  const cy = painter.originY + t.y * p;
+  return { x: cx - margin, y: cy - margin, right: cx + margin, bottom: cy + margin };
+}
+
+/** The union of `boxes` clipped to a `width`×`height` canvas, in whole pixels; null when empty. */
+export function clippedUnion(boxes, width, height) {
+  if (!boxes.length) return null;
+  const x = Math.max(0, Math.floor(Math.min(...boxes.map((b) => b.x))));
+  const y = Math.max(0, Math.floor(Math.min(...boxes.map((b) => b.y))));
+  const right = Math.min(width, Math.ceil(Math.max(...boxes.map((b) => b.right))));
+  const bottom = Math.min(height, Math.ceil(Math.max(...boxes.map((b) => b.bottom))));
+  return right > x && bottom > y ? { x, y, w: right - x, h: bottom - y } : null;
 }
 
 /**
- * Draws `cards` ([{card, transform}] in z order) on `ctx`. `view` is {width, height, dpr, fit,
- * background}: the canvas in device pixels, the stage fit in CSS pixels, the background paint.
- * `style` is the room's style (corners, borders, shadows); `images.get(src, pixels)` answers a
- * decoded photo or null; `scratch` lends scratch canvases; `layer` (a StaticLayer, optional)
- * keeps the unchanged bottom of the stack between frames. Returns how many cards are visible.
+ * The axis-aligned rectangle a card's corners span on the canvas, in CSS pixels (its shadow left
+ * out; a turned card taken at its foreshortened width).
  */
-export function drawFrame(ctx, view, cards, { style, images, scratch, layer = null }) {
-  const painter = {
-    look: lookFor(style), images, scratch,
-    pointToDevice: view.dpr * view.fit.scale, originX: view.dpr * view.fit.x, originY: view.dpr * view.fit.y,
-  };
-  let drawn = 0;
-  let first = 0;
-  const stable = layer ? layer.stableCount(cards) : 0;
-  if (stable > 0) {
-    if (!layer.holds(view, style, cards, stable)) {
-      const layerCtx = layer.begin(view, style);
-      paintBackground(layerCtx, view);
-      let drawnInLayer = 0;
-      for (let i = 0; i < stable; i += 1) {
-        if (drawCard(layerCtx, view, painter, cards[i].card, cards[i].transform)) drawnInLayer += 1;
-      }
-      layer.commit(cards.slice(0, stable), drawnInLayer);
-    }
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.globalAlpha = 1;
-    // A straight copy: the layer is opaque, so there is nothing to blend.
-    ctx.globalCompositeOperation = 'copy';
-    ctx.drawImage(layer.canvas, 0, 0, view.width, view.height, 0, 0, view.width, view.height);
-    ctx.globalCompositeOperation = 'source-over';
-    drawn = layer.drawnInHeld;
-    first = stable;
-  } else {
-    paintBackground(ctx, view);
+export function cardRect(view, t) {
+  const { scale, x: ox, y: oy } = view.fit;
+  const cos = Math.cos(t.rotation);
+  const sin = Math.sin(t.rotation);
+  const hw = (t.w / 2) * Math.abs(t.scaleX * Math.cos(t.flip));
+  const hh = (t.h / 2) * Math.abs(t.scaleY);
+  const xs = [];
+  const ys = [];
+  for (const [u, v] of [[-hw, -hh], [hw, -hh], [hw, hh], [-hw, hh]]) {
+    xs.push(ox + (t.x + u * cos - v * sin) * scale);
+    ys.push(oy + (t.y + u * sin + v * cos) * scale);
   }
-  for (let i = first; i < cards.length; i += 1) {
-    if (drawCard(ctx, view, painter, cards[i].card, cards[i].transform)) drawn += 1;
-  }
-  layer?.remember(cards);
-  return drawn;
+  return { left: Math.min(...xs), top: Math.min(...ys), right: Math.max(...xs), bottom: Math.max(...ys) };
 }
 
-function drawCard(ctx, view, painter, card, t) {
-  const opacity = Math.min(Math.max(t.opacity, 0), 1);
-  if (!(opacity > 0) || !(t.w > 0) || !(t.h > 0) || t.scaleX === 0 || t.scaleY === 0) return false;
-  if (opacity >= 1) {
-    placeCard(ctx, painter, t, 0, 0);
-    paintCard(ctx, painter, card, t);
+function isVisible(t) {
+  return t.opacity > 0 && t.w > 0 && t.h > 0 && t.scaleX !== 0 && t.scaleY !== 0;
+}
+
+/**
+ * Draws frames. Keeps the card sprites and the cached layers of still cards from frame to frame;
+ * `make(w, h)` makes an offscreen canvas (a fake in node tests).
+ */
+export class Renderer {
+  #make;
+  #sprites;
+  #previous = new Map();
+  #pending = new Set();
+  #settling = false;
+  #layers = new Map();
+  #spare = [];
+  #generation = 0;
+  #layerBuilds = 0;
+  #layerReuses = 0;
+  #layerExtensions = 0;
+  #layerMs = 0;
+  #tracked = null;
+  #trackedRects = [];
+
+  constructor({ make = makeCanvas, sprites = null } = {}) {
+    this.#make = make;
+    this.#sprites = sprites ?? new SpriteCache({ make });
+  }
+
+  /**
+   * A photo arrived (`url`, a variant of some card's `src`; all photos when not given): the
+   * cached layers that show it may hold its placeholder or a blurrier variant. The others stay.
+   */
+  invalidate(url = null) {
+    if (url === null) {
+      this.#generation += 1;
+      return;
+    }
+    for (const [key, layer] of this.#layers) {
+      if (layer.cards.some(({ card }) => isVariantOf(url, card.src))) this.#layers.delete(key);
+    }
+  }
+
+  /**
+   * Records, from now on, where card `id` is drawn in each frame (the debug hook's: a test reads
+   * where a flown card went, window edges or not). `trackedRects()` answers them.
+   */
+  track(id) {
+    this.#tracked = id;
+    this.#trackedRects = [];
+  }
+
+  /** [{left, top, right, bottom}] in CSS pixels of the canvas, one per frame the card was drawn in. */
+  trackedRects() {
+    return this.#trackedRects.map((rect) => ({ ...rect }));
+  }
+
+  /**
+   * Whether the last frame drew a photo that was a placeholder before: one more frame puts it in
+   * a cached layer with its still neighbours (else that waits for the next motion's first frame).
+   */
+  get wantsFrame() {
+    return this.#settling;
+  }
+
+  /** Counters for tests and the benchmark: sprites drawn, layers drawn. */
+  get counters() {
+    return {
+      sprites: this.#sprites.built, layers: this.#layerBuilds, reused: this.#layerReuses, extended: this.#layerExtensions,
+      spriteMs: Math.round(this.#sprites.buildMs * 10) / 10, layerMs: Math.round(this.#layerMs * 10) / 10,
+    };
+  }
+
+  /**
+   * Draws `entries` ([{card, transform}] in z order) on `ctx`. `view` is {width, height, dpr, fit}:
+   * the canvas in device pixels, the stage fit in CSS pixels. `style` is the room's style
+   * (corners, borders, shadows); `images.get(src, pixels)` answers a decoded photo or null;
+   * `backdrop.draw(ctx, view, now)` paints what lies under the cards (`now`: the page's clock, ms,
+   * for a backdrop that fades). Returns how many cards are visible.
+   */
+  draw(ctx, view, entries, { style, images, backdrop, now = 0 }) {
+    const painter = this.#painter(view, style, images);
+    backdrop.draw(ctx, view, now);
+    const screen = { x: 0, y: 0, right: view.width, bottom: view.height };
+    const layers = new Map();
+    let drawn = 0;
+    const pending = this.#pending;
+    this.#pending = new Set();
+    painter.pending = this.#pending;
+    this.#settling = false;
+    for (const run of splitRuns(entries, this.#previous, pending)) {
+      const cards = entries.slice(run.start, run.end);
+      if (run.still && cards.length > 1) {
+        const layer = this.#layerFor(view, painter, style, cards);
+        layers.set(layer.key, layer);
+        drawn += layer.visible;
+        if (layer.box) {
+          const { x, y, w, h } = layer.box;
+          ctx.setTransform(1, 0, 0, 1, 0, 0);
+          ctx.globalAlpha = 1;
+          ctx.drawImage(layer.canvas, 0, 0, w, h, x, y, w, h);
+        }
+      } else {
+        for (let i = run.start; i < run.end; i += 1) {
+          const entry = entries[i];
+          if (!isVisible(entry.transform)) continue;
+          drawn += 1;
+          drawUncovered(ctx, screen, painter, entry, occluderAbove(painter, entries, i), 0, 0);
+        }
+      }
+    }
+    // Layers no longer used lend their canvases to the next ones.
+    for (const [key, layer] of this.#layers) {
+      if (layers.get(key) === layer) continue;
+      for (const canvas of [layer.consumed ? null : layer.canvas, ...layer.snapshots.map((snapshot) => snapshot.canvas)]) {
+        if (canvas && this.#spare.length < SPARE_LAYERS) this.#spare.push(canvas);
+      }
+    }
+    this.#layers = layers;
+    this.#previous = new Map(entries.map((entry) => [entry.card.id, entry]));
+    // A card whose photo has just been drawn joins its still neighbours' layer in the next frame.
+    for (const id of pending) if (!this.#pending.has(id)) this.#settling = true;
+    if (this.#tracked !== null) {
+      const entry = entries.find(({ card }) => card.id === this.#tracked);
+      if (entry && isVisible(entry.transform)) this.#trackedRects.push(cardRect(view, entry.transform));
+    }
+    return drawn;
+  }
+
+  #painter(view, style, images) {
+    return {
+      look: lookFor(style), lookName: style ?? 'pile', images, sprites: this.#sprites,
+      pointToDevice: view.dpr * view.fit.scale, originX: view.dpr * view.fit.x, originY: view.dpr * view.fit.y,
+    };
+  }
+
+  /**
+   * Makes, while `hasTime()` says so, the sprites the next motion will want, so that it does not
+   * stall its first frame making them: every card's (those not shown yet too: the deck's next card
+   * fades in when the front one flies), the front card's back and its face without a shadow in
+   * the deck (a tap turns it over), and copies of the bottom cards of each cached layer. Run when the
+   * page is idle; answers whether all are made.
+   */
+  warm(view, entries, { style, images, hasTime }) {
+    if (!view?.fit) return true;
+    const painter = this.#painter(view, style, images);
+    const wanted = [];
+    for (let i = entries.length - 1; i >= 0; i -= 1) {
+      const { card } = entries[i];
+      const size = spriteSizes(card).end;
+      if (!(size.w > 0 && size.h > 0)) continue;
+      wanted.push({ card, side: 'face', size, withShadow: true });
+      if (style === 'deck' && i === entries.length - 1) {
+        wanted.push({ card, side: 'face', size, withShadow: false }, { card, side: 'back', size, withShadow: false });
+      }
+    }
+    // First, a layer made by drawing onto another lacks copies of its bottom cards (without the
+    // top one, without the top two): drawn afresh now, so that the next gesture or step does not
+    // draw it afresh in its first frame.
+    for (const [key, layer] of this.#layers) {
+      const copies = Math.min(SNAPSHOTS, layer.cards.length - 2);
+      if (layer.consumed || layer.snapshots.length >= copies || !this.#valid(layer, view, style)) continue;
+      if (!hasTime()) return false;
+      const fresh = this.#drawn(view, painter, style, layer.cards, key, layer);
+      // A canvas rasterises what was drawn on it when it is first drawn from: done now, in idle
+      // time, rather than in the next frame.
+      for (const canvas of [fresh.canvas, ...fresh.snapshots.map((snapshot) => snapshot.canvas)]) rasterise(canvas);
+      this.#layers.set(key, fresh);
+    }
+    for (const { card, side, size, withShadow } of wanted) {
+      const fields = {
+        side, src: card.src, highlight: card.highlight, w: size.w, h: size.h, lookName: painter.lookName,
+        devicePerPoint: painter.pointToDevice, withShadow,
+      };
+      if (this.#sprites.has(fields)) continue;
+      if (!hasTime()) return false;
+      spriteOf(painter, card, side, size, withShadow);
+    }
     return true;
   }
-  // A translucent card fades as one sheet, shadow included (as a layer's opacity does): drawn
-  // opaque into a scratch canvas first, then faded onto the frame. Fading each part on its own
-  // would let the white under the photo show through it.
-  const box = deviceBounds(view, painter, t);
-  if (!box) return false;
-  const layer = painter.scratch.get('layer', box.w, box.h);
-  placeCard(layer.ctx, painter, t, box.x, box.y);
-  paintCard(layer.ctx, painter, card, t);
-  ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.globalAlpha = opacity;
-  ctx.drawImage(layer.canvas, 0, 0, box.w, box.h, box.x, box.y, box.w, box.h);
-  ctx.globalAlpha = 1;
-  return true;
+
+  #valid(layer, view, style) {
+    return layer.generation === this.#generation && layer.view === view && layer.style === style
+      && layer.fit.scale === view.fit.scale && layer.fit.x === view.fit.x && layer.fit.y === view.fit.y;
+  }
+
+  /**
+   * The layer of a run of still cards. In order of cost: the same layer as in the last frame; a
+   * copy kept of a layer's bottom cards (the top one or two started to move: a drag, a flick, the
+   * next one straightening); a layer of some of these cards with the others drawn onto it, above
+   * or under (a card came to rest next to a run); drawn afresh.
+   */
+  #layerFor(view, painter, style, cards) {
+    const key = cards.map((entry) => entry.card.id).join('\n');
+    const held = this.#layers.get(key);
+    if (held && !held.consumed && this.#valid(held, view, style) && sameRun(held.cards, cards)) return held;
+    const started = performance.now();
+    const layer = this.#fromSnapshot(view, style, cards, key) ?? this.#extended(view, painter, style, cards, key)
+      ?? this.#drawn(view, painter, style, cards, key, held);
+    this.#layerMs += performance.now() - started;
+    return layer;
+  }
+
+  #fromSnapshot(view, style, cards, key) {
+    for (const layer of this.#layers.values()) {
+      if (layer.consumed || !this.#valid(layer, view, style)) continue;
+      const index = layer.snapshots.findIndex((snapshot) => sameRun(snapshot.cards, cards));
+      if (index < 0) continue;
+      const [snapshot] = layer.snapshots.splice(index, 1);
+      // The shorter copies are copies of this one's bottom cards too.
+      const shorter = layer.snapshots.filter((other) => other.cards.length < cards.length);
+      layer.snapshots = layer.snapshots.filter((other) => !shorter.includes(other));
+      this.#layerReuses += 1;
+      return this.#layer(key, snapshot.canvas, layer.box, cards, snapshot.visible, view, style, shorter);
+    }
+    return null;
+  }
+
+  #extended(view, painter, style, cards, key) {
+    for (const layer of this.#layers.values()) {
+      if (layer.consumed || !layer.box || !this.#valid(layer, view, style) || layer.cards.length < 2) continue;
+      const at = indexOfRun(cards, layer.cards);
+      if (at < 0) continue;
+      const below = cards.slice(0, at);
+      const above = cards.slice(at + layer.cards.length);
+      const reach = [...below, ...above].filter((entry) => isVisible(entry.transform))
+        .map((entry) => cardReach(painter, entry.transform));
+      const old = layer.box;
+      const box = clippedUnion([...reach, { x: old.x, y: old.y, right: old.x + old.w, bottom: old.y + old.h }],
+        view.width, view.height);
+      let { canvas } = layer;
+      const moved = box.x !== old.x || box.y !== old.y || box.w > canvas.width || box.h > canvas.height;
+      if (moved) {
+        canvas = this.#canvasFor(box);
+        const ctx = canvas.getContext('2d');
+        ctx.setTransform(1, 0, 0, 1, 0, 0);
+        ctx.globalAlpha = 1;
+        ctx.clearRect(0, 0, box.w, box.h);
+        ctx.drawImage(layer.canvas, 0, 0, old.w, old.h, old.x - box.x, old.y - box.y, old.w, old.h);
+      }
+      let snapshots = [];
+      if (!moved && !below.length) {
+        // Cards came to rest on top (a drag let go, a card springing back): the layer as it was
+        // is the copy without them, for when they move again.
+        snapshots = [...layer.snapshots, { cards: layer.cards, visible: layer.visible, canvas: layer.canvas }]
+          .slice(-SNAPSHOTS);
+        for (const dropped of layer.snapshots) {
+          if (!snapshots.includes(dropped) && this.#spare.length < SPARE_LAYERS) this.#spare.push(dropped.canvas);
+        }
+        layer.snapshots = [];
+        canvas = this.#copy(layer.canvas, box);
+      }
+      layer.consumed = true;
+      const ctx = canvas.getContext('2d');
+      const limit = { x: box.x, y: box.y, right: box.x + box.w, bottom: box.y + box.h };
+      let visible = layer.visible;
+      // Cards that came to rest under the layer's go under what it holds; those above, over it.
+      ctx.globalCompositeOperation = 'destination-over';
+      for (let i = at - 1; i >= 0; i -= 1) {
+        if (!isVisible(cards[i].transform)) continue;
+        visible += 1;
+        drawUncovered(ctx, limit, painter, cards[i], occluderAbove(painter, cards, i), box.x, box.y);
+      }
+      ctx.globalCompositeOperation = 'source-over';
+      for (let i = at + layer.cards.length; i < cards.length; i += 1) {
+        if (!isVisible(cards[i].transform)) continue;
+        visible += 1;
+        drawUncovered(ctx, limit, painter, cards[i], occluderAbove(painter, cards, i), box.x, box.y);
+      }
+      this.#layerExtensions += 1;
+      return this.#layer(key, canvas, box, cards, visible, view, style, snapshots);
+    }
+    return null;
+  }
+
+  // Drawn afresh, keeping copies of its bottom cards without the top one and the top two (they
+  // are the ones a gesture or the next step moves first).
+  #drawn(view, painter, style, cards, key, held) {
+    const visible = cards.filter((entry) => isVisible(entry.transform));
+    const box = clippedUnion(visible.map((entry) => cardReach(painter, entry.transform)), view.width, view.height);
+    let canvas = held && !held.consumed ? held.canvas : null;
+    if (box && (!canvas || canvas.width < box.w || canvas.height < box.h)) canvas = this.#canvasFor(box);
+    if (held) held.consumed = true;
+    let count = 0;
+    const snapshots = [];
+    if (box) {
+      const ctx = canvas.getContext('2d');
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.globalAlpha = 1;
+      ctx.clearRect(0, 0, box.w, box.h);
+      const limit = { x: box.x, y: box.y, right: box.x + box.w, bottom: box.y + box.h };
+      cards.forEach((entry, i) => {
+        if (i >= 2 && i >= cards.length - SNAPSHOTS) {
+          snapshots.push({ cards: cards.slice(0, i), visible: count, canvas: this.#copy(canvas, box) });
+        }
+        if (!isVisible(entry.transform)) return;
+        count += 1;
+        // Only the run's own cards may hide a part of it: the layer outlives whatever moves above.
+        drawUncovered(ctx, limit, painter, entry, occluderAbove(painter, cards, i), box.x, box.y);
+      });
+      this.#layerBuilds += 1;
+    }
+    return this.#layer(key, canvas, box, cards, count, view, style, snapshots);
+  }
+
+  #layer(key, canvas, box, cards, visible, view, style, snapshots) {
+    return {
+      key, canvas, box, cards, visible, view, style, fit: { ...view.fit }, generation: this.#generation, snapshots,
+      consumed: false,
+    };
+  }
+
+  #canvasFor(box) {
+    const index = this.#spare.findIndex((spare) => spare.width >= box.w && spare.height >= box.h);
+    return index >= 0 ? this.#spare.splice(index, 1)[0] : this.#make(box.w, box.h);
+  }
+
+  #copy(canvas, box) {
+    const copy = this.#canvasFor(box);
+    const ctx = copy.getContext('2d');
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.globalAlpha = 1;
+    ctx.globalCompositeOperation = 'copy';
+    ctx.drawImage(canvas, 0, 0, box.w, box.h, 0, 0, box.w, box.h);
+    ctx.globalCompositeOperation = 'source-over';
+    return copy;
+  }
+}
+
+// Makes a canvas rasterise the drawing commands it has recorded (reading a pixel waits for them).
+function rasterise(canvas) {
+  if (canvas && canvas.width > 0 && canvas.height > 0) canvas.getContext('2d').getImageData(0, 0, 1, 1);
+}
+
+// Whether two runs hold the same cards, looking the same, in the same order.
+function sameRun(a, b) {
+  return a.length === b.length && a.every((entry, i) => sameLook(entry, b[i]));
+}
+
+// Where `part` lies, whole and in order, within `cards`; -1 when it does not.
+function indexOfRun(cards, part) {
+  const first = cards.findIndex((entry) => entry.card.id === part[0].card.id);
+  if (first < 0 || first + part.length > cards.length) return -1;
+  for (let i = 0; i < part.length; i += 1) if (!sameLook(cards[first + i], part[i])) return -1;
+  return first;
+}
+
+/**
+ * The largest axis-aligned rectangle (device pixels, whole) inside an opaque card, or null: the
+ * card's face is opaque edge to edge but for its rounded corners, so whatever lies under this
+ * rectangle cannot be seen. A turned or translucent card hides nothing for certain.
+ */
+export function opaqueRect(painter, t) {
+  if (!(t.opacity >= 1) || !isVisible(t) || Math.abs(Math.sin(t.flip)) >= FLAT_FLIP) return null;
+  const p = painter.pointToDevice;
+  const inset = (painter.look.radius + 1) * p + 1;
+  const hw = (t.w / 2) * Math.abs(t.scaleX) * p - inset;
+  const hh = (t.h / 2) * Math.abs(t.scaleY) * p - inset;
+  if (!(hw > 0 && hh > 0)) return null;
+  const cos = Math.abs(Math.cos(t.rotation));
+  const sin = Math.abs(Math.sin(t.rotation));
+  // The card's own aspect, shrunk until its corners are inside the turned card.
+  const k = Math.min(1, hw / (hw * cos + hh * sin), hh / (hw * sin + hh * cos));
+  const cx = painter.originX + t.x * p;
+  const cy = painter.originY + t.y * p;
+  const x = Math.ceil(cx - k * hw);
+  const y = Math.ceil(cy - k * hh);
+  const right = Math.floor(cx + k * hw);
+  const bottom = Math.floor(cy + k * hh);
+  return right > x && bottom > y ? { x, y, right, bottom } : null;
+}
+
+// The largest opaque rectangle of the cards drawn after `index` (above it) that overlaps it.
+function occluderAbove(painter, entries, index) {
+  const reach = cardReach(painter, entries[index].transform);
+  let best = null;
+  let bestArea = 0;
+  for (let i = index + 1; i < entries.length; i += 1) {
+    const rect = opaqueRect(painter, entries[i].transform);
+    if (!rect || rect.right <= reach.x || rect.x >= reach.right || rect.bottom <= reach.y || rect.y >= reach.bottom) continue;
+    const area = (rect.right - rect.x) * (rect.bottom - rect.y);
+    if (area > bestArea) {
+      best = rect;
+      bestArea = area;
+    }
+  }
+  return best;
+}
+
+// How much of a box a card above must hide before it is drawn in bands around it (four draws
+// instead of one pay off only when they skip much).
+const MIN_HIDDEN_SHARE = 0.25;
+
+function hiddenShare(box, hole) {
+  if (!hole) return 0;
+  const w = Math.min(box.right, hole.right) - Math.max(box.x, hole.x);
+  const h = Math.min(box.bottom, hole.bottom) - Math.max(box.y, hole.y);
+  return w > 0 && h > 0 ? (w * h) / ((box.right - box.x) * (box.bottom - box.y)) : 0;
+}
+
+/**
+ * The parts of `box` outside `hole` (both {x, y, right, bottom}): up to four bands, above, below,
+ * left and right of the hole; [box] when they do not overlap, [] when the hole covers the box.
+ */
+export function bandsAround(box, hole) {
+  if (!hole || hole.right <= box.x || hole.x >= box.right || hole.bottom <= box.y || hole.y >= box.bottom) return [box];
+  const bands = [];
+  const top = Math.max(box.y, hole.y);
+  const bottom = Math.min(box.bottom, hole.bottom);
+  if (hole.y > box.y) bands.push({ x: box.x, y: box.y, right: box.right, bottom: top });
+  if (hole.bottom < box.bottom) bands.push({ x: box.x, y: bottom, right: box.right, bottom: box.bottom });
+  if (hole.x > box.x) bands.push({ x: box.x, y: top, right: hole.x, bottom });
+  if (hole.right < box.right) bands.push({ x: hole.right, y: top, right: box.right, bottom });
+  return bands.filter((band) => band.right > band.x && band.bottom > band.y);
+}
+
+/**
+ * Draws a card but for what an opaque card above it hides: a software canvas pays for every
+ * pixel a turned sprite covers, and a deck's cards lie almost whole under the front one. Each
+ * visible band is drawn under a whole-pixel rectangular clip, which costs nothing to apply.
+ */
+function drawUncovered(ctx, limit, painter, entry, occluder, dx, dy) {
+  const reach = cardReach(painter, entry.transform);
+  const box = {
+    x: Math.max(limit.x, Math.floor(reach.x)), y: Math.max(limit.y, Math.floor(reach.y)),
+    right: Math.min(limit.right, Math.ceil(reach.right)), bottom: Math.min(limit.bottom, Math.ceil(reach.bottom)),
+  };
+  if (!(box.right > box.x && box.bottom > box.y)) return;
+  const bands = hiddenShare(box, occluder) < MIN_HIDDEN_SHARE ? [box] : bandsAround(box, occluder);
+  if (bands.length === 1 && bands[0] === box) {
+    drawCard(ctx, painter, entry, dx, dy);
+    return;
+  }
+  for (const band of bands) {
+    ctx.save();
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.beginPath();
+    ctx.rect(band.x - dx, band.y - dy, band.right - band.x, band.bottom - band.y);
+    ctx.clip();
+    drawCard(ctx, painter, entry, dx, dy);
+    ctx.restore();
+  }
 }
 
 /** Sets `ctx` to the card's own coordinates, with the device origin moved by (dx, dy). */
@@ -223,87 +592,84 @@ function placeCard(ctx, painter, t, dx, dy) {
   ctx.translate(t.x, t.y);
   ctx.rotate(t.rotation);
   ctx.scale(t.scaleX, t.scaleY);
-  ctx.globalAlpha = 1;
 }
 
-/** Device pixels covered by the card and its shadow, clipped to the canvas; null when off it. */
-function deviceBounds(view, painter, t) {
-  const p = painter.pointToDevice;
-  const { shadow } = painter.look;
-  // Generous: the card's half-diagonal, grown by the most perspective can enlarge it.
-  const nearest = PERSPECTIVE_DISTANCE / (PERSPECTIVE_DISTANCE - (Math.abs(t.scaleX) * t.w) / 2);
-  const reach = (Math.hypot(t.w * t.scaleX, t.h * t.scaleY) / 2) * Math.max(1, nearest > 0 ? nearest : 10);
-  const margin = (reach + 2 * shadow.blur + shadow.offsetY) * p;
-  const cx = painter.originX + t.x * p;
-  const cy = painter.originY + t.y * p;
-  const x = Math.max(0, Math.floor(cx - margin));
-  const y = Math.max(0, Math.floor(cy - margin));
-  const right = Math.min(view.width, Math.ceil(cx + margin));
-  const bottom = Math.min(view.height, Math.ceil(cy + margin));
-  return right > x && bottom > y ? { x, y, w: right - x, h: bottom - y } : null;
-}
-
-function shadowFor(painter) {
-  const { shadow } = painter.look;
-  const p = painter.pointToDevice;
-  // Shadow geometry ignores the transform, so it is given in device pixels; that also keeps the
-  // light coming from above whatever the card's rotation.
-  return { color: SHADOW_COLOR, blur: shadow.blur * p, offsetY: shadow.offsetY * p };
-}
-
-function photoFor(painter, card, t) {
-  if (!card.src) return null;
-  const { inner } = cardBoxes(t.w, t.h, painter.look);
-  const scale = Math.max(Math.abs(t.scaleX), Math.abs(t.scaleY));
-  return painter.images.get(card.src, Math.max(inner.w, inner.h) * scale * painter.pointToDevice);
-}
-
-/** Paints the card in its own coordinates (ctx already placed): flat, or turned in perspective. */
-function paintCard(ctx, painter, card, t) {
-  const { side, angle } = visibleSide(t.flip);
-  const image = side === 'face' ? photoFor(painter, card, t) : null;
-  const paintSide = (target, shadow) => (side === 'face'
-    ? paintFace(target, t.w, t.h, painter.look, image, card.highlight, shadow)
-    : paintBack(target, t.w, t.h, painter.look, shadow));
-  if (Math.abs(Math.sin(angle)) < FLAT_FLIP) {
-    paintSide(ctx, shadowFor(painter));
-    return;
+// The sprite to draw a card side with (sprites.js: spriteSizes): its own, or while it grows or
+// shrinks, one already made at the larger size.
+function spriteFor(painter, card, side, withShadow) {
+  const { end, larger } = spriteSizes(card);
+  if (larger) {
+    const kept = painter.sprites.find({
+      side, src: card.src, highlight: card.highlight, w: larger.w, h: larger.h,
+      devicePerPoint: painter.pointToDevice, withShadow,
+    });
+    if (kept) return kept;
   }
-  paintTurned(ctx, painter, t, angle, paintSide);
+  const sprite = spriteOf(painter, card, side, end, withShadow);
+  if (side === 'face' && card.src && !sprite.imageWidth) painter.pending?.add(card.id);
+  return sprite;
+}
+
+function spriteOf(painter, card, side, size, withShadow) {
+  const { inner } = cardBoxes(size.w, size.h, painter.look);
+  const image = side === 'face' && card.src
+    ? painter.images.get(card.src, Math.max(inner.w, inner.h) * painter.pointToDevice)
+    : null;
+  return painter.sprites.get({
+    side, src: card.src, image, highlight: card.highlight, w: size.w, h: size.h, look: painter.look,
+    lookName: painter.lookName, devicePerPoint: painter.pointToDevice, withShadow,
+  });
+}
+
+/** Draws one card (its transform `t`) with the device origin moved by (dx, dy); false when unseen. */
+function drawCard(ctx, painter, { card, transform: t }, dx, dy) {
+  if (!isVisible(t)) return false;
+  const opacity = Math.min(t.opacity, 1);
+  placeCard(ctx, painter, t, dx, dy);
+  // A translucent card fades as one sheet, shadow included, as a layer's opacity does: the
+  // sprite is opaque where the card is, so nothing under the photo shows through it.
+  ctx.globalAlpha = opacity;
+  const { side, angle } = visibleSide(t.flip);
+  if (Math.abs(Math.sin(angle)) < FLAT_FLIP) {
+    drawSprite(ctx, spriteFor(painter, card, side, true), t.w, t.h);
+  } else {
+    paintTurned(ctx, painter, card, t, side, angle);
+  }
+  ctx.globalAlpha = 1;
+  return true;
 }
 
 /**
- * A card turned about its vertical axis: its outline projected in perspective casts the shadow
- * (and fills the hair between strip and outline with the border's white), then the flat side,
- * drawn once into a scratch canvas, is laid over it in vertical strips, each as tall as its depth
- * makes it.
+ * A card turned about its vertical axis: the card's shadow stretched under its projected outline,
+ * the outline filled white (the hair between strips and outline shows the border's white), then
+ * the flat side, from its sprite, laid over it in vertical strips, each as tall as its depth makes it.
  */
-function paintTurned(ctx, painter, t, angle, paintSide) {
+function paintTurned(ctx, painter, card, t, side, angle) {
+  const sprite = spriteFor(painter, card, side, false);
+  const size = { w: sprite.w, h: sprite.h };
   const outline = roundedRectOutline(t.w, t.h, painter.look.radius)
     .map(({ x, y }) => projectPoint(x, y, angle, PERSPECTIVE_DISTANCE));
-  const shadow = shadowFor(painter);
-  ctx.shadowColor = shadow.color;
-  ctx.shadowBlur = shadow.blur;
-  ctx.shadowOffsetX = 0;
-  ctx.shadowOffsetY = shadow.offsetY;
+  const devicePerPoint = painter.pointToDevice * Math.max(Math.abs(t.scaleX), Math.abs(t.scaleY));
+  const count = stripCount(t.w, t.h, angle, PERSPECTIVE_DISTANCE, devicePerPoint);
+  const strips = flipStrips(t.w, t.h, angle, PERSPECTIVE_DISTANCE, count);
+  const left = Math.min(...outline.map((point) => point.x));
+  const right = Math.max(...outline.map((point) => point.x));
+  const halfHeight = Math.max(...outline.map((point) => Math.abs(point.y)));
+
+  const shadow = painter.sprites.shadow(size.w, size.h, painter.look, painter.lookName, painter.pointToDevice);
+  const sx = (right - left) / size.w;
+  const sy = (2 * halfHeight) / size.h;
+  ctx.drawImage(shadow.canvas, left - shadow.pad * sx, -halfHeight - shadow.pad * sy,
+    (shadow.canvas.width / shadow.scale) * sx, (shadow.canvas.height / shadow.scale) * sy);
   polygonPath(ctx, outline);
   ctx.fillStyle = '#fff';
   ctx.fill();
-  ctx.shadowColor = 'transparent';
 
-  const devicePerPoint = painter.pointToDevice * Math.max(Math.abs(t.scaleX), Math.abs(t.scaleY));
-  const spriteScale = Math.min(devicePerPoint, MAX_SPRITE_PX / Math.max(t.w, t.h));
-  const spriteW = Math.max(1, Math.ceil(t.w * spriteScale));
-  const spriteH = Math.max(1, Math.ceil(t.h * spriteScale));
-  const sprite = painter.scratch.get('side', spriteW, spriteH);
-  sprite.ctx.setTransform(spriteW / t.w, 0, 0, spriteH / t.h, spriteW / 2, spriteH / 2);
-  paintSide(sprite.ctx, null);
-
-  const count = stripCount(t.w, t.h, angle, PERSPECTIVE_DISTANCE, devicePerPoint);
+  const spriteW = sprite.w * sprite.scale;
+  const spriteH = sprite.h * sprite.scale;
   const overlap = STRIP_OVERLAP_PX / (painter.pointToDevice * Math.abs(t.scaleX));
-  const strips = flipStrips(t.w, t.h, angle, PERSPECTIVE_DISTANCE, count);
-  strips.forEach(({ u0, u1, x0, x1, halfHeight }, i) => {
+  strips.forEach(({ u0, u1, x0, x1, halfHeight: half }, i) => {
     const width = x1 - x0 + (i < strips.length - 1 ? overlap : 0);
-    ctx.drawImage(sprite.canvas, u0 * spriteW, 0, (u1 - u0) * spriteW, spriteH, x0, -halfHeight, width, 2 * halfHeight);
+    ctx.drawImage(sprite.canvas, u0 * spriteW, 0, (u1 - u0) * spriteW, spriteH, x0, -half, width, 2 * half);
   });
 }

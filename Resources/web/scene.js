@@ -10,7 +10,7 @@ const CARD_DEFAULTS = Object.freeze({
 /** The scene before the first snapshot: nothing to draw. */
 export function emptyScene() {
   return {
-    room: null, seq: -1, style: null, stage: null, count: 0, current: 0, playing: false, asleep: false,
+    room: null, seq: -1, style: null, stage: null, count: 0, current: 0, playing: false, stacked: false, asleep: false,
     viewers: 0, heldBy: null, cards: new Map(),
   };
 }
@@ -42,7 +42,7 @@ function normalizeCard(card, { reducedMotion = false } = {}) {
 
 function roomFields(message) {
   const fields = {};
-  for (const key of ['room', 'seq', 'style', 'stage', 'count', 'current', 'playing', 'asleep', 'viewers', 'heldBy']) {
+  for (const key of ['room', 'seq', 'style', 'stage', 'count', 'current', 'playing', 'stacked', 'asleep', 'viewers', 'heldBy']) {
     if (message[key] !== undefined) fields[key] = message[key];
   }
   return fields;

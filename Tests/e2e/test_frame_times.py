@@ -60,8 +60,13 @@ def test_frame_times_while_dragging_over_100_cards(open_page):
     figures = {}
     for flush in (False, True):
         driver.execute_script("window.stackweb.recordFrames(arguments[0])", {"flush": flush})
+        made_before = driver.execute_script("return window.stackweb.renderCounters()")
         drag_in_a_circle(page, start)
         figures[flush] = driver.execute_script("return window.stackweb.stopRecordingFrames()")
+        made = driver.execute_script("return window.stackweb.renderCounters()")
+        # Each card's sprite is made once; a drag moves sprites and copies the layer under them.
+        assert made["sprites"] == made_before["sprites"], f"sprites made while dragging: {made_before} → {made}"
+        assert made["layers"] - made_before["layers"] <= 1, f"the layer under the drag rebuilt: {made_before} → {made}"
         release(page)
 
     print(f"\n{real} + {SYNTHETIC_CARDS} cards, headless Chromium, software canvas")

@@ -25,12 +25,34 @@ def png_size(path):
     return struct.unpack(">II", header[16:24])
 
 
-def save(page, name):
+# The controls fade after 3 s without input; a picture shows them as a person who just moved the
+# mouse sees them (a pointer move on the window reaches no gesture code), unless they are hidden.
+_SHOW_CONTROLS = """
+window.dispatchEvent(new PointerEvent('pointermove'));
+const controls = document.getElementById('controls');
+return controls.hidden || getComputedStyle(controls).opacity === '1';
+"""
+
+
+def save(page, name, size=VIEWPORT):
+    wait_until(lambda: page.driver.execute_script(_SHOW_CONTROLS), message="the controls shown for the picture")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / name
     assert page.driver.save_screenshot(str(path)), f"could not write {path}"
-    assert png_size(path) == VIEWPORT
+    assert png_size(path) == tuple(size)
     return path
+
+
+WALL_SCREEN = (1920, 1080)
+
+
+def on_a_wall_screen(page):
+    """The page in a 1920×1080 window at 1×, as a photo frame on a TV (until the test ends)."""
+    page.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                {"width": WALL_SCREEN[0], "height": WALL_SCREEN[1], "deviceScaleFactor": 1,
+                                 "mobile": False})
+    wait_until(lambda: page.driver.execute_script("return [innerWidth, innerHeight]"),
+               lambda inner: inner == list(WALL_SCREEN), message="a 1920×1080 window")
 
 
 def assert_looks_like_a_pile(page):
@@ -104,3 +126,28 @@ def test_screenshot_of_a_flipped_deck_card(page, server):
     wait_until(lambda: abs(page.top_card()["flip"]) > 3, message="the top card turned over")
     page.wait_until_settled()
     save(page, "deck-flipped.png")
+
+
+def test_screenshot_of_a_kiosk_on_a_wall_screen(open_page):
+    """A photo frame (?kiosk=1) on a 1920×1080 screen: the wall around the stage is the front photo,
+    blurred and darkened."""
+    page = open_page(query="&kiosk=1")
+    try:
+        on_a_wall_screen(page)
+        page.wait_until_settled()
+        save(page, "kiosk-1920.png", WALL_SCREEN)
+    finally:
+        page.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_screenshot_of_the_frame_style_in_a_kiosk(open_page, server):
+    """MODEL: the sixth style, `frame` (one photo as large as the stage allows), in a 1920×1080 kiosk."""
+    page = open_page(query="&kiosk=1")
+    try:
+        server.command(page.room, command="style", style="frame")
+        wait_until(lambda: page.state()["style"], lambda shown: shown == "frame", message="the page to show frame")
+        on_a_wall_screen(page)
+        page.wait_until_settled()
+        save(page, "frame-kiosk-1920.png", WALL_SCREEN)
+    finally:
+        page.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

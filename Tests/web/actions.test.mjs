@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { STYLES, commandFor, keyAction } from '../../Resources/web/actions.js';
-import { commandLabel, failureMessage, frontCard, statusText } from '../../Resources/web/messages.js';
+import { commandLabel, failureMessage, frontCard, photoNumber, statusText } from '../../Resources/web/messages.js';
 
 describe('commandFor', () => {
   const pile = { style: 'pile', playing: false };
@@ -61,8 +61,19 @@ describe('keyAction', () => {
     assert.equal(key('ArrowRight', { shiftKey: true }), null);
   });
 
+  test('S toggles the swipe style’s stacked mode, and only there', () => {
+    assert.deepEqual(key('s'), { action: 'stacked' });
+    assert.deepEqual(commandFor('stacked', { style: 'swipe', stacked: false }),
+      { command: 'style', style: 'swipe', stacked: true });
+    assert.deepEqual(commandFor('stacked', { style: 'swipe', stacked: true }),
+      { command: 'style', style: 'swipe', stacked: false });
+    assert.deepEqual(commandFor('stacked', { style: 'swipe' }), { command: 'style', style: 'swipe', stacked: true },
+      'a room that does not say is taken as not stacked');
+    assert.equal(commandFor('stacked', { style: 'pile', stacked: false }), null);
+  });
+
   test('unbound keys are ignored', () => {
-    for (const k of ['a', '6', '0', 'Escape', 'Tab', 'z', 'ArrowUp']) assert.equal(key(k), null, k);
+    for (const k of ['a', '7', '0', 'Escape', 'Tab', 'z', 'ArrowUp']) assert.equal(key(k), null, k);
   });
 
   test('held keys repeat only the arrows', () => {
@@ -90,6 +101,15 @@ describe('messages', () => {
     assert.equal(statusText({ ...scene(), count: 0 }), 'No photos');
   });
 
+  test('the photo number is never past the count, nor below 1 (after an insert or a remove)', () => {
+    assert.equal(statusText({ ...scene(), current: 12, count: 12 }), 'Photo 12 of 12');
+    assert.equal(statusText({ ...scene(), current: 11, count: 12 }), 'Photo 12 of 12');
+    assert.equal(statusText({ ...scene(), current: -1, count: 12 }), 'Photo 1 of 12');
+    assert.equal(photoNumber(0, 1), 1);
+    assert.equal(photoNumber(undefined, 3), 1);
+    assert.equal(photoNumber(5, 0), 0);
+  });
+
   test('statusText adds the front photo’s caption when it has one', () => {
     const cards = new Map([
       ['b', { id: 'b', position: 1, caption: 'not this one' }],
@@ -109,5 +129,27 @@ describe('messages', () => {
     assert.match(failureMessage({ command: 'next' }, undefined), /unreachable/);
     assert.match(failureMessage({ command: 'next' }, 429), /too many requests/);
     assert.equal(failureMessage({ command: 'next' }, 500), 'Next photo failed (500)');
+  });
+});
+
+describe('roomControls', async () => {
+  const { roomControls } = await import('../../Resources/web/controls.js');
+
+  test('the play button is pressed while the slideshow runs, and says what it will do', () => {
+    assert.deepEqual(roomControls({ playing: false, style: 'pile' }).play,
+      { label: 'Play the slideshow', title: 'Play the slideshow (Space)', pressed: false });
+    assert.deepEqual(roomControls({ playing: true, style: 'pile' }).play,
+      { label: 'Pause the slideshow', title: 'Pause the slideshow (Space)', pressed: true });
+  });
+
+  test('the stacked toggle shows only in the swipe style, pressed from the room', () => {
+    assert.deepEqual(roomControls({ style: 'pile', stacked: true }).stacked, { hidden: true, pressed: true });
+    assert.deepEqual(roomControls({ style: 'swipe', stacked: true }).stacked, { hidden: false, pressed: true });
+    assert.deepEqual(roomControls({ style: 'swipe' }).stacked, { hidden: false, pressed: false });
+  });
+
+  test('select is named for the style', () => {
+    assert.equal(roomControls({ style: 'deck' }).select.label, 'Flip the top card');
+    assert.equal(roomControls({ style: 'frame' }).select.label, 'Select the top photo');
   });
 });

@@ -53,11 +53,12 @@ test('coverCrop fills the box and keeps the aspect, centred', () => {
 });
 
 test('widthBucket climbs a short ladder', () => {
-  assert.equal(widthBucket(10), 256);
+  assert.equal(widthBucket(10), 128);
+  assert.equal(widthBucket(129), 256);
   assert.equal(widthBucket(256), 256);
   assert.equal(widthBucket(257), 512);
   assert.equal(widthBucket(1100), 1536);
-  assert.equal(widthBucket(99999), 3072);
+  assert.equal(widthBucket(99999), 4096);
   assert.equal(variantURL('/photos/p3', 512), '/photos/p3?w=512');
   assert.equal(variantURL('/photos/p3?v=2', 512), '/photos/p3?v=2&w=512');
 });
@@ -103,8 +104,8 @@ describe('ImageCache', () => {
     cache.get('/photos/c', 100);
     await tick();
     assert.equal(cache.size, 2);
-    assert.deepEqual(images.filter((image) => image.closed).map((image) => image.url), ['/photos/b?w=256']);
-    assert.equal(cache.get('/photos/a', 100).url, '/photos/a?w=256');
+    assert.deepEqual(images.filter((image) => image.closed).map((image) => image.url), ['/photos/b?w=128']);
+    assert.equal(cache.get('/photos/a', 100).url, '/photos/a?w=128');
   });
 
   test('a failed load is retried only after a pause', async () => {

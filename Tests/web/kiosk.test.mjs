@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { FrameRecorder, percentile, syntheticCards } from '../../Resources/web/debug.js';
-import { CURSOR_IDLE_MS, hideIdleCursor, holdWakeLock } from '../../Resources/web/kiosk.js';
+import { ACTIVITY_EVENTS, CURSOR_IDLE_MS, hideIdleCursor, holdWakeLock } from '../../Resources/web/kiosk.js';
 
 function fakeTimers() {
   let now = 0;
@@ -33,6 +33,22 @@ const fakeRoot = () => {
 };
 
 describe('hideIdleCursor', () => {
+  test('the controls fade after 3 s without input and come back on a key, a touch or a wheel', () => {
+    const timers = fakeTimers();
+    const target = new EventTarget();
+    const classes = new Set();
+    const root = { classList: { add: (c) => classes.add(c), remove: (c) => classes.delete(c) } };
+    hideIdleCursor(target, root, { ...timers, className: 'controls-idle', events: ACTIVITY_EVENTS });
+    timers.advance(3000);
+    assert.ok(classes.has('controls-idle'));
+    for (const type of ['keydown', 'touchstart', 'wheel', 'pointermove']) {
+      target.dispatchEvent(new Event(type));
+      assert.ok(!classes.has('controls-idle'), `${type} shows the controls`);
+      timers.advance(3000);
+      assert.ok(classes.has('controls-idle'));
+    }
+  });
+
   test('hides after 3 s still, shows at the next move, hides again later', () => {
     const timers = fakeTimers();
     const target = new EventTarget();

@@ -8,13 +8,15 @@ const at = (query) => new URL(`http://frame.local:8080/${query}`);
 
 test('defaults: room main, no style, not a kiosk, no token', () => {
   assert.deepEqual(readParams(at('')), {
-    room: 'main', style: null, kiosk: false, token: null, debug: false, caption: [], clock: false,
+    room: 'main', style: null, kiosk: false, token: null, debug: false, caption: [], clock: false, stacked: false,
   });
 });
 
 test('room, style, kiosk, token and debug are read', () => {
   assert.deepEqual(readParams(at('?room=hall-2&style=deck&kiosk=1&token=s3cret&debug=1')),
-    { room: 'hall-2', style: 'deck', kiosk: true, token: 's3cret', debug: true, caption: [], clock: false });
+    { room: 'hall-2', style: 'deck', kiosk: true, token: 's3cret', debug: true, caption: [], clock: false, stacked: false });
+  assert.equal(readParams(at('?stacked=1')).stacked, true);
+  assert.equal(readParams(at('?style=frame')).style, 'frame');
   assert.equal(readParams(at('?kiosk=true')).kiosk, true);
   assert.equal(readParams(at('?kiosk=0')).kiosk, false);
 });
@@ -33,7 +35,8 @@ test('withoutToken strips only the token', () => {
 });
 
 test('each style has a look; rounded corners only in deck and swipe', () => {
-  for (const style of ['pile', 'angles', 'grid']) assert.equal(lookFor(style).radius, 0, style);
+  for (const style of ['pile', 'angles', 'grid', 'frame']) assert.equal(lookFor(style).radius, 0, style);
+  assert.equal(lookFor('frame').border, 0, 'a photo frame shows the photo alone, edge to edge');
   for (const style of ['deck', 'swipe']) assert.ok(lookFor(style).radius >= 8, style);
   assert.equal(lookFor('pile').border, 5, 'docs/styles.md: the pile’s border is 5 pt');
   assert.equal(lookFor(undefined), lookFor('pile'));

@@ -1,8 +1,11 @@
-// drawFrame with a recording stand-in for the canvas: which cards are drawn where, frame by frame.
+// The renderer with recording stand-ins for canvases: which cards are drawn from sprites, which
+// come from cached layers, and how often sprites and layers are made.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { Scratch, StaticLayer, drawFrame } from '../../Resources/web/render.js';
+import { Renderer, clippedUnion, sameLook, splitRuns } from '../../Resources/web/render.js';
+import { SpriteCache, quantizeScale, shadowReach, spriteGeometry, spriteSizes } from '../../Resources/web/sprites.js';
+import { lookFor } from '../../Resources/web/look.js';
 
 // Records each method call; properties (fillStyle, shadowBlur, …) are simply stored.
 function recordingContext(name, log) {
@@ -19,90 +22,185 @@ function recordingContext(name, log) {
   });
 }
 
-function fakeCanvas(name, log) {
+function fakeCanvases(log) {
+  let made = 0;
   return (width, height) => {
-    const ctx = recordingContext(name, log);
+    made += 1;
+    const ctx = recordingContext(`canvas${made}`, log);
     return { width, height, getContext: () => ctx };
   };
 }
 
-const view = { width: 1024, height: 768, dpr: 1, fit: { scale: 1, x: 0, y: 0 }, background: '#222' };
-const images = { get: () => null };
+const view = { width: 1024, height: 768, dpr: 1, fit: { scale: 1, x: 0, y: 0 } };
+// Every photo decoded (a card drawn with a placeholder is kept out of layers: a test of its own).
+const images = { get: () => ({ width: 512, height: 384 }) };
+const backdrop = { draw() {} };
 const transform = (x, extra = {}) => ({
   x, y: 384, w: 200, h: 150, rotation: 0, scaleX: 1, scaleY: 1, opacity: 1, flip: 0, ...extra,
 });
-const entry = (id, x, extra) => ({ card: { id, src: `/photos/${id}`, highlight: false }, transform: transform(x, extra) });
-// Each opaque square card is one fillRect for its border and one for its placeholder.
-const cardsDrawnOn = (log, name) => log.filter(([target, method]) => target === name && method === 'fillRect').length / 2;
+const entry = (id, x, extra, card = {}) => ({
+  card: { id, src: `/photos/${id}`, highlight: false, w: 200, h: 150, ...card }, transform: transform(x, extra),
+});
+const onMain = (log) => log.filter(([target, method]) => target === 'main' && method === 'drawImage').length;
 
 function setup() {
   const log = [];
   const ctx = recordingContext('main', log);
-  const layer = new StaticLayer(fakeCanvas('layer', log));
-  const scratch = new Scratch(fakeCanvas('scratch', log));
-  const frame = (cards) => {
+  const renderer = new Renderer({ make: fakeCanvases(log) });
+  const frame = (cards, style = 'pile') => {
     log.length = 0;
-    return drawFrame(ctx, view, cards, { style: 'pile', images, scratch, layer });
+    return renderer.draw(ctx, view, cards, { style, images, backdrop });
   };
-  return { log, frame, layer };
+  return { log, frame, renderer };
 }
 
-describe('drawFrame with a static layer', () => {
-  const stack = (topX = 500) => [entry('a', 300), entry('b', 400), entry('c', 450), entry('top', topX)];
+describe('splitRuns', () => {
+  const previousOf = (entries) => new Map(entries.map((e) => [e.card.id, e]));
 
-  test('the first frame draws everything on the canvas', () => {
-    const { log, frame } = setup();
-    assert.equal(frame(stack()), 4);
-    assert.equal(cardsDrawnOn(log, 'main') - 0.5, 4, 'the background and four cards');
-    assert.equal(cardsDrawnOn(log, 'layer'), 0);
+  test('with no previous frame every card moves', () => {
+    const now = [entry('a', 1), entry('b', 2)];
+    assert.deepEqual(splitRuns(now, new Map()), [
+      { start: 0, end: 1, still: false }, { start: 1, end: 2, still: false }]);
   });
 
-  test('unchanged cards under the top one go into the layer once, then are copied', () => {
-    const { log, frame } = setup();
+  test('still cards between moving ones form runs', () => {
+    const before = [entry('a', 1), entry('b', 2), entry('c', 3), entry('d', 4)];
+    const now = [entry('a', 9), entry('b', 2), entry('c', 3), entry('d', 8)];
+    assert.deepEqual(splitRuns(now, previousOf(before)), [
+      { start: 0, end: 1, still: false }, { start: 1, end: 3, still: true }, { start: 3, end: 4, still: false }]);
+  });
+
+  test('an animated card moves even where it has not moved yet (an animation that waits)', () => {
+    const before = [entry('a', 1), entry('b', 2)];
+    const now = [entry('a', 1, {}, { anim: { start: 0, duration: 100 } }), entry('b', 2)];
+    assert.deepEqual(splitRuns(now, previousOf(before)).map((run) => run.still), [false, true]);
+  });
+
+  test('cards are matched by id, not by place', () => {
+    const before = [entry('a', 1), entry('b', 2)];
+    assert.equal(sameLook(before[0], entry('b', 1)), false);
+    assert.deepEqual(splitRuns([entry('b', 2), entry('a', 1)], previousOf(before)), [{ start: 0, end: 2, still: true }]);
+  });
+});
+
+describe('Renderer', () => {
+  // Side by side, so that no card hides another (occlusion has tests of its own below).
+  const stack = (topX = 910) => [entry('a', 130), entry('b', 390), entry('c', 650), entry('top', topX)];
+
+  test('the first frame draws each card from its sprite', () => {
+    const { log, frame, renderer } = setup();
+    assert.equal(frame(stack()), 4);
+    assert.equal(onMain(log), 4);
+    assert.equal(renderer.counters.layers, 0);
+  });
+
+  test('still cards go into one layer, drawn once and then copied', () => {
+    const { log, frame, renderer } = setup();
     frame(stack());
     assert.equal(frame(stack()), 4);
-    assert.equal(cardsDrawnOn(log, 'layer') - 0.5, 3, 'the background and the three lower cards, once');
-    assert.equal(cardsDrawnOn(log, 'main'), 1, 'only the top card is drawn on the canvas');
-    assert.ok(log.some(([target, method]) => target === 'main' && method === 'drawImage'), 'the layer is copied');
+    assert.equal(onMain(log), 1, 'the whole stack is one layer');
+    assert.equal(renderer.counters.layers, 1);
+    frame(stack());
+    assert.equal(renderer.counters.layers, 1, 'kept');
+  });
 
-    for (const x of [510, 520, 530]) {
+  test('dragging the top card keeps the layer under it and every sprite', () => {
+    const { log, frame, renderer } = setup();
+    frame(stack());
+    frame(stack(900));
+    const { sprites, layers } = renderer.counters;
+    for (const x of [890, 880, 870]) {
       assert.equal(frame(stack(x)), 4);
-      assert.equal(cardsDrawnOn(log, 'layer'), 0, `dragging to ${x}: the layer is kept`);
-      assert.equal(cardsDrawnOn(log, 'main'), 1);
+      assert.equal(onMain(log), 2, `dragging to ${x}: the layer and the top card's sprite`);
     }
+    assert.deepEqual([renderer.counters.sprites, renderer.counters.layers], [sprites, layers],
+      'no sprite or layer made while dragging');
   });
 
-  test('a change low in the stack draws from there up', () => {
+  test('a card moving at the bottom keeps the layer of the cards above it', () => {
+    const { log, frame, renderer } = setup();
+    const pile = (x) => [entry('flown', x), entry('b', 400), entry('c', 650), entry('top', 900)];
+    frame(pile(150));
+    frame(pile(140));
+    const { layers } = renderer.counters;
+    for (const x of [130, 100, 50, -50]) {
+      assert.equal(frame(pile(x)), 4);
+      assert.equal(onMain(log), 2, 'the moving card, then the layer of the three above it');
+    }
+    assert.equal(renderer.counters.layers, layers);
+  });
+
+  test('a card moving in the middle is drawn between two layers', () => {
     const { log, frame } = setup();
-    frame(stack());
-    frame(stack());
-    const changed = stack();
-    changed[1] = entry('b', 410);
-    frame(changed);
-    assert.equal(cardsDrawnOn(log, 'layer') - 0.5, 1, 'the layer now holds only a, under the change');
-    assert.equal(cardsDrawnOn(log, 'main'), 3, 'b and the cards above it are drawn on the canvas');
-    frame(changed);
-    assert.equal(cardsDrawnOn(log, 'layer') - 0.5, 3, 'once b rests, the next frame takes it back into the layer');
-    assert.equal(cardsDrawnOn(log, 'main'), 1);
+    const pile = (x) => [entry('a', 100), entry('b', 300), entry('mid', x), entry('c', 700), entry('d', 900)];
+    frame(pile(500));
+    frame(pile(510));
+    frame(pile(520));
+    assert.equal(onMain(log), 3);
   });
 
-  test('invalidate (a photo arrived) rebuilds the layer', () => {
-    const { log, frame, layer } = setup();
-    frame(stack());
-    frame(stack());
-    layer.invalidate();
-    frame(stack());
-    assert.equal(cardsDrawnOn(log, 'layer') - 0.5, 3);
+  test('a photo arriving rebuilds only the layers that show it', async () => {
+    const { isVariantOf } = await import('../../Resources/web/render.js');
+    assert.ok(isVariantOf('/photos/a?w=512', '/photos/a'));
+    assert.ok(isVariantOf('/photos/a?v=1&w=512', '/photos/a?v=1'));
+    assert.ok(!isVariantOf('/photos/a1?w=512', '/photos/a'));
+    const { frame, renderer } = setup();
+    const cards = [entry('a', 130), entry('b', 390), entry('moving', 650), entry('c', 910), entry('d', 1100)];
+    frame(cards);
+    frame(cards.map((e) => (e.card.id === 'moving' ? entry('moving', 640) : e)));
+    const { layers } = renderer.counters;
+    renderer.invalidate('/photos/d?w=256');
+    frame(cards.map((e) => (e.card.id === 'moving' ? entry('moving', 630) : e)));
+    assert.equal(renderer.counters.layers, layers + 1, 'the layer with d, not the one with a and b');
   });
 
-  test('a new stage fit rebuilds the layer', () => {
-    const { log, frame } = setup();
+  test('a drag or a step moves the top one or two cards: the layer under them is a copy kept, not drawn', () => {
+    const { log, frame, renderer } = setup();
+    const pile = (topX, nextX = 650) => [entry('a', 130), entry('b', 390), entry('next', nextX), entry('top', topX)];
+    frame(pile(910));
+    frame(pile(910));
+    const { layers, reused } = renderer.counters;
+    assert.equal(frame(pile(900)), 4, 'the top card moves');
+    assert.deepEqual([renderer.counters.layers, renderer.counters.reused], [layers, reused + 1]);
+    assert.equal(onMain(log), 2);
+    frame(pile(910));
+    frame(pile(910));
+    const again = renderer.counters;
+    frame(pile(900, 640));
+    assert.deepEqual([renderer.counters.layers, renderer.counters.reused], [again.layers, again.reused + 1],
+      'the top two move: the copy without them');
+  });
+
+  test('a card coming to rest above or under a layer is drawn onto it, not the whole run afresh', () => {
+    const { frame, renderer } = setup();
+    const pile = (flownX, topX) => [entry('flown', flownX), entry('b', 390), entry('c', 650), entry('top', topX)];
+    frame(pile(100, 900));
+    frame(pile(110, 890));
+    frame(pile(120, 880));
+    const { layers, extended } = renderer.counters;
+    frame(pile(120, 870));
+    assert.deepEqual([renderer.counters.layers, renderer.counters.extended], [layers, extended + 1],
+      'the flown card came to rest under b and c');
+    frame(pile(120, 870));
+    assert.deepEqual([renderer.counters.layers, renderer.counters.extended], [layers, extended + 2],
+      'the top card came to rest over them');
+    assert.equal(renderer.warm(view, pile(120, 870), { style: 'pile', images, hasTime: () => true }), true);
+    assert.equal(renderer.counters.layers, layers + 1, 'in idle time, drawn afresh with copies of its bottom cards');
+    frame(pile(120, 870));
+    assert.equal(renderer.counters.layers, layers + 1, 'and used');
+  });
+
+  test('invalidate (a photo arrived) and a new stage fit rebuild the layers', () => {
+    const { frame, renderer } = setup();
     frame(stack());
     frame(stack());
+    renderer.invalidate();
+    frame(stack());
+    assert.equal(renderer.counters.layers, 2);
     view.fit = { scale: 0.5, x: 10, y: 0 };
     try {
       frame(stack());
-      assert.equal(cardsDrawnOn(log, 'layer') - 0.5, 3);
+      assert.equal(renderer.counters.layers, 3);
     } finally {
       view.fit = { scale: 1, x: 0, y: 0 };
     }
@@ -110,6 +208,199 @@ describe('drawFrame with a static layer', () => {
 
   test('cards that are not visible are not counted', () => {
     const { frame } = setup();
-    assert.equal(frame([entry('a', 300, { opacity: 0 }), entry('b', 400, { w: 0 }), entry('c', 450)]), 1);
+    const cards = [entry('a', 300, { opacity: 0 }), entry('b', 400, { w: 0 }), entry('c', 450)];
+    assert.equal(frame(cards), 1);
+    assert.equal(frame(cards), 1, 'nor in a layer');
   });
+
+  test('cards far off the canvas are drawn wherever they are, not clipped to the stage', () => {
+    const { log, frame } = setup();
+    frame([entry('a', -150), entry('b', 1100)]);
+    assert.equal(onMain(log), 2, 'both overhang the canvas: each is still drawn');
+  });
+
+  test('a fading card is drawn with its opacity, in one draw', () => {
+    const { log, frame } = setup();
+    frame([entry('a', 300, { opacity: 0.4 })]);
+    const alphas = log.filter(([target, method]) => target === 'main' && method === 'drawImage');
+    assert.equal(alphas.length, 1);
+  });
+});
+
+describe('occlusion', async () => {
+  const { bandsAround, opaqueRect } = await import('../../Resources/web/render.js');
+  const painter = { pointToDevice: 1, originX: 0, originY: 0, look: lookFor('pile') };
+  const clips = (log) => log.filter(([target, method]) => target === 'main' && method === 'clip').length;
+
+  test('bandsAround cuts a box around a hole', () => {
+    const box = { x: 0, y: 0, right: 100, bottom: 100 };
+    assert.deepEqual(bandsAround(box, null), [box]);
+    assert.deepEqual(bandsAround(box, { x: 200, y: 0, right: 300, bottom: 100 }), [box]);
+    assert.deepEqual(bandsAround(box, { x: -1, y: -1, right: 101, bottom: 101 }), []);
+    const bands = bandsAround(box, { x: 10, y: 20, right: 90, bottom: 80 });
+    assert.equal(bands.length, 4);
+    const area = bands.reduce((sum, b) => sum + (b.right - b.x) * (b.bottom - b.y), 0);
+    assert.equal(area, 100 * 100 - 80 * 60, 'the bands cover the box but the hole, once');
+  });
+
+  test('an opaque card hides a rectangle inside it; a turned one a smaller one; a fading one none', () => {
+    const flat = opaqueRect(painter, transform(500, { w: 200, h: 100 }));
+    assert.ok(flat.right - flat.x > 190 && flat.right - flat.x <= 200, JSON.stringify(flat));
+    const turned = opaqueRect(painter, transform(500, { w: 200, h: 100, rotation: 0.2 }));
+    assert.ok(turned.right - turned.x < flat.right - flat.x);
+    assert.equal(opaqueRect(painter, transform(500, { opacity: 0.5 })), null);
+    assert.equal(opaqueRect(painter, transform(500, { flip: 0.5 })), null);
+  });
+
+  test('a moving card hidden under an opaque card is not drawn, yet counted', () => {
+    const { log, frame } = setup();
+    const cards = (x) => [entry('small', x, { w: 50, h: 50 }), entry('big', 500, { w: 400, h: 300 })];
+    frame(cards(500));
+    assert.equal(frame(cards(501)), 2);
+    assert.equal(onMain(log), 1, 'only the big card');
+  });
+
+  test('a moving card partly under an opaque card is drawn in bands around it', () => {
+    const { log, frame } = setup();
+    const cards = (x) => [entry('under', x), entry('top', 500, { w: 400, h: 300 })];
+    frame(cards(360));
+    frame(cards(350));
+    assert.ok(clips(log) >= 1 && onMain(log) === clips(log) + 1, `${clips(log)} bands, ${onMain(log)} draws`);
+    const translucent = (x) => [entry('under', x), entry('top', 500, { w: 400, h: 300, opacity: 0.9 })];
+    frame(translucent(340));
+    assert.equal(clips(log), 0, 'a translucent card hides nothing');
+  });
+});
+
+describe('sprites', () => {
+  const look = lookFor('pile');
+
+  test('a sprite has room for its shadow on every side', () => {
+    const geometry = spriteGeometry(200, 100, look, 2);
+    assert.equal(geometry.pad, shadowReach(look));
+    assert.equal(geometry.width, Math.ceil((200 + 2 * geometry.pad) * 2));
+    assert.equal(spriteGeometry(200, 100, look, 2, false).pad, 0);
+  });
+
+  test('a sprite larger than the limit is made at a lower scale', () => {
+    const geometry = spriteGeometry(4000, 3000, look, 2, true, 4096);
+    assert.ok(geometry.width <= 4096 && geometry.scale < 2, JSON.stringify(geometry));
+  });
+
+  test('a sprite is made at the card’s end size; the larger one is named when the size changes', () => {
+    assert.deepEqual(spriteSizes({ w: 10, h: 20 }), { end: { w: 10, h: 20 }, larger: null });
+    assert.deepEqual(spriteSizes({ w: 10, h: 20, anim: { to: { w: 30, h: 40 } } }).end, { w: 30, h: 40 });
+    assert.deepEqual(spriteSizes({ w: 10, h: 20, anim: { to: { x: 3 } } }), { end: { w: 10, h: 20 }, larger: null });
+    assert.deepEqual(spriteSizes({ w: 300, h: 400, anim: { from: { w: 300, h: 400 }, to: { w: 60, h: 60 } } }),
+      { end: { w: 60, h: 60 }, larger: { w: 300, h: 400 } });
+    assert.deepEqual(spriteSizes({ w: 60, h: 60, anim: { from: { w: 60, h: 60 }, to: { w: 300, h: 400 } } }).larger,
+      { w: 300, h: 400 });
+  });
+
+  test('find answers a sprite of the card at that size in any look, without drawing', () => {
+    const cache = new SpriteCache({ make: fakeCanvases([]) });
+    const fields = { side: 'face', src: '/p/a', highlight: false, w: 300, h: 400, devicePerPoint: 1 };
+    assert.equal(cache.find(fields), null);
+    const made = cache.get({ ...fields, image: null, look, lookName: 'pile' });
+    const built = cache.built;
+    assert.equal(cache.find(fields), made);
+    assert.equal(cache.built, built);
+    assert.ok(cache.has({ ...fields, lookName: 'pile' }) && !cache.has({ ...fields, lookName: 'grid' }));
+  });
+
+  test('float noise in the scale makes no new sprite', () => {
+    assert.equal(quantizeScale(1.0416666667), quantizeScale(1.0416666668));
+  });
+
+  test('one sprite per card look; a new photo variant makes it again; one shadow per size', () => {
+    const log = [];
+    const cache = new SpriteCache({ make: fakeCanvases(log) });
+    const ask = (extra) => cache.get({
+      side: 'face', src: '/p/a', image: null, highlight: false, w: 200, h: 150, look, lookName: 'pile',
+      devicePerPoint: 1, ...extra,
+    });
+    const first = ask();
+    assert.equal(ask(), first);
+    assert.equal(cache.built, 2, 'the sprite and its shadow');
+    const sharper = { width: 400, height: 300 };
+    const withPhoto = ask({ image: sharper });
+    assert.notEqual(withPhoto, first);
+    assert.equal(ask({ image: { width: 200, height: 150 } }), withPhoto, 'a smaller variant does not replace it');
+    assert.equal(ask({ src: '/p/b' }).pad, first.pad);
+    assert.equal(cache.built, 4, 'two more sprites, no new shadow');
+    ask({ highlight: true });
+    ask({ devicePerPoint: 2 });
+    assert.equal(cache.built, 7, 'a veil is a new sprite; a new resolution a new sprite and shadow');
+  });
+
+  test('sprites past the pixel budget are dropped, oldest first', () => {
+    const cache = new SpriteCache({ make: fakeCanvases([]), budget: 3 * 210 * 160 });
+    for (const src of ['a', 'b', 'c', 'd', 'e']) {
+      cache.get({ side: 'face', src, image: null, highlight: false, w: 100, h: 100, look, lookName: 'pile', devicePerPoint: 1 });
+    }
+    assert.ok(cache.size < 5, `kept ${cache.size}`);
+  });
+});
+
+test('clippedUnion clips to the canvas and answers null off it', () => {
+  assert.deepEqual(clippedUnion([{ x: -5, y: 10.5, right: 20, bottom: 30 }, { x: 10, y: 0, right: 2000, bottom: 5 }], 100, 50),
+    { x: 0, y: 0, w: 100, h: 30 });
+  assert.equal(clippedUnion([{ x: 200, y: 0, right: 300, bottom: 10 }], 100, 50), null);
+  assert.equal(clippedUnion([], 100, 50), null);
+});
+
+test('cardRect spans the turned card’s corners in CSS pixels', async () => {
+  const { cardRect } = await import('../../Resources/web/render.js');
+  const fitted = { fit: { scale: 2, x: 10, y: 0 } };
+  assert.deepEqual(cardRect(fitted, transform(100, { y: 50, w: 20, h: 10 })), { left: 190, top: 90, right: 230, bottom: 110 });
+  const turned = cardRect(fitted, transform(0, { y: 0, w: 20, h: 20, rotation: Math.PI / 4 }));
+  assert.ok(Math.abs(turned.right - turned.left - 2 * 20 * Math.SQRT2) < 1e-9);
+});
+
+test('a tracked card’s rectangle is kept for each frame it is drawn in, off the canvas too', () => {
+  const { frame, renderer } = setup();
+  renderer.track('flown');
+  for (const x of [500, 1500, 3000]) frame([entry('flown', x), entry('b', 400)]);
+  const rects = renderer.trackedRects();
+  assert.equal(rects.length, 3);
+  assert.ok(rects[2].left > view.width, 'drawn where its transform puts it, past the canvas');
+});
+
+test('warm makes the sprites a motion will want while there is time, then none again', () => {
+  const { frame, renderer } = setup();
+  const deck = [entry('back', 390, { opacity: 0 }), entry('front', 650)];
+  frame(deck, 'deck');
+  const before = renderer.counters.sprites;
+  let slices = 0;
+  const hasTime = () => (slices += 1) <= 1;
+  assert.equal(renderer.warm(view, deck, { style: 'deck', images, hasTime }), false, 'one sprite in the slice');
+  assert.equal(renderer.warm(view, deck, { style: 'deck', images, hasTime: () => true }), true);
+  const warmed = renderer.counters.sprites;
+  assert.ok(warmed - before >= 3, 'the front card’s back, its face without shadow, the hidden card');
+  assert.equal(renderer.warm(view, deck, { style: 'deck', images, hasTime: () => true }), true);
+  assert.equal(renderer.counters.sprites, warmed, 'nothing more to make');
+});
+
+test('a card drawn with a placeholder stays out of cached layers until its photo is decoded', () => {
+  const log = [];
+  const ctx = recordingContext('main', log);
+  const renderer = new Renderer({ make: fakeCanvases(log) });
+  let decoded = false;
+  const photos = { get: (src) => (src === '/photos/late' && !decoded ? null : { width: 512, height: 384 }) };
+  const cards = [entry('a', 130), entry('b', 390), entry('late', 650), entry('c', 910)];
+  const frame = () => {
+    log.length = 0;
+    return renderer.draw(ctx, view, cards, { style: 'pile', images: photos, backdrop });
+  };
+  frame();
+  frame();
+  frame();
+  assert.equal(onMain(log), 3, 'the layer of a and b, the late card, c');
+  assert.equal(renderer.wantsFrame, false);
+  decoded = true;
+  frame();
+  assert.equal(renderer.wantsFrame, true, 'its photo drawn: one more frame, to put it in a layer');
+  frame();
+  assert.equal(onMain(log), 1, 'once its photo is drawn, one layer');
+  assert.equal(renderer.wantsFrame, false);
 });
