@@ -23,7 +23,7 @@ sys.path.insert(0, HERE)
 
 from common import log, raise_nofile, steal_share  # noqa: E402
 
-ITEMS = ["latency", "fanout", "idle", "static", "model", "photos", "client", "frames", "profile"]
+ITEMS = ["latency", "fanout", "idle", "static", "model", "photos", "client", "frames", "state", "profile"]
 
 
 def _version(command):
@@ -77,6 +77,7 @@ def main():
     parser.add_argument("--report", default="BENCHMARKS.md")
     parser.add_argument("--charts", default="Benchmarks/charts")
     parser.add_argument("--only", default=",".join(ITEMS))
+    parser.add_argument("--peer-bin", help="an earlier build measured beside --bin where an item compares (state)")
     parser.add_argument("--report-only", action="store_true")
     args = parser.parse_args()
 
@@ -113,6 +114,7 @@ def run(args):
     import bench_frames
     import bench_photos
     import bench_profile
+    import bench_state
     import bench_static
     import bench_viewers
     import model_bench
@@ -126,6 +128,7 @@ def run(args):
         "photos": lambda: bench_photos.run(args.bin, args.out),
         "client": lambda: bench_client.run(args.bin, args.out),
         "frames": lambda: bench_frames.run(args.bin, args.out, repeat=3),
+        "state": lambda: bench_state.run(args.bin, args.peer_bin),
         "profile": lambda: {"server": bench_profile.server_profiles(args.bin, exe, args.out),
                             "model": bench_profile.model_profile(args.build_dir)},
     }

@@ -400,6 +400,7 @@ def write(results, report_path, charts_dir):
         out += _link(made, "client", "client frame chart", report_dir)
 
     out += frames_section(results.get("frames"))
+    out += state_section(results.get("state"))
 
     # profiles
     out += ["## Profiles", ""]
@@ -438,7 +439,8 @@ def write(results, report_path, charts_dir):
             "```sh",
             "make bench                                   # installs wrk and nginx if missing, builds (release), runs all, writes this file",
             "python3 Benchmarks/bench.py --only latency,fanout   # a subset (items: " + ", ".join(
-                ["latency", "fanout", "idle", "static", "model", "photos", "client", "frames", "profile"]) + ")",
+                ["latency", "fanout", "idle", "static", "model", "photos", "client", "frames", "state", "profile"]) + ")",
+            "python3 Benchmarks/bench.py --only state --peer-bin OLD  # state at 20,000 photos, beside an older build",
             "python3 Benchmarks/bench.py --bin /other/stackweb  # another build of the server",
             "python3 Benchmarks/bench.py --report-only          # rewrite this file from bench-out/results.json",
             "```", ""]
@@ -498,3 +500,27 @@ def frames_section(frames, before_path=FRAMES_BEFORE):
             "python3 Benchmarks/bench_frames.py --repeat 3 --resources /tmp/before/Resources --json before.json",
             "```", ""]
     return out
+
+
+def state_section(state):
+    """`next` with lasting state on a 20,000-photo library in 5 rooms, `/healthz` meanwhile, start-up."""
+    out = ["## 9. Lasting state on a 20,000-photo library", ""]
+    if not state or _skipped(state):
+        return out + [f"Skipped: {(state or {}).get('skipped', 'not run')}.", ""]
+    out += [f"`{state['command']}`: {state['photos']:,} photos, {state['rooms']} rooms, {state['commands']} `next` "
+            "commands round-robin over the rooms (each answered once its change is on disk) while another client "
+            "asks `/healthz` in a loop; start-up is the time to the first answer, with the state already there "
+            "for the warm start.", ""]
+    rows = []
+    for key, label in (("server", "this build"), ("peer", "peer build")):
+        side = state.get(key)
+        if not side:
+            continue
+        rows.append((label, _num(side["next_ms"]["p50"]), _num(side["next_ms"]["p99"]),
+                     _num(side["healthz_ms"]["p50"]), _num(side["healthz_ms"]["p99"]),
+                     _num(side["start_cold_s"]), _num(side["start_warm_s"]), str(side["failures"])))
+    out += _table(["binary", "next p50 ms", "next p99 ms", "healthz p50 ms", "healthz p99 ms", "start cold s",
+                   "start warm s", "failed"], rows)
+    if state.get("next_p50_ratio") is not None:
+        out += ["", f"`next` p50 of this build over the peer's: {state['next_p50_ratio']}×."]
+    return out + [""]
