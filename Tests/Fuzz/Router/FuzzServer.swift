@@ -23,7 +23,7 @@ final class FuzzServer: Sendable {
     init() {
         let (library, configuration) = (Self.fixture.library, Configuration())
         let (stage, style) = (configuration.stage, configuration.style)
-        let store = JSONFileStore(path: nil, defaultStyle: style, log: { _ in })
+        let store = MemoryRoomStore()
         // A slideshow, as a photo frame runs, so timer ticks interleave with requests; slow enough
         // that 64 rooms advancing do not take the fuzzer's time.
         rooms = RoomRegistry(
