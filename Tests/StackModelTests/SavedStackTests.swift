@@ -17,12 +17,26 @@ import Testing
         #expect(restored.drawnCards(at: 200_000) == stack.drawnCards(at: 200_000))
     }
 
+    @Test func aPhotoInsertedTwiceComesBackAsTwoCards() throws {
+        var stack = Stack(photos: Self.photos, seed: 7)
+        _ = try stack.handle(.command(.insert(photo: Self.photos[2], at: 0)), at: 0)
+        _ = try stack.handle(.command(.insert(photo: Self.photos[2], at: 4)), at: 0)
+        _ = try stack.handle(.tick, at: 100_000)
+        let saved = stack.saved()
+        #expect(saved.order.filter { $0 == "p2" }.count == 3)
+        let restored = Stack(photos: Self.photos, saved: saved, seed: 99)
+        #expect(restored.count == 8)
+        #expect(restored.saved().order == saved.order)
+        #expect(restored.saved().tilts == saved.tilts)
+    }
+
     @Test func newPhotosJoinTheBackAndVanishedOnesAreDropped() {
+        // p2 saved twice is a photo inserted again: it keeps both cards.
         let saved = SavedStack(style: .pile, order: ["p2", "gone", "p0", "p2"], tilts: [3, 1, -2, 4])
         let restored = Stack(photos: Self.photos, saved: saved, seed: 1)
         let after = restored.saved()
-        #expect(after.order == ["p2", "p0", "p1", "p3", "p4", "p5"])
-        #expect(Array(after.tilts.prefix(2)) == [3, -2])
+        #expect(after.order == ["p2", "p0", "p2", "p1", "p3", "p4", "p5"])
+        #expect(Array(after.tilts.prefix(3)) == [3, -2, 4])
         #expect(after.tilts.allSatisfy { (-4...4).contains($0) })
     }
 

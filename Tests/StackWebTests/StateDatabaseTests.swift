@@ -54,6 +54,23 @@ import Testing
         #expect(snapshot["stacked"] as? Bool == true)
     }
 
+    @Test func aPhotoInsertedTwiceKeepsEveryCardAcrossARestart() throws {
+        let path = PersistenceTests.temporaryPath()
+        let photo: String
+        do {
+            let server = try TestServer { $0.state = path }
+            photo = try #require((try server.snapshot()["cards"] as? [[String: Any]])?.first?["photo"] as? String)
+            for at in [0, 5, 9] {
+                #expect(try server.command(#"{"command":"insert","photo":"\#(photo)","at":\#(at)}"#).status == 200)
+            }
+            #expect(try server.snapshot()["count"] as? Int == 15)
+        }
+        let restarted = try TestServer { $0.state = path }
+        #expect(try restarted.snapshot()["count"] as? Int == 15)
+        let cards = try #require(try restarted.snapshot()["cards"] as? [[String: Any]])
+        #expect(cards.filter { $0["photo"] as? String == photo }.count >= 3)
+    }
+
     @Test func anOldJSONStateFileIsImportedOnceAndKeptBeside() throws {
         let path = PersistenceTests.temporaryPath()
         let folder = (path as NSString).deletingLastPathComponent

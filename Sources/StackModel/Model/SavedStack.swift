@@ -43,7 +43,8 @@ extension Stack {
 
     /// A stack of `photos` in the saved order and tilts. Photos the saved stack does not know join
     /// the back with fresh tilts from `seed`; removed ones stay out; saved ids that are no longer
-    /// photos are dropped.
+    /// photos are dropped. A photo saved more than once (inserted again) gets a card for each time,
+    /// as `insert` made them.
     /// - Complexity: O(photos.count + saved.order.count).
     public init(photos: [Photo], stage: StageSize = .default, saved: SavedStack, seed: UInt64) {
         self.init(photos: photos, stage: stage, style: saved.style, seed: seed, swipeStacked: saved.swipeStacked)
@@ -53,7 +54,13 @@ extension Stack {
         var restored: [Int] = []
         restored.reserveCapacity(photos.count)
         for (index, id) in saved.order.enumerated() {
-            guard let card = cardOfPhoto[id], !placed[card] else { continue }
+            guard var card = cardOfPhoto[id] else { continue }
+            if placed[card] {
+                card = self.photos.count
+                self.photos.append(photos[cardOfPhoto[id]!])
+                cards.append(Card(slot: 0, tilt: 0))
+                placed.append(true)
+            }
             placed[card] = true
             restored.append(card)
             if index < saved.tilts.count {
