@@ -2,8 +2,9 @@
 struct Response: Sendable {
     enum Body: Sendable {
         case bytes([UInt8])
-        /// A file streamed from its descriptor, never read whole into memory.
-        case file(path: String)
+        /// A file already opened (off libmicrohttpd's thread), streamed from its descriptor, never
+        /// read whole into memory.
+        case file(OpenedFile)
         /// A Server-Sent Events stream: the closure is handed the sink once the stream is open.
         case eventStream(@Sendable (any EventSink) -> Void)
         /// An answer that takes time (an image conversion): the server parks the connection, runs

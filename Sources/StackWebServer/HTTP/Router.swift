@@ -9,6 +9,7 @@ struct Router: RequestResponder {
     /// Swapped by the folder watcher while requests are served.
     let photos: Locked<PhotoLibrary>
     let variants: PhotoVariants
+    var photoAnswers: PhotoAnswers { PhotoAnswers(variants: variants) }
     let maxBodyBytes: Int
     let access: AccessPolicy
     let filter: RequestFilter
@@ -218,12 +219,16 @@ struct Router: RequestResponder {
         }
     }
 
-    /// The original, or with `?w=`/`?h=` an upright JPEG fitted inside that box (never enlarged).
+    /// The original, or with `?w=`/`?h=` an upright variant fitted inside that box, snapped up to the
+    /// ladder (never enlarged). Only the request is read here; the files are opened off this thread.
     private func photo(id: String, request: Request) -> Response {
         guard let entry = photos.withLock({ $0.entry(id: id) }) else { return .error(404, "no photo \(id.prefix(40))") }
+        // WebP for browsers that say they take it (every current one): about a third smaller.
+        let format: PhotoVariants.Format = request.header(.accept)?.contains("image/webp") == true ? .webp : .jpeg
+        var ask = PhotoAnswers.Ask(entry: entry, box: nil, format: format, ifNoneMatch: request.header(.ifNoneMatch))
         let width = request.query["w"]
         let height = request.query["h"]
-        guard width != nil || height != nil else { return originalPhoto(entry) }
+        guard width != nil || height != nil else { return photoAnswers.answer(ask) }
         let sizes = [width, height].map { $0.map { Int($0) } }
         guard !sizes.contains(where: { $0 == .some(nil) }),
             sizes.allSatisfy({ ($0 ?? 1).map { (1...100_000).contains($0) } ?? false })
@@ -232,38 +237,8 @@ struct Router: RequestResponder {
         }
         // A missing side is unbounded; both are snapped up to the ladder.
         let box = sizes.map { PhotoVariants.snapped(($0 ?? nil) ?? Int.max) }
-        // WebP for browsers that say they take it (every current one): about a third smaller.
-        let format: PhotoVariants.Format = request.header(.accept)?.contains("image/webp") == true ? .webp : .jpeg
-        guard let variant = variants.variant(of: entry.path, width: box[0], height: box[1], format: format) else {
-            return .error(404, "photo \(id.prefix(40)) is gone")
-        }
-        // Long-lived: a replaced file gets a new `?v=` in its card's src, so its URL changes.
-        let headers = [("ETag", variant.etag), ("Cache-Control", "public, max-age=2592000"), ("Vary", "Accept")]
-        if request.header(.ifNoneMatch)?.contains(variant.etag) == true {
-            return Response(status: 304, headers: headers)
-        }
-        let ready = Response(
-            status: 200, headers: headers + [("Content-Type", variant.format.contentType)],
-            body: .file(path: variant.path))
-        if FileManager.default.fileExists(atPath: variant.path) { return ready }
-        return Response(
-            status: 200,
-            body: .deferred { [variants] complete in
-                variants.make(variant, from: entry.path, width: box[0], height: box[1]) { result in
-                    switch result {
-                    case .success: complete(ready)
-                    case .failure(let failure): complete(.error(500, failure.description))
-                    }
-                }
-            })
-    }
-
-    private func originalPhoto(_ entry: PhotoLibrary.Entry) -> Response {
-        let ext = entry.path.split(separator: ".").last.map { $0.lowercased() } ?? ""
-        let type = PhotoLibrary.contentTypes[ext] ?? "application/octet-stream"
-        return Response(
-            status: 200, headers: [("Content-Type", type), ("Cache-Control", "public, max-age=3600")],
-            body: .file(path: entry.path))
+        ask.box = (box[0], box[1])
+        return photoAnswers.answer(ask)
     }
 
     private func staticFile(_ request: Request) -> Response {

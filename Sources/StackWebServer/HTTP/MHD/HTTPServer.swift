@@ -334,16 +334,12 @@ private func queue(_ response: Response, on connection: OpaquePointer, context: 
             MHD_create_response_from_buffer(
                 $0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
         }
-    case .file(let path):
-        // O_NOFOLLOW: a photo swapped for a symbolic link after the scan is not followed out.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        var info = stat()
-        guard fd >= 0, fstat(fd, &info) == 0 else {
-            if fd >= 0 { close(fd) }
-            return queue(.error(404, "not found"), on: connection, context: context)
+    case .file(let file):
+        guard let descriptor = file.take() else {
+            return queue(.error(500, "internal error"), on: connection, context: context)
         }
         // MHD owns the descriptor from here and closes it with the response.
-        mhdResponse = MHD_create_response_from_fd64(UInt64(info.st_size), fd)
+        mhdResponse = MHD_create_response_from_fd64(UInt64(file.size), descriptor)
     case .shared(let answer):
         // Queued as is, again and again: libmicrohttpd counts the response's uses.
         guard let shared = context.sharedResponses.response(for: answer) else { return .NO }
