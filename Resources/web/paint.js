@@ -33,7 +33,8 @@ export function cardBoxes(w, h, look) {
   };
 }
 
-function boxPath(ctx, { x, y, w, h, radius }) {
+/** Traces a box with rounded corners (a plain rectangle when `radius` is 0). */
+export function boxPath(ctx, { x, y, w, h, radius }) {
   ctx.beginPath();
   if (radius <= 0) {
     ctx.rect(x, y, w, h);

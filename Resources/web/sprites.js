@@ -5,7 +5,7 @@
 // most of a frame on shadows and clipped photos otherwise).
 
 import { makeCanvas } from './canvas.js';
-import { cardBoxes, paintBack, paintFace } from './paint.js';
+import { boxPath, cardBoxes, paintBack, paintFace } from './paint.js';
 
 const SHADOW_COLOR = 'rgba(0, 0, 0, 0.35)';
 // A sprite is at most this many pixels a side (the canvas' own limits are larger, memory is not).
@@ -187,7 +187,7 @@ export class SpriteCache {
     ctx.shadowOffsetX = away;
     ctx.shadowOffsetY = look.shadow.offsetY * geometry.scale;
     ctx.fillStyle = '#fff';
-    roundedBox(ctx, outer);
+    boxPath(ctx, outer);
     ctx.fill();
     this.#built += 1;
     shadow = { canvas: frozen(canvas), pad: geometry.pad, scale: geometry.scale, w, h };
@@ -233,20 +233,6 @@ function release(image) {
     image.width = 0;
     image.height = 0;
   }
-}
-
-function roundedBox(ctx, { x, y, w, h, radius }) {
-  ctx.beginPath();
-  if (radius <= 0) {
-    ctx.rect(x, y, w, h);
-    return;
-  }
-  ctx.moveTo(x + radius, y);
-  ctx.arcTo(x + w, y, x + w, y + h, radius);
-  ctx.arcTo(x + w, y + h, x, y + h, radius);
-  ctx.arcTo(x, y + h, x, y, radius);
-  ctx.arcTo(x, y, x + w, y, radius);
-  ctx.closePath();
 }
 
 /**
