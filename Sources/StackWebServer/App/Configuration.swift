@@ -30,6 +30,9 @@ public struct Configuration: Equatable, Sendable {
     var sleep: SleepSchedule?
     /// Folder for resized photos; `nil` uses `defaultCacheFolder()`.
     var cache: String?
+    /// Seconds between stat-only rescans of the photo folder (changes on a NAS share made elsewhere
+    /// send no inotify event); `nil`: never.
+    var rescan: Double? = 300
     /// File the rooms' lasting state is saved to; `nil` keeps it in memory only.
     var state: String?
     var heartbeatSeconds = 15.0
@@ -86,6 +89,8 @@ public struct Configuration: Equatable, Sendable {
           --shuffle             start each new room in a random order (a saved order still wins)
           --sleep HH:MM-HH:MM   screens go dark in this daily window, local time (may wrap midnight,
                                 e.g. 23:00-07:00); pages draw black and fetch nothing meanwhile
+          --rescan SECONDS      look through the photo folder this often for changes inotify cannot see,
+                                e.g. made on another machine of a NAS share (default 300; 0: never)
           --cache DIR           keep resized photos in DIR (default $XDG_CACHE_HOME/stackweb or ~/.cache/stackweb)
           --state FILE          save every room's order, tilts and style to FILE and restore them at start
           --token T             control token required on every POST (default: generated when --host
@@ -103,7 +108,7 @@ public struct Configuration: Equatable, Sendable {
         var config = Configuration()
         let names = [
             "host", "port", "photos", "style", "stage", "resources", "token", "state", "allowed-host", "cache",
-            "interval", "order", "sleep",
+            "interval", "order", "sleep", "rescan",
         ]
         for name in names {
             let variable = "STACKWEB_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
@@ -169,6 +174,11 @@ public struct Configuration: Equatable, Sendable {
                 throw Failure(description: "--interval must be 1 to 86400 seconds")
             }
             interval = seconds
+        case "rescan":
+            guard let seconds = Double(value), seconds == 0 || (0.1...86_400).contains(seconds) else {
+                throw Failure(description: "--rescan must be 0 (never) or 0.1 to 86400 seconds")
+            }
+            rescan = seconds == 0 ? nil : seconds
         case "allowed-host":
             guard !value.isEmpty, value.utf8.count <= 253, !value.contains(":") else {
                 throw Failure(description: "--allowed-host takes a host name without port")
