@@ -27,7 +27,7 @@ public final class Application {
     private let heartbeat: any DispatchSourceTimer
     private let sweeper: any DispatchSourceTimer
     /// Follows the photo folder; `nil` when inotify is unavailable (the library then stays as started).
-    private var watcher: FolderWatcher?
+    private var watcher: LiveFolder?
     private let sleep: SleepClock?
 
     public init(configuration: Configuration) throws {
@@ -92,7 +92,8 @@ public final class Application {
         sweeper.setEventHandler { [rooms] in rooms.unloadIdleRooms(idle: idle) }
         sweeper.resume()
 
-        watcher = Application.watch(folder: folder, order: configuration.order, library: library, rooms: rooms)
+        watcher = Application.watch(
+            folder: folder, order: configuration.order, rescan: configuration.rescan, library: library, rooms: rooms)
         sleep?.start { [rooms] in
             for room in rooms.all { room.sleepChanged() }
         }
