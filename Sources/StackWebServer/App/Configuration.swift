@@ -30,6 +30,8 @@ public struct Configuration: Equatable, Sendable {
     var sleep: SleepSchedule?
     /// Folder for resized photos; `nil` uses `defaultCacheFolder()`.
     var cache: String?
+    /// The most bytes the folder of resized photos may hold; the least recently used go first.
+    var cacheSize: Int64 = 1 << 30
     /// Seconds between stat-only rescans of the photo folder (changes on a NAS share made elsewhere
     /// send no inotify event); `nil`: never.
     var rescan: Double? = 300
@@ -92,6 +94,8 @@ public struct Configuration: Equatable, Sendable {
           --rescan SECONDS      look through the photo folder this often for changes inotify cannot see,
                                 e.g. made on another machine of a NAS share (default 300; 0: never)
           --cache DIR           keep resized photos in DIR (default $XDG_CACHE_HOME/stackweb or ~/.cache/stackweb)
+          --cache-size SIZE     keep at most SIZE bytes of resized photos (K, M, G suffixes; default 1G);
+                                the least recently used are removed first
           --state FILE          save every room's order, tilts and style to FILE and restore them at start
           --token T             control token required on every POST (default: generated when --host
                                 is not a loopback address, none on loopback)
@@ -108,7 +112,7 @@ public struct Configuration: Equatable, Sendable {
         var config = Configuration()
         let names = [
             "host", "port", "photos", "style", "stage", "resources", "token", "state", "allowed-host", "cache",
-            "interval", "order", "sleep", "rescan",
+            "interval", "order", "sleep", "rescan", "cache-size",
         ]
         for name in names {
             let variable = "STACKWEB_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
@@ -174,6 +178,17 @@ public struct Configuration: Equatable, Sendable {
                 throw Failure(description: "--interval must be 1 to 86400 seconds")
             }
             interval = seconds
+        case "cache-size":
+            let units: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40]
+            var text = value.uppercased()
+            if text.hasSuffix("IB") || text.hasSuffix("B") { text = String(text.dropLast(text.hasSuffix("IB") ? 2 : 1)) }
+            let unit = text.last.flatMap { units[$0] }
+            guard let number = Double(unit == nil ? text : String(text.dropLast())), number >= 0,
+                number * Double(unit ?? 1) >= Double(1 << 20), number * Double(unit ?? 1) < 1e15
+            else {
+                throw Failure(description: "--cache-size must be a size of 1M or more, such as 500M or 2G")
+            }
+            cacheSize = Int64(number * Double(unit ?? 1))
         case "rescan":
             guard let seconds = Double(value), seconds == 0 || (0.1...86_400).contains(seconds) else {
                 throw Failure(description: "--rescan must be 0 (never) or 0.1 to 86400 seconds")
