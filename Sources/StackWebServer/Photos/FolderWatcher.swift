@@ -37,6 +37,9 @@ final class FolderWatcher: Sendable {
         var rootCheck = 2.0
         /// Seconds before a look at files that were incomplete.
         var settle = 1.0
+        /// Whether to use inotify at all: false follows the folder by rescans alone (as when the
+        /// kernel's watch limit is reached), which is also how the tests stand in for a NAS share.
+        var inotify = true
     }
 
     struct Failure: Error, CustomStringConvertible {

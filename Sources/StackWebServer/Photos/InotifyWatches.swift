@@ -43,19 +43,20 @@ struct InotifyWatches {
 
     /// Watches `folder` (following a symbolic link to it) and everything below; nil when it
     /// cannot be watched.
-    init?(folder: String, identity: RootIdentity) {
+    /// Without `inotify` (or when even the root cannot be watched: no watches left) nothing is
+    /// watched and only the rescans and root checks follow the folder.
+    init?(folder: String, identity: RootIdentity, inotify use: Bool = true) {
         self.folder = folder
         rootIdentity = identity
-        inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        guard inotify >= 0 else { return nil }
-        guard addTree("") else {
-            Glibc.close(inotify)
-            return nil
-        }
+        inotify = use ? inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) : -1
+        guard inotify >= 0 else { return }
+        addTree("")
         rootWatch = folders.first { $0.value.isEmpty }?.key ?? -1
     }
 
-    func close() { Glibc.close(inotify) }
+    func close() {
+        if inotify >= 0 { Glibc.close(inotify) }
+    }
 
     private func path(_ relative: String) -> String { relative.isEmpty ? folder : folder + "/" + relative }
 

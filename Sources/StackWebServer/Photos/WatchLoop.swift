@@ -96,7 +96,9 @@ struct WatchLoop {
             _ = handle(.gone)
             goneReported = true
         }
-        guard let current, let attached = InotifyWatches(folder: folder, identity: current) else { return }
+        guard let current,
+            let attached = InotifyWatches(folder: folder, identity: current, inotify: timing.inotify)
+        else { return }
         goneReported = false
         watches = attached
         nextRescan = timing.rescan.map { now + $0 }
