@@ -64,7 +64,8 @@ import Testing
             folder,
             [
                 "2024/beach.jpg", "2024/@eaDir/beach.jpg/SYNOPHOTO_THUMB_XL.jpg", "$RECYCLE.BIN/old.jpg",
-                "#recycle/older.jpg", ".Trash-1000/files/gone.jpg", ".thumbnails/normal/x.png".replacingOccurrences(
+                "#recycle/older.jpg", ".Trash-1000/files/gone.jpg",
+                ".thumbnails/normal/x.png".replacingOccurrences(
                     of: ".png", with: ".jpg"), "lost+found/#1234.jpg", "System Volume Information/x.jpg", ".hidden.jpg",
             ])
         let follower = try PhotoFolderLifecycleTests.Follower(folder: folder)

@@ -55,7 +55,10 @@ import Testing
             // Written an hour apart, oldest first.
             let written = Date(timeIntervalSinceNow: Double(index - 20) * 3600)
             try FileManager.default.setAttributes([.modificationDate: written], ofItemAtPath: folder + "/" + name)
-            var times = [timespec(tv_sec: Int(written.timeIntervalSince1970), tv_nsec: 0), timespec(tv_sec: 0, tv_nsec: VariantCache.utimeOmit)]
+            var times = [
+                timespec(tv_sec: Int(written.timeIntervalSince1970), tv_nsec: 0),
+                timespec(tv_sec: 0, tv_nsec: VariantCache.utimeOmit),
+            ]
             _ = utimensat(AT_FDCWD, folder + "/" + name, &times, 0)
         }
         let cache = VariantCache(folder: folder, limit: 600 * 1024)

@@ -73,7 +73,8 @@ public final class Application {
         let router = Router(
             staticFiles: try StaticFiles.load(folder: resources + "/web"), rooms: rooms, photos: library,
             variants: PhotoVariants(
-                cacheFolder: configuration.cache ?? Configuration.defaultCacheFolder(), cacheLimit: configuration.cacheSize),
+                cacheFolder: configuration.cache ?? Configuration.defaultCacheFolder(),
+                cacheLimit: configuration.cacheSize),
             maxBodyBytes: limits.maxBodyBytes, access: AccessPolicy(token: controlToken),
             filter: .standard(extraHosts: configuration.allowedHosts, hostname: NetworkAddresses.hostname()))
         server = try HTTPServer(host: configuration.host, port: configuration.port, limits: limits, responder: router)

@@ -181,7 +181,9 @@ public struct Configuration: Equatable, Sendable {
         case "cache-size":
             let units: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40]
             var text = value.uppercased()
-            if text.hasSuffix("IB") || text.hasSuffix("B") { text = String(text.dropLast(text.hasSuffix("IB") ? 2 : 1)) }
+            if text.hasSuffix("IB") || text.hasSuffix("B") {
+                text = String(text.dropLast(text.hasSuffix("IB") ? 2 : 1))
+            }
             let unit = text.last.flatMap { units[$0] }
             guard let number = Double(unit == nil ? text : String(text.dropLast())), number >= 0,
                 number * Double(unit ?? 1) >= Double(1 << 20), number * Double(unit ?? 1) < 1e15

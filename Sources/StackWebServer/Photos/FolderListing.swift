@@ -30,7 +30,9 @@ struct FolderListing {
             var info = stat()
             guard lstat(path + "/" + name, &info) == 0 else { continue }
             if kind == UInt8(DT_UNKNOWN) {
-                kind = (info.st_mode & S_IFMT) == S_IFDIR ? UInt8(DT_DIR) : (info.st_mode & S_IFMT) == S_IFREG ? UInt8(DT_REG) : 0
+                kind =
+                    (info.st_mode & S_IFMT) == S_IFDIR
+                    ? UInt8(DT_DIR) : (info.st_mode & S_IFMT) == S_IFREG ? UInt8(DT_REG) : 0
             }
             if kind == UInt8(DT_DIR) {
                 subfolders.insert(name)

@@ -15,7 +15,9 @@ enum PhotoInspector {
     /// The header of a file that decodes whole, or why it is not shown (one line).
     static func inspect(_ path: String) -> Result<Header, PhotoProblem> {
         var header = CVipsHeader()
-        guard CVips_readHeader(path, &header) == 0 else { return .failure(PhotoProblem(reason: "not an image libvips can read")) }
+        guard CVips_readHeader(path, &header) == 0 else {
+            return .failure(PhotoProblem(reason: "not an image libvips can read"))
+        }
         var message = [CChar](repeating: 0, count: 256)
         guard CVips_verify(path, &message, message.count) == 0 else {
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -42,7 +42,9 @@ struct PhotoScanner {
     ) {
         let root = URL(fileURLWithPath: folder).resolvingSymlinksInPath().standardizedFileURL.path
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), isFolder.boolValue else { return nil }
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), isFolder.boolValue else {
+            return nil
+        }
         self.root = root
         self.order = order
         self.log = log
@@ -63,7 +65,8 @@ struct PhotoScanner {
     ) -> LibraryChange? {
         var pass = Pass(closed: closed, now: now)
         // Parents first: a folder that went away is dropped with its subfolders before they are read.
-        for folder in folders.sorted() where folder.isEmpty || subfolders[Self.parent(folder)]?.contains(Self.name(folder)) == true {
+        for folder in folders.sorted()
+        where folder.isEmpty || subfolders[Self.parent(folder)]?.contains(Self.name(folder)) == true {
             list(folder, recursive: recursive, into: &pass)
         }
         inspect(&pass)

@@ -82,12 +82,16 @@ final class PhotoVariants: Sendable {
                 uprightWidth: Int(header.width), uprightHeight: Int(header.height), loader: loader,
                 interlaced: header.interlaced != 0, width: width, height: height)
             budget.run(cost: cost) {
-                completion(Self.convert(variant, from: original, width: width, height: height, cache: cache, folder: cacheFolder))
+                completion(
+                    Self.convert(
+                        variant, from: original, width: width, height: height, cache: cache, folder: cacheFolder))
             }
         }
     }
 
-    private static func convert(_ variant: Variant, from original: String, width: Int, height: Int, cache: VariantCache, folder: String)
+    private static func convert(
+        _ variant: Variant, from original: String, width: Int, height: Int, cache: VariantCache, folder: String
+    )
         -> Result<Variant, Failure>
     {
         // Two requests for the same variant: the second finds it made.

@@ -19,7 +19,10 @@ struct WatchLoop {
     /// Whether `.gone` was reported and the folder has not come back since.
     private var goneReported = false
 
-    init(folder: String, timing: FolderWatcher.Timing, wake: Int32, handle: @escaping @Sendable (FolderWatcher.Event) -> Bool) {
+    init(
+        folder: String, timing: FolderWatcher.Timing, wake: Int32,
+        handle: @escaping @Sendable (FolderWatcher.Event) -> Bool
+    ) {
         self.folder = folder
         self.timing = timing
         self.wake = wake
