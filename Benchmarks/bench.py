@@ -3,7 +3,7 @@
 (tables, budgets met or missed, SVG charts in Benchmarks/charts/). Not a test: nothing here fails on
 a number; a measurement that cannot run is reported as skipped, with why.
 
-  python3 Benchmarks/bench.py [--bin .build/release/stackweb] [--only latency,fanout,idle,static,model,photos,client,profile]
+  python3 Benchmarks/bench.py [--bin .build/release/stackweb] [--only latency,fanout,idle,static,model,photos,client,profile,library]
                               [--report-only] [--out bench-out]
 
 Raw results go to bench-out/results.json; `--report-only` rewrites BENCHMARKS.md from them.
@@ -23,7 +23,7 @@ sys.path.insert(0, HERE)
 
 from common import log, raise_nofile, steal_share  # noqa: E402
 
-ITEMS = ["latency", "fanout", "idle", "static", "model", "photos", "client", "profile"]
+ITEMS = ["latency", "fanout", "idle", "static", "model", "photos", "client", "profile", "library"]
 
 
 def _version(command):
@@ -110,6 +110,7 @@ def run(args):
     results["loadavg_start"] = os.getloadavg()
 
     import bench_client
+    import bench_library
     import bench_photos
     import bench_profile
     import bench_static
@@ -124,6 +125,7 @@ def run(args):
         "model": lambda: model_bench.run(args.build_dir),
         "photos": lambda: bench_photos.run(args.bin, args.out),
         "client": lambda: bench_client.run(args.bin, args.out),
+        "library": lambda: bench_library.run(args.bin, args.out),
         "profile": lambda: {"server": bench_profile.server_profiles(args.bin, exe, args.out),
                             "model": bench_profile.model_profile(args.build_dir)},
     }
