@@ -1,6 +1,6 @@
 # StackWeb — build, run and test on Debian.
 #   make run    install what is missing, build (release), start on the bundled demo photos
-#   make test   everything CI runs: Swift tests (plain and under ThreadSanitizer), page tests, browser tests
+#   make test   everything CI runs: lint, Swift tests (plain and under ThreadSanitizer), page tests, fuzzing, browser tests
 #   make bench  the benchmarks (release build, loopback): writes BENCHMARKS.md and Benchmarks/charts/
 SHELL := /bin/bash
 .DEFAULT_GOAL := build
@@ -9,11 +9,11 @@ PREFIX ?= /usr/local
 PORT ?= 8080
 HOST ?= 127.0.0.1
 ARGS ?=
-STATE ?= $(HOME)/.local/state/stackweb/state.json
+STATE ?= $(HOME)/.local/state/stackweb/state.db
 PYTHON ?= python3
 
 # Debian packages the project needs to build, run and test.
-APT_PACKAGES := libmicrohttpd-dev libvips-dev pkg-config chromium chromium-driver nodejs
+APT_PACKAGES := libmicrohttpd-dev libvips-dev libsqlite3-dev pkg-config chromium chromium-driver nodejs
 PIP_REQUIREMENTS := Tests/e2e/requirements.txt
 # What `make bench` needs beyond that: load generator, the nginx it compares with, its C client's
 # compiler, and the profilers for the analysis of missed budgets.
@@ -49,7 +49,7 @@ release: apt-deps
 run: release
 	$(RELEASE_BIN) --host $(HOST) --port $(PORT) --state $(STATE) $(ARGS)
 
-test: deps test-swift test-tsan test-web fuzz-smoke test-e2e
+test: deps lint test-swift test-tsan test-web fuzz-smoke test-e2e
 
 test-swift:
 	swift build --build-tests

@@ -14,6 +14,9 @@ let package = Package(
         .library(name: "StackModel", targets: ["StackModel"]),
         // Static, so the fuzz targets (scripts/fuzz.sh) link the server as one archive.
         .library(name: "StackWebServer", type: .static, targets: ["StackWebServer"]),
+        // The test images' C shims as an archive of their own, for the router fuzz target; the
+        // server's products never depend on it.
+        .library(name: "CVipsTestSupport", type: .static, targets: ["CVipsTestSupport"]),
     ],
     targets: [
         // libmicrohttpd: headers and flags come from Debian's pkg-config file.
@@ -30,11 +33,18 @@ let package = Package(
             providers: [.apt(["libvips-dev"])]
         ),
         .target(name: "CVips", dependencies: ["CVipsSystem"]),
+        // SQLite keeps the rooms' lasting state; one shim for a constant Swift cannot import.
+        .systemLibrary(
+            name: "CSQLiteSystem",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(name: "CSQLite", dependencies: ["CSQLiteSystem"]),
         .target(name: "StackModel", swiftSettings: strictSettings, linkerSettings: [.linkedLibrary("m")]),
         // The server as a library: everything but the entry point, so tests and fuzz targets link it.
         .target(
             name: "StackWebServer",
-            dependencies: ["StackModel", "CMicroHTTPD", "CVips"],
+            dependencies: ["StackModel", "CMicroHTTPD", "CVips", "CSQLite"],
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "StackWeb", dependencies: ["StackWebServer"], swiftSettings: strictSettings),

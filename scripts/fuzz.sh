@@ -2,9 +2,13 @@
 # Builds the libFuzzer targets in Tests/Fuzz with -sanitize=fuzzer,address and runs each for
 # SECONDS (default 15). The seed corpus in Tests/Fuzz/corpus is copied, never written to.
 #   scripts/fuzz.sh [SECONDS] [TARGET…]     targets: pointer command route last-event-id router
-# `router` is the whole router over real rooms, photos (libvips) and page files: every StackWeb
-# source but App/main.swift, with the C shims compiled here (SwiftPM would generate their module
-# maps; here they are written into the build folder). Tests/Fuzz/<target>.dict is used if present.
+# The server is the StackWebServer library product (with StackModel and the C shims in its
+# archive), built by SwiftPM instrumented for the fuzzer and ASan in a scratch folder of its own,
+# .build/fuzz-pkg, so a second run only relinks. Each target is then one swiftc over its harness,
+# Tests/Fuzz/<Name>.swift, which `@testable import`s the library (its types are internal), linked
+# against that archive. `router` adds Tests/Fuzz/Router/*.swift and the test images' C shims
+# (the CVipsTestSupport product) and drives the whole router over real rooms, photos (libvips) and
+# page files. Tests/Fuzz/<target>.dict is used if present.
 # FUZZ_CORPUS=DIR keeps each target's grown corpus in DIR/<target> instead of a temporary folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,56 +18,56 @@ targets=("${@:-pointer command route last-event-id router}")
 read -r -a targets <<< "${targets[*]}"
 out=.build/fuzz
 mkdir -p "$out"
-flags=(-sanitize=fuzzer,address -parse-as-library -g -O -swift-version 6)
 export LSAN_OPTIONS="suppressions=$PWD/Tests/Fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 # libFuzzer prints the crash's stack itself; Swift's backtracer would then read memory that ASan
 # reports as a second, unrelated error.
 export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 
-# StackModel as a static library the targets link against (the decoders use its types).
-swiftc "${flags[@]}" -static -emit-library -emit-module -module-name StackModel \
-  -emit-module-path "$out/StackModel.swiftmodule" -o "$out/libStackModel.a" Sources/StackModel/*/*.swift
-
-http=Sources/StackWebServer/HTTP
-support=Sources/StackWebServer/Support
-sources_for() {
+# The harness of each target; `router` also links the test images' shims (below).
+harness_for() {
   case "$1" in
-    pointer) echo "Tests/Fuzz/PointerDecoderFuzz.swift $http/APIRequest.swift $http/PointerBody.swift $support/JSONShape.swift" ;;
-    command) echo "Tests/Fuzz/CommandDecoderFuzz.swift $http/APIRequest.swift $http/PointerBody.swift $support/JSONShape.swift" ;;
-    route) echo "Tests/Fuzz/RouteFuzz.swift $http/Route.swift $http/RequestFilter.swift $http/Request.swift $http/Response.swift $support/JSONWriter.swift" ;;
-    last-event-id) echo "Tests/Fuzz/LastEventIDFuzz.swift $http/LastEventID.swift" ;;
-    router)
-      find Sources/StackWebServer -name "*.swift" | sort | tr '\n' ' '
-      echo "Tests/Fuzz/RouterFuzz.swift Tests/Fuzz/Router/*.swift" ;;
+    pointer) echo Tests/Fuzz/PointerDecoderFuzz.swift ;;
+    command) echo Tests/Fuzz/CommandDecoderFuzz.swift ;;
+    route) echo Tests/Fuzz/RouteFuzz.swift ;;
+    last-event-id) echo Tests/Fuzz/LastEventIDFuzz.swift ;;
+    router) echo Tests/Fuzz/RouterFuzz.swift Tests/Fuzz/Router/*.swift ;;
     *) echo "unknown fuzz target $1" >&2; exit 2 ;;
   esac
 }
+# Unknown targets fail now, not after minutes of building.
+for target in "${targets[@]}"; do harness_for "$target" > /dev/null; done
 
-# For `router`: module maps for the two C targets, their shims compiled for the fuzzer, and the
-# flags of the C libraries, as SwiftPM gets them from pkg-config.
-c_inputs() {
-  [ "$1" = router ] || return 0
-  local modules="$out/c-modules" cflags shim
-  mkdir -p "$modules"
-  printf 'module %s { header "%s" export * }\n' \
-    CMicroHTTPD "$PWD/Sources/CMicroHTTPD/include/CMicroHTTPD.h" \
-    CVips "$PWD/Sources/CVips/include/CVips.h" \
-    CVipsTestSupport "$PWD/Tests/CVipsTestSupport/include/CVipsTest.h" > "$modules/module.modulemap"
-  read -r -a cflags <<< "$(pkg-config --cflags libmicrohttpd vips)"
-  for shim in CMicroHTTPD CVips; do
-    clang -fsanitize=fuzzer-no-link,address -g -O1 -I "Sources/$shim/include" "${cflags[@]}" \
-      -c "Sources/$shim/shim.c" -o "$out/$shim.o"
-  done
-  echo "-I $modules -I Sources/CMicroHTTPDSystem -I Sources/CVipsSystem $out/CMicroHTTPD.o $out/CVips.o"
-  pkg-config --cflags-only-I libmicrohttpd vips | sed 's/-I/-Xcc -I/g'
-  pkg-config --libs libmicrohttpd vips
-}
+# The library, instrumented as the targets are: ASan, and coverage for the fuzzer (fuzzer-no-link:
+# libFuzzer's main comes with each target). Not `--sanitize=fuzzer --sanitize=address`: SwiftPM
+# passes those to swiftc as two -sanitize= options and the last one wins, so the Swift code would
+# lose one of them; a later -Xswiftc -sanitize= overrides both. -enable-testing lets the harnesses
+# see internal types. A scratch folder of its own, so these flags never rebuild .build/release.
+package=(swift build -c release --scratch-path .build/fuzz-pkg --sanitize=address
+  -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link -Xswiftc -enable-testing)
+# libmicrohttpd's and libvips' pkg-config files list -pthread, which SwiftPM warns of and drops.
+for product in StackWebServer CVipsTestSupport; do
+  "${package[@]}" --product "$product" 2>&1 | grep -v "warning: prohibited flag(s): -pthread" ||
+    { echo "fuzz: swift build --product $product failed" >&2; exit 1; }
+done
+bin=$("${package[@]}" --show-bin-path 2>/dev/null)
+
+# What a harness needs to import the library: the Swift modules, the module maps of the C modules it
+# imports (SwiftPM's own: generated ones for the shim targets, the packaged ones for the system
+# libraries) and the C libraries' headers and flags, as SwiftPM gets them from pkg-config.
+read -r -a c_include <<< "$(pkg-config --cflags-only-I libmicrohttpd vips | sed 's/-I/-Xcc -I/g')"
+read -r -a c_libs <<< "$(pkg-config --libs libmicrohttpd vips sqlite3)"
+flags=(-sanitize=fuzzer,address -parse-as-library -g -O -swift-version 6 -I "$bin/Modules")
+flags+=("${c_include[@]}")
+for map in "$bin"/*.build/module.modulemap Sources/*/module.modulemap; do
+  flags+=(-Xcc "-fmodule-map-file=$map")
+done
 
 for target in "${targets[@]}"; do
-  inputs=$(c_inputs "$target")
-  # shellcheck disable=SC2046,SC2086
-  swiftc "${flags[@]}" -module-name FuzzTarget -I "$out" -L "$out" -lStackModel -lm \
-    $inputs $(sources_for "$target") -o "$out/fuzz-$target" 2> >(grep -v "Cannot export local symbol" >&2)
+  inputs=$(harness_for "$target")
+  if [ "$target" = router ]; then inputs+=" $bin/libCVipsTestSupport.a"; fi
+  # shellcheck disable=SC2086
+  swiftc "${flags[@]}" -module-name FuzzTarget $inputs "$bin/libStackWebServer.a" "${c_libs[@]}" -lm \
+    -o "$out/fuzz-$target" 2> >(grep -v "Cannot export local symbol" >&2)
   if [ -n "${FUZZ_CORPUS:-}" ]; then
     corpus="$FUZZ_CORPUS/$target"
     mkdir -p "$corpus"

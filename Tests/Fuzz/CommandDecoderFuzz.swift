@@ -1,5 +1,7 @@
 // libFuzzer target: the command POST body decoder. Any input is a known command or a 400.
 
+@testable import StackWebServer
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCommandDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let body = Array(UnsafeBufferPointer(start: data, count: size))

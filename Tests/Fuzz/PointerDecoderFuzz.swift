@@ -4,6 +4,8 @@
 
 import Foundation
 
+@testable import StackWebServer
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPointerDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let body = Array(UnsafeBufferPointer(start: data, count: size))

@@ -2,6 +2,8 @@
 // the request filter's path, Host and Origin checks and the route parsing. No input may crash,
 // and no path the filter lets through may hold a dot segment, an empty segment or a backslash.
 
+@testable import StackWebServer
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRoute(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)

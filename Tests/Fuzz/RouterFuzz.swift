@@ -7,6 +7,8 @@
 
 import Foundation
 
+@testable import StackWebServer
+
 /// Inputs one server answers before a fresh one replaces it: enough for rooms to live through many
 /// sequences of commands, few enough that stacks grown by inserts and 64 rooms' full replay buffers
 /// do not slow the target to a crawl and its memory to the limit (at 20,000, rooms replaying a
@@ -29,9 +31,6 @@ public func fuzzRouter(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 return viewers
             }
             for viewer in leaving { viewer.disconnect() }
-            // The store's source holds the rooms and each room holds the store: without this the
-            // old rooms would live on, their slideshows ticking, in every later generation.
-            current.server.rooms.store.setSource { _ in nil }
             current = (FuzzServer(), 0)
         }
         current.inputs += 1

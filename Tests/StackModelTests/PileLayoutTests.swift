@@ -34,30 +34,27 @@ import Testing
     func offStageLeavesTheStageEntirelyAndNoFurther(direction: Point) {
         let start = CardTransform(x: 600, y: 300, w: 300, h: 400, rotation: 0.07)
         let end = Self.layout.offStage(start, direction: direction)
-        // The card's bounding box, shadow margin included.
-        func box(_ t: CardTransform) -> (minX: Double, maxX: Double, minY: Double, maxY: Double) {
-            let halfW =
-                (t.w * abs(Elementary.cos(t.rotation)) + t.h * abs(Elementary.sin(t.rotation))) / 2
-                + StageSize.offStageMargin
-            let halfH =
-                (t.w * abs(Elementary.sin(t.rotation)) + t.h * abs(Elementary.cos(t.rotation))) / 2
-                + StageSize.offStageMargin
-            return (t.x - halfW, t.x + halfW, t.y - halfH, t.y + halfH)
-        }
-        let edges = box(end)
-        let gaps = [edges.minX - 1024, -edges.maxX, edges.minY - 768, -edges.maxY]
-        #expect(gaps.max()! > -1e-9, "off the stage")
+        // Whatever its rotation on the way, the card reaches no further than half its diagonal, plus
+        // the shadow margin; it must clear what any window from 9:21 to 21:9 shows around the stage.
+        let reach = (end.w * end.w + end.h * end.h).squareRoot() / 2 + StageSize.offStageMargin
+        let area = StageSize.default.farthestVisibleArea
+        let gaps = [
+            end.x - reach - area.maxX, area.minX - (end.x + reach), end.y - reach - area.maxY,
+            area.minY - (end.y + reach),
+        ]
+        #expect(gaps.max()! > -1e-9, "out of every window")
         #expect(gaps.max()! < 1e-9, "and no further")
-        // Straight along the direction, the seed's rightward bug (y = midY + width) included.
+        #expect(StageSize.default.isOutOfView(end))
+        // Straight along the direction, PhotoStackView's rightward bug (y = midY + width) included.
         #expect(abs((end.x - start.x) * direction.y - (end.y - start.y) * direction.x) < 1e-9)
         #expect((end.x - start.x) * direction.x + (end.y - start.y) * direction.y > 0)
     }
 
-    @Test func rightwardFlightKeepsTheHeightAndClearsTheRightEdge() {
+    @Test func rightwardFlightKeepsTheHeightAndClearsTheRightEdgeOfAWideWindow() {
         let start = CardTransform(x: 512, y: 384, w: 634.88, h: 476.16)
-        #expect(
-            Self.layout.offStage(start, direction: Point(x: 1, y: 0))
-                == CardTransform(x: 1024 + 634.88 / 2 + 24, y: 384, w: 634.88, h: 476.16))
+        // A 21:9 window shows 896 pt either side of the centre; the card's half-diagonal is 396.8.
+        let end = Self.layout.offStage(start, direction: Point(x: 1, y: 0))
+        #expect(abs(end.x - (512 + 896 + 396.8 + 24)) < 1e-9 && end.y == 384)
     }
 
     @Test(arguments: [

@@ -6,10 +6,11 @@ import Testing
     let now = Fixture.now
 
     static func angled(_ position: Int) -> CardTransform {
-        CardTransform(x: 512, y: 384, w: 120, h: 120, rotation: AnglesLayout.angles[position % 5])
+        let side = AnglesLayout(stage: .default).itemSize
+        return CardTransform(x: 512, y: 384, w: side, h: side, rotation: AnglesLayout.angles[position % 5])
     }
 
-    @Test func theTopTenAreDrawnCentredAtTheSeedsAngles() {
+    @Test func theTopTenAreDrawnCentredAtTheOriginalAngles() {
         let stack = Fixture.stack(.angles, cards: 12)
         #expect(
             stack.drawnCards(at: now)
@@ -31,13 +32,16 @@ import Testing
                     animation: Fixture.settle(from: Self.angled(0), to: Fixture.faded(Self.angled(0)), start: at))
             ]
         #expect(change == StackChange(cards: expected, summaryChanged: true))
-        #expect(stack.count == 6 && stack.current == 1)
+        // The first card went: the next one is first now.
+        #expect(stack.count == 6 && stack.current == 0 && stack.orderIDs.first == "c1")
     }
 
     @Test func aTapOnTheCornerOfALowerCardDeletesThatCard() throws {
         var stack = Fixture.stack(.angles, cards: 8)
-        // (590, 407) lies on the −0.5-rad corners of positions 2 and 7, outside positions 0, 1, 3, 4, 5, 6.
-        try stack.apply(Fixture.tap(590, 407, t: 1000))
+        // (78, 23) from the centre, on 120-pt cards, lies on the −0.5-rad corners of positions 2 and 7,
+        // outside positions 0, 1, 3, 4, 5, 6; the cards are larger on the stage by `scale`.
+        let scale = AnglesLayout(stage: .default).itemSize / 120
+        try stack.apply(Fixture.tap(512 + 78 * scale, 384 + 23 * scale, t: 1000))
         #expect(stack.orderIDs == ["c0", "c1", "c3", "c4", "c5", "c6", "c7"])
     }
 

@@ -14,7 +14,11 @@ import Testing
         let before = stack
         let change = try stack.handle(.command(.next), at: now)
         let target = Fixture.offLeft(Fixture.rest())
-        #expect(abs(target.x + Fixture.cardWidth / 2 + 24) < 1e-9 && target.y == 384)
+        // Past what a 21:9 window shows left of the stage, by half the card's diagonal and 24 pt.
+        let halfDiagonal =
+            (Fixture.cardWidth * Fixture.cardWidth + Fixture.cardHeight * Fixture.cardHeight)
+            .squareRoot() / 2
+        #expect(abs(target.x - (512 - 768 * 21 / 18 - halfDiagonal - 24)) < 1e-9 && target.y == 384)
         #expect(
             change
                 == StackChange(

@@ -142,7 +142,7 @@ import Testing
                         0, position: 0, z: 8, back,
                         animation: Fixture.tween(from: Self.layer(0), to: back, start: now + 1060, duration: 500))
                 ]))
-        // The second tap of a double tap turns it back, as the seed's single-tap recognizer would.
+        // The second tap of a double tap turns it back, as the original's single-tap recognizer would.
         let second = try stack.apply(Fixture.tap(512, 384, t: 1200))
         let halfway = try #require(first.cards[0].animation).value(at: now + 1200)
         #expect(second.cards.map(\.transform) == [Self.layer(0)])

@@ -178,8 +178,8 @@ import Testing
         }
         try stack.apply(tap(1000))
         #expect(stack.drawnCards(at: now + 1060)[0].highlight)
-        // 400 × 300 fitted in the stage less 24 pt on every side (976 × 720): 960 × 720.
-        let fullStage = CardTransform(x: 512, y: 384, w: 960, h: 720)
+        // 400 × 300 fitted above the control bar (976 × 672 from (24, 24)): 896 × 672.
+        let fullStage = StageSize.default.fullscreen(Photo(id: "p", width: 400, height: 300))
         #expect(
             try stack.apply(tap(1200))
                 == StackChange(cards: [

@@ -22,9 +22,13 @@ import Testing
     @Test func aFlickSendsTheCardOffStageAlongTheThrowAndStraightensTheNewTop() throws {
         let (stack, change, before) = try flicked()
         let held = Fixture.moved(Fixture.rest(), 90)
-        // Right edge plus half the card plus the 24-pt shadow margin, at the same height.
+        // Past what a 21:9 window shows right of the stage (768·21/9 wide, centred) by half the
+        // card's diagonal plus the 24-pt shadow margin, at the same height.
+        let halfDiagonal =
+            (Fixture.cardWidth * Fixture.cardWidth + Fixture.cardHeight * Fixture.cardHeight)
+            .squareRoot() / 2
         let target = CardTransform(
-            x: 1024 + Fixture.cardWidth / 2 + 24, y: 384, w: Fixture.cardWidth, h: Fixture.cardHeight)
+            x: 512 + 768 * 21 / 18 + halfDiagonal + 24, y: 384, w: Fixture.cardWidth, h: Fixture.cardHeight)
         let flight = try #require(change.cards.last?.animation)
         guard case .spring(225, 30, 1, let velocity) = flight.curve else { throw Unexpected.curve }
         // Release speed over the distance to travel, in progress units per second.

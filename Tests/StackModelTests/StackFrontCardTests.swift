@@ -7,7 +7,8 @@ import Testing
     let now = Fixture.now
     let rest = Fixture.rest()
     /// 400 × 300 fitted in the stage less 24 pt on every side (976 × 720).
-    let fullStage = CardTransform(x: 512, y: 384, w: 960, h: 720)
+    /// 400 × 300 fitted above the control bar (976 × 672 from (24, 24)): 896 × 672.
+    let fullStage = StageSize.default.fullscreen(Photo(id: "p", width: 400, height: 300))
 
     @Test func highlightTogglesTheFrontCardsHighlight() throws {
         var stack = Fixture.stack()
@@ -69,14 +70,16 @@ import Testing
     }
 
     @Test(arguments: [
-        // (photo width, height, fullscreen card width, height): inside 976 × 720
-        (400, 300, 960.0, 720.0), (3000, 4000, 540, 720), (1000, 100, 976, 97.6), (0, 0, 720, 720),
+        // (photo width, height, fullscreen card width, height): inside 976 × 672 (24 pt left, right
+        // and top, 72 pt at the bottom for the page's control bar)
+        (400, 300, 896.0, 672.0), (3000, 4000, 504, 672), (1000, 100, 976, 97.6), (0, 0, 672, 672),
     ])
-    func theFullscreenCardIsThePhotoFittedWithA24PointMargin(
+    func theFullscreenCardIsThePhotoFittedAboveTheControlBar(
         width: Int, height: Int, cardWidth: Double, cardHeight: Double
     ) {
         let card = StageSize.default.fullscreen(Photo(id: "p", width: width, height: height))
-        #expect(card.x == 512 && card.y == 384 && card.rotation == 0)
+        #expect(card.x == 512 && card.y == 24 + 672 / 2 && card.rotation == 0)
+        #expect(card.y + card.h / 2 <= 768 - 72)
         #expect(abs(card.w - cardWidth) < 1e-9 && abs(card.h - cardHeight) < 1e-9)
     }
 

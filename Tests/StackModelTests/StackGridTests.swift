@@ -10,6 +10,12 @@ import Testing
         layout.restTransform(of: Photo(id: "p", width: 400, height: 300), tilt: 0, position: position)
     }
 
+    /// The place of `position` in a grid of `count` cards, whose tiles grow to fit them all.
+    static func slot(_ position: Int, of count: Int) -> CardTransform {
+        GridLayout(stage: .default, count: count)
+            .restTransform(of: Photo(id: "p", width: 400, height: 300), tilt: 0, position: position)
+    }
+
     @Test func onlyTheCardsOnTheStageAreDrawn() {
         let stack = Fixture.stack(.grid, cards: 200)
         #expect(
@@ -45,8 +51,8 @@ import Testing
             landing
                 == StackChange(cards: [
                     Fixture.drawn(
-                        0, position: 4, z: 1, Self.slot(4),
-                        animation: Fixture.settle(from: flight.to, to: Self.slot(4), start: flight.end))
+                        0, position: 4, z: 1, Self.slot(4, of: 5),
+                        animation: Fixture.settle(from: flight.to, to: Self.slot(4, of: 5), start: flight.end))
                 ]))
     }
 
@@ -64,10 +70,12 @@ import Testing
 
     @Test func aTapOnACardDeletesItAndOnTheGapInsertsOne() throws {
         var stack = Fixture.stack(.grid, cards: 20)
-        try stack.apply(Fixture.tap(Self.slot(3).x + 25, Self.slot(3).y - 25, t: 1000))
+        let third = Self.slot(3, of: 20)
+        try stack.apply(Fixture.tap(third.x + third.w / 2 - 5, third.y - third.h / 2 + 5, t: 1000))
         #expect(stack.orderIDs.prefix(4) == ["c0", "c1", "c2", "c4"] && stack.count == 19)
-        // Between the first two columns, 14.15 pt wide.
-        try stack.apply(Fixture.tap(Self.slot(0).x + 37, Self.slot(0).y, t: 2000))
+        // Between the first two columns, 10 pt wide.
+        let first = Self.slot(0, of: 19)
+        try stack.apply(Fixture.tap(first.x + first.w / 2 + 5, first.y, t: 2000))
         #expect(stack.orderIDs.prefix(2) == ["c20", "c0"] && stack.count == 20)
         #expect(stack.drawnCards(at: now + 2060)[0].photo == "p19")
     }

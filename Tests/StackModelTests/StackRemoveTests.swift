@@ -33,7 +33,8 @@ import Testing
         let tilts = stack.cards.map(\.tilt)
         let change = try stack.handle(.command(.remove(cardID: "c0")), at: now)
         #expect(change.cards.first?.id == "c1" && change.cards.first?.transform == Fixture.rest())
-        #expect(change.cards.last?.id == "c0" && change.cards.last?.z == 5 && stack.current == 1)
+        // c1 follows the removed first card as the first: the front is place 0 again.
+        #expect(change.cards.last?.id == "c0" && change.cards.last?.z == 5 && stack.current == 0)
         #expect(stack.cards.map(\.tilt) == tilts)
     }
 
@@ -63,10 +64,15 @@ import Testing
         #expect(stack.orderIDs == before)
     }
 
-    @Test func gotoARemovedCardThrows() throws {
+    /// `goto` counts places in the stack, so after a remove the last place is gone, not a card id.
+    @Test func gotoPastTheStackAfterARemoveThrows() throws {
         var stack = Fixture.stack()
         _ = try stack.handle(.command(.remove(cardID: "c3")), at: now)
-        #expect(throws: StackError.unknownCard(id: "c3")) { try stack.handle(.command(.goto(index: 3)), at: now + 10) }
+        #expect(throws: StackError.indexOutOfRange(index: 4, count: 4)) {
+            try stack.handle(.command(.goto(index: 4)), at: now + 10)
+        }
+        _ = try stack.handle(.command(.goto(index: 3)), at: now + 20)
+        #expect(stack.orderIDs.first == "c4")
     }
 
     @Test func removingTheLastCardEmptiesTheStack() throws {

@@ -10,7 +10,9 @@ import Testing
         let change = try stack.handle(.command(.shuffle(seed: 1)), at: now)
         // Pinned: SplitMix64 and the Fisher–Yates below are written out, so a seed means one order.
         #expect(stack.orderIDs == ["c4", "c3", "c2", "c7", "c5", "c6", "c0", "c1"])
-        #expect(stack.current == 4 && change.summaryChanged)
+        // A shuffle makes the new front card the first: place 0 of the new cycle, as before it, so
+        // the room-level fields (count, current, style) did not change.
+        #expect(stack.current == 0 && !change.summaryChanged && !change.cards.isEmpty)
     }
 
     @Test(arguments: [0, 1, 2, 99, UInt64.max])

@@ -11,7 +11,7 @@ import Testing
 
     /// Where card `number` (at `position`) rests in `style` on the default stage.
     private func rest(_ number: Int, at position: Int, in style: StyleName, of stack: Stack) -> CardTransform {
-        Stack.layout(for: style, stage: .default, swipeStacked: false)
+        Stack.layout(for: style, stage: .default, swipeStacked: false, count: stack.count)
             .restTransform(of: stack.photos[number], tilt: stack.cards[number].tilt, position: position)
     }
 
@@ -21,7 +21,7 @@ import Testing
         let before = stack.drawnCards(at: now)
         let change = try stack.handle(.command(.style(to)), at: now)
         #expect(stack.style == to && change.summaryChanged && change.removed.isEmpty)
-        let newLimit = Stack.layout(for: to, stage: .default, swipeStacked: false).drawnLimit
+        let newLimit = Stack.layout(for: to, stage: .default, swipeStacked: false, count: 150).drawnLimit
         let moving = Set(before.map(\.id)).union((0..<newLimit).map { "c\($0)" })
         let drawn = stack.drawnCards(at: now)
         #expect(Set(drawn.map(\.id)) == moving && drawn.count == moving.count)

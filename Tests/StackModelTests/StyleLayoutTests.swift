@@ -2,7 +2,7 @@ import Testing
 
 @testable import StackModel
 
-/// Each seed's constants, as the layouts place cards on the default 1024 × 768 stage.
+/// Each original view's constants, as the layouts place cards on the default 1024 × 768 stage.
 @Suite struct StyleLayoutTests {
     static let photo = Photo(id: "p", width: 400, height: 300)
     static let stage = StageSize.default
@@ -19,48 +19,71 @@ import Testing
     @Test(arguments: [
         (0, 0.0), (1, 0.2), (2, -0.5), (3, -0.2), (4, 0.5), (5, 0), (6, 0.2), (9, 0.5), (12, -0.5), (1_000_003, -0.2),
     ])
-    func anglesTurnsEachCardByTheSeedsAngleForItsPosition(position: Int, rotation: Double) {
+    func anglesTurnsEachCardByTheOriginalAngleForItsPosition(position: Int, rotation: Double) {
         let layout = AnglesLayout(stage: Self.stage)
+        // 120 pt of the phone's 375-pt width, as a share of the stage's short side: 245.76 pt.
+        let side = 120.0 / 375 * 768
         #expect(
             layout.restTransform(of: Self.photo, tilt: 3, position: position)
-                == CardTransform(x: 512, y: 384, w: 120, h: 120, rotation: rotation))
+                == CardTransform(x: 512, y: 384, w: side, h: side, rotation: rotation))
         #expect(layout.drawnLimit == 10 && layout.draggedLayers == 0)
     }
 
-    @Test func gridFitsFourteenColumnsFlushAcrossAndTenRowsUnderTheInset() {
+    @Test func gridOfAHugeStackFitsFourteenColumnsOfTheOriginalTilesCentred() {
         let layout = GridLayout(stage: Self.stage)
-        // floor((1024 + 10) / 70) = 14 columns; (1024 − 14·60) / 13 between them; rows at 74 + 70·r.
-        #expect(layout.columns == 14 && layout.visibleRows == 10 && layout.drawnLimit == 140)
-        #expect(abs(layout.gap - 184.0 / 13) < 1e-12)
+        // floor((1024 + 10) / 70) = 14 columns of 60 + 10 pt: a 970-pt block, 27 pt either side.
+        #expect(layout.columns == 14 && layout.itemSize == 60 && abs(layout.left - 27) < 1e-12)
+        // Under the phone's 74-pt inset scaled to the stage (85.2 pt): ceil(682.8 / 70) = 10 rows.
+        #expect(abs(layout.topInset - 74 * Self.scale) < 1e-12)
+        #expect(layout.visibleRows == 10 && layout.drawnLimit == 140)
     }
 
-    @Test(arguments: [
-        (0, 30.0, 104.0), (1, 30 + 60 + 184.0 / 13, 104), (13, 994, 104), (14, 30, 174), (139, 994, 734),
-        (140, 30, 804),
-    ])
-    func gridPlacesPositionsInRowsFromTheTopLeft(position: Int, x: Double, y: Double) {
+    @Test(arguments: [(0, 57.0, 0), (1, 127, 0), (13, 967, 0), (14, 57, 1), (139, 967, 9)])
+    func gridPlacesPositionsInRowsFromTheTopLeft(position: Int, x: Double, row: Int) {
         let card = GridLayout(stage: Self.stage).restTransform(of: Self.photo, tilt: 2, position: position)
-        expectClose(card, CardTransform(x: x, y: y, w: 60, h: 60))
+        expectClose(card, CardTransform(x: x, y: 74 * Self.scale + 30 + 70 * Double(row), w: 60, h: 60))
+    }
+
+    /// The height the grid's tiles share on the default stage: under the scaled 74-pt inset, above
+    /// the control bar's 72 pt.
+    static let gridHeight: Double = 768 - 74 * scale - 72
+    /// (cards, columns, tile): the largest tile that fits every card above the control bar.
+    static let gridFits: [(Int, Int, Double)] = [
+        (1, 1, gridHeight), (12, 4, (gridHeight - 20) / 3), (140, 14, 60), (1000, 14, 60),
+    ]
+
+    @Test(arguments: gridFits)
+    func gridTilesGrowUntilEveryCardFits(cards: Int, columns: Int, tile: Double) {
+        let layout = GridLayout(stage: Self.stage, count: cards)
+        #expect(layout.columns == columns)
+        #expect(abs(layout.itemSize - tile) < 0.01, "\(layout.itemSize)")
+        let last = layout.restTransform(of: Self.photo, tilt: 0, position: cards - 1)
+        let first = layout.restTransform(of: Self.photo, tilt: 0, position: 0)
+        // Centred across the stage; every card above the control bar while they fit.
+        let right = layout.restTransform(of: Self.photo, tilt: 0, position: columns - 1)
+        #expect(abs((first.x - first.w / 2) - (1024 - (right.x + right.w / 2))) < 1e-9)
+        if tile > 60 { #expect(last.y + last.h / 2 <= 768 - 72 + 1e-9) }
     }
 
     @Test(arguments: [
-        // (stage width, height, columns, visible rows, x of position 1)
-        (375.0, 667.0, 5, 9, 30 + 60 + 18.75), (60, 768, 1, 10, 30), (50, 100, 1, 1, 25), (1024, 70, 14, 0, 0),
+        // (stage width, height, columns, visible rows): rows under the phone's 74-pt inset, scaled
+        (375.0, 667.0, 5, 9), (60, 768, 1, 11), (50, 100, 1, 2), (1024, 70, 14, 1),
     ])
-    func gridAdaptsToTheStage(width: Double, height: Double, columns: Int, rows: Int, x: Double) {
+    func gridAdaptsToTheStage(width: Double, height: Double, columns: Int, rows: Int) {
         let layout = GridLayout(stage: StageSize(width: width, height: height))
         #expect(layout.columns == columns && layout.visibleRows == rows)
         if rows > 0 {
-            let second = layout.restTransform(of: Self.photo, tilt: 0, position: columns == 1 ? 0 : 1)
-            #expect(abs(second.x - x) < 1e-9)
+            let first = layout.restTransform(of: Self.photo, tilt: 0, position: 0)
+            let last = layout.restTransform(of: Self.photo, tilt: 0, position: columns - 1)
+            #expect(abs((first.x + last.x) / 2 - width / 2) < 1e-9, "centred")
         }
     }
 
-    /// The seed screen's scale on the default stage: 768 / 667.
+    /// The phone screen's scale on the default stage: 768 / 667.
     static let scale = 768.0 / 667
 
-    @Test func theSeedScreenFitsThePortraitPhoneInTheStage() {
-        let screen = SeedScreen(stage: Self.stage)
+    @Test func thePhoneScreenFitsInTheStage() {
+        let screen = PhoneScreen(stage: Self.stage)
         #expect(abs(screen.scale - Self.scale) < 1e-12)
         #expect(abs(screen.cardWidth - 335 * Self.scale) < 1e-9 && abs(screen.cardHeight - 467 * Self.scale) < 1e-9)
         #expect(abs(DeckLayout(stage: Self.stage).maxLength - 375 * Self.scale / 2) < 1e-9)
@@ -80,11 +103,11 @@ import Testing
     }
 
     @Test(arguments: [
-        // (position, stacked, left, top, width, opacity) in the seed view of w × h
+        // (position, stacked, left, top, width, opacity) in SMSwipeView's view of w × h
         (0, false, 0.0, 16.0, 0.0, 1.0), (1, false, 10, 8, 20, 1), (2, false, 20, 0, 40, 1), (3, false, 20, 0, 40, 0),
         (0, true, 0, 16, 0, 1), (1, true, 10, 8, 20, 0.5), (2, true, 20, 0, 40, 0.3), (7, true, 20, 0, 40, 0),
     ])
-    func swipeFramesAreTheSeedsThree(
+    func swipeFramesAreSMSwipeViewsThree(
         position: Int, stacked: Bool, left: Double, top: Double, narrowing: Double, opacity: Double
     ) {
         let w = 335 * Self.scale
@@ -99,17 +122,18 @@ import Testing
                 x: view.x + left + width / 2, y: view.y + top + (h - 16) / 2, w: width, h: h - 16, opacity: opacity))
     }
 
-    @Test func turningAboutTheBottomRightCornerKeepsThatCorner() {
+    @Test func turningAboutAPointKeepsThePointOfTheCardThere() {
         let card = CardTransform(x: 100, y: 200, w: 80, h: 40, rotation: 0.3)
-        func corner(_ t: CardTransform) -> Point {
+        // The card's own point at (30, −10) from its centre, in its turned frame.
+        func point(_ t: CardTransform) -> Point {
             let c = Elementary.cos(t.rotation)
             let s = Elementary.sin(t.rotation)
-            return Point(x: t.x + 40 * c - 20 * s, y: t.y + 40 * s + 20 * c)
+            return Point(x: t.x + 30 * c + 10 * s, y: t.y + 30 * s - 10 * c)
         }
-        let turned = card.turned(by: -0.7)
+        let pivot = point(card)
+        let turned = card.turned(by: -0.7, about: pivot)
         #expect(abs(turned.rotation + 0.4) < 1e-12)
-        #expect((corner(turned) - corner(card)).length < 1e-9)
-        #expect(abs((Point(x: turned.x, y: turned.y) - corner(card)).length - Point(x: 40, y: 20).length) < 1e-9)
+        #expect((point(turned) - pivot).length < 1e-9)
     }
 
     @Test func theDeckSpringIsDampingRatioPointFourSettlingNearHalfASecond() {

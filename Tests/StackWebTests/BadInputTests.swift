@@ -62,13 +62,36 @@ import Testing
         #expect(try server.http.post("/api/rooms/main/pointer", json: other).status == 200)
     }
 
+    @Test func rotatingTheViewerFieldDoesNotMultiplyTheRate() throws {
+        let server = try TestServer()
+        let move = #"{"type":"move","pointer":1,"x":10,"y":10,"t":1}"#
+        let events = Array(repeating: move, count: 500).joined(separator: ",")
+        let started = Date()
+        var (accepted, refusals) = (0, 0)
+        for batch in 0..<40 {
+            let reply = try server.http.post(
+                "/api/rooms/main/pointer", json: #"{"viewer":"v\#(batch)","events":[\#(events)]}"#)
+            if reply.status == 200 { accepted += 500 } else if reply.status == 429 { refusals += 1 }
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        // Before, every new viewer id had a fresh bucket: all 20,000 samples were taken.
+        #expect(refusals > 0)
+        #expect(
+            Double(accepted) <= PointerRateLimiter.addressBurst + PointerRateLimiter.addressPerSecond * elapsed + 500,
+            "\(accepted) samples accepted in \(elapsed) s")
+    }
+
     @Test func theRateLimiterRefillsOverTime() {
         var limiter = PointerRateLimiter()
         let outcomes = [
-            limiter.allow(600, from: "v", at: 0), limiter.allow(1, from: "v", at: 0),
-            limiter.allow(300, from: "v", at: 1000), limiter.allow(2, from: "v", at: 1000),
-            limiter.allow(600, from: "w", at: 1000),
+            limiter.allow(600, from: "v", at: "a", now: 0), limiter.allow(1, from: "v", at: "a", now: 0),
+            limiter.allow(300, from: "v", at: "a", now: 1000), limiter.allow(2, from: "v", at: "a", now: 1000),
+            limiter.allow(600, from: "w", at: "a", now: 1000),
         ]
         #expect(outcomes == [true, false, true, false, true])
+        // Rotating the viewer id: each new id has a full bucket, the address does not.
+        var rotating = PointerRateLimiter()
+        let accepted = (0..<100).filter { rotating.allow(600, from: "v\($0)", at: "b", now: 2000) }.count * 600
+        #expect(Double(accepted) == PointerRateLimiter.addressBurst)
     }
 }

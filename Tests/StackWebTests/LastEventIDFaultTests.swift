@@ -101,17 +101,17 @@ import Testing
 
     @Test func theOldestKeptIDStillReplaysAndOneOlderGetsASnapshot() throws {
         let server = try TestServer()
-        let total = Room.replayCapacity + 3
+        let total = RoomSettings.replayCapacity + 3
         for _ in 0..<total {
             try #require(try server.command(#"{"command":"highlight"}"#).status == 200)
         }
-        let oldestKept = total - Room.replayCapacity + 1
+        let oldestKept = total - RoomSettings.replayCapacity + 1
         let resumed = try server.events(headers: ["Last-Event-ID": String(oldestKept - 1)])
         let first = try resumed.next()
         #expect(first.event == "change")
         #expect(first.id == String(oldestKept))
         var last = first
-        for _ in 1..<Room.replayCapacity { last = try resumed.next() }
+        for _ in 1..<RoomSettings.replayCapacity { last = try resumed.next() }
         #expect(last.id == String(total))
         let tooOld = try server.events(headers: ["Last-Event-ID": String(oldestKept - 2)])
         let snapshot = try tooOld.next()

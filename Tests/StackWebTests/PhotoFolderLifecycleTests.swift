@@ -21,7 +21,7 @@ import Testing
             live = try LiveFolder(
                 folder: folder, order: .name, library: library, timing: timing,
                 log: { [logged] line in logged.withLock { $0.append(line) } },
-                onChange: { [changes] change in changes.withLock { $0.append(change) } })
+                onChange: { [changes] change, _ in changes.withLock { $0.append(change) } })
         }
 
         deinit { live.stop() }

@@ -257,7 +257,7 @@ import Testing
         #expect(refusal.header("Retry-After") == "1")
         #expect(try refusal.json()["error"] is String)
         #expect(
-            Double(accepted) <= PointerRateLimiter.burst + PointerRateLimiter.perSecond * elapsed + 1,
+            Double(accepted) <= PointerRateLimiter.viewerBurst + PointerRateLimiter.viewerPerSecond * elapsed + 1,
             "\(accepted) samples accepted in \(elapsed) s")
         let after = try pointer.snapshot()
         #expect(after["heldBy"] as? String == "flood")

@@ -8,10 +8,11 @@ import Testing
 @Suite struct ReplayLimitTests {
     /// A room of 80 cards switched between two styles 60 times: every change moves every card.
     static func busyRoom() throws -> (room: Room, seq: Int) {
-        let photos = (0..<80).map { Photo(id: "p\($0)", width: 4, height: 3) }
-        let room = Room(name: "r", clock: { 0 }, restore: { Stack(photos: photos, seed: 1) })
+        let room = Room.forTests(photos: 80)
         var seq = 0
-        for index in 0..<60 { seq = try room.apply(.style(index.isMultiple(of: 2) ? .grid : .angles)).seq }
+        for index in 0..<60 {
+            seq = try room.handle(.commandReceived(.style(index.isMultiple(of: 2) ? .grid : .angles))).seq
+        }
         return (room, seq)
     }
 
@@ -22,7 +23,7 @@ import Testing
         let opening = try #require(sink.events.first)
         #expect(opening.contains("event: snapshot"))
         #expect(!opening.contains("event: change"))
-        #expect(opening.utf8.count <= Room.maxReplayBytes)
+        #expect(opening.utf8.count <= RoomSettings.maxReplayBytes)
     }
 
     @Test func aShortReplayIsStillReplayed() throws {

@@ -24,16 +24,16 @@ import Testing
 
     @Test func aTooOldLastEventIDGetsAFreshSnapshot() throws {
         let server = try TestServer()
-        for _ in 0..<(Room.replayCapacity + 10) {
+        for _ in 0..<(RoomSettings.replayCapacity + 10) {
             _ = try server.command(#"{"command":"next"}"#)
         }
         let late = try server.events(headers: ["Last-Event-ID": "3"])
         let first = try late.next()
         #expect(first.event == "snapshot")
-        #expect(first.id == String(Room.replayCapacity + 10))
+        #expect(first.id == String(RoomSettings.replayCapacity + 10))
         // One still inside the buffer replays instead.
-        let recent = try server.events(headers: ["Last-Event-ID": String(Room.replayCapacity + 5)])
-        #expect(try recent.next().id == String(Room.replayCapacity + 6))
+        let recent = try server.events(headers: ["Last-Event-ID": String(RoomSettings.replayCapacity + 5)])
+        #expect(try recent.next().id == String(RoomSettings.replayCapacity + 6))
     }
 
     @Test func onlyTheFirstPointerDownDrivesTheCard() throws {

@@ -65,14 +65,10 @@ import Testing
     }
 
     @Test func aBoundaryIsBroadcastAsAChange() throws {
-        let asleep = Locked(false)
-        let photos = (0..<3).map { Photo(id: "p\($0)", width: 4, height: 3) }
-        let room = Room(
-            name: "r", clock: { 0 }, restore: { Stack(photos: photos, seed: 1) }, asleep: { asleep.withLock { $0 } })
+        let room = Room.forTests(photos: 3)
         let sink = RecordingSink()
         room.subscribe(sink, lastEventID: nil)
-        asleep.withLock { $0 = true }
-        room.sleepChanged()
+        try room.handle(.sleepChanged(asleep: true))
         let change = try #require(sink.events.last)
         #expect(change.contains(#""asleep":true"#))
         #expect(change.hasPrefix("id: 1\nevent: change\n"))
@@ -83,6 +79,12 @@ import Testing
 final class RecordingSink: EventSink {
     private let received = Locked<[String]>([])
     var events: [String] { received.withLock { $0 } }
+
+    /// The JSON of an event's `data:` line (the last one, for an opening that holds several).
+    static func json(of event: String) -> [String: Any]? {
+        guard let line = event.split(separator: "\n").last(where: { $0.hasPrefix("data: ") }) else { return nil }
+        return try? JSONSerialization.jsonObject(with: Data(line.dropFirst(6).utf8)) as? [String: Any]
+    }
     func send(_ bytes: [UInt8]) -> Bool {
         received.withLock { $0.append(String(decoding: bytes, as: UTF8.self)) }
         return true

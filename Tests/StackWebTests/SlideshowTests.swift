@@ -1,4 +1,5 @@
 import Foundation
+import StackModel
 import Testing
 
 @testable import StackWebServer
@@ -18,48 +19,91 @@ import Testing
         #expect(Slideshow(interval: nil, now: 0).nextAdvance == nil)
     }
 
-    /// Server time of the next change that moved the front card.
-    static func nextAdvance(_ viewer: SSETestClient, from current: Int, timeout: Double = 5) throws -> (Int, Double) {
-        let event = try viewer.next(timeout: timeout) { event in
-            guard event.event == "change", let data = try? event.json() else { return false }
-            return data["current"] as? Int != current
+    /// A room on a virtual clock with a slideshow every `interval` ms, and a viewer of it.
+    static func playingRoom(interval: Millis = 300) -> (Room, VirtualScheduler, RecordingSink) {
+        let scheduler = VirtualScheduler()
+        let room = Room.forTests(settings: RoomSettings(slideshowInterval: interval), scheduler: scheduler)
+        let viewer = RecordingSink()
+        room.subscribe(viewer, lastEventID: nil)
+        return (room, scheduler, viewer)
+    }
+
+    /// The `current` of every change the viewer got that moved the front card, with its server time.
+    static func advances(_ viewer: RecordingSink) -> [(current: Int, serverTime: Double)] {
+        var last = 0
+        var found: [(Int, Double)] = []
+        for event in viewer.events where event.contains("event: change") {
+            guard let json = RecordingSink.json(of: event), let current = json["current"] as? Int, current != last
+            else { continue }
+            last = current
+            found.append((current, json["serverTime"] as? Double ?? 0))
         }
-        let data = try event.json()
-        return (data["current"] as? Int ?? -1, data["serverTime"] as? Double ?? 0)
+        return found
     }
 
     @Test func roomsAdvanceByThemselvesAndPauseStopsThem() throws {
-        let server = try TestServer { $0.interval = 0.3 }
-        let viewer = try server.events()
-        let snapshot = try viewer.next().json()
+        let (room, scheduler, viewer) = Self.playingRoom(interval: 300)
+        let opening = try #require(viewer.events.first)
+        let snapshot = try #require(RecordingSink.json(of: opening))
         #expect(snapshot["playing"] as? Bool == true)
-        let (current, _) = try Self.nextAdvance(viewer, from: 0)
-        #expect(current == 1)
-        #expect(try server.command(#"{"command":"pause"}"#).status == 200)
-        let paused = try viewer.next { ($0.event == "change") && (try? $0.json())?["playing"] as? Bool == false }
-        #expect(paused.event == "change")
-        // Three intervals with no advance.
-        #expect(throws: TestSocket.Failure.self) { _ = try Self.nextAdvance(viewer, from: 1, timeout: 1) }
-        #expect(try server.command(#"{"command":"play"}"#).status == 200)
-        #expect(try Self.nextAdvance(viewer, from: 1).0 == 2)
+        let start = scheduler.now()
+        scheduler.advance(by: 299)
+        #expect(Self.advances(viewer).isEmpty)
+        scheduler.advance(by: 1)
+        #expect(Self.advances(viewer).map(\.current) == [1])
+        #expect(Self.advances(viewer).first?.serverTime == start + 300)
+        try room.handle(.pausePressed)
+        #expect(viewer.events.last?.contains(#""playing":false"#) == true)
+        // Ten intervals with no advance.
+        scheduler.advance(by: 3000)
+        #expect(Self.advances(viewer).map(\.current) == [1])
+        try room.handle(.playPressed)
+        scheduler.advance(by: 300)
+        #expect(Self.advances(viewer).map(\.current) == [1, 2])
     }
 
     @Test func aPersonsCommandHoldsTheNextAdvanceOffForAnInterval() throws {
-        let server = try TestServer { $0.interval = 0.5 }
-        let viewer = try server.events()
-        _ = try viewer.next()
-        _ = try server.command(#"{"command":"goto","index":5}"#)
-        let commanded = try viewer.next { $0.event == "change" }
-        let commandTime = try #require(try commanded.json()["serverTime"] as? Double)
-        let (current, advanceTime) = try Self.nextAdvance(viewer, from: 5)
-        #expect(current == 6)
-        #expect(advanceTime - commandTime >= 500)
+        let (room, scheduler, viewer) = Self.playingRoom(interval: 500)
+        scheduler.advance(by: 200)
+        let commandTime = scheduler.now()
+        try room.handle(.commandReceived(.goto(index: 5)))
+        scheduler.advance(by: 499)
+        #expect(Self.advances(viewer).map(\.current) == [5])
+        scheduler.advance(by: 1)
+        #expect(Self.advances(viewer).map(\.current) == [5, 6])
+        #expect(Self.advances(viewer).last?.serverTime == commandTime + 500)
     }
 
-    @Test func withoutAnIntervalPlayChangesNothing() throws {
+    @Test func asleepTheSlideshowHoldsItsPlaceUntilTheScreensWake() throws {
+        let (room, scheduler, viewer) = Self.playingRoom(interval: 300)
+        try room.handle(.sleepChanged(asleep: true))
+        scheduler.advance(by: 3000)
+        #expect(Self.advances(viewer).isEmpty)
+        try room.handle(.sleepChanged(asleep: false))
+        // Ticks kept the slideshow's quiet time up to date while asleep: one interval at most.
+        scheduler.advance(by: 300)
+        #expect(Self.advances(viewer).map(\.current) == [1])
+    }
+
+    @Test func playOnAServerWithoutAnIntervalStartsTheDefaultOne() throws {
+        let scheduler = VirtualScheduler()
+        let room = Room.forTests(scheduler: scheduler)
+        let viewer = RecordingSink()
+        room.subscribe(viewer, lastEventID: nil)
+        scheduler.advance(by: RoomSettings.defaultSlideshowInterval * 3)
+        #expect(Self.advances(viewer).isEmpty)
+        try room.handle(.playPressed)
+        #expect(viewer.events.last?.contains(#""playing":true"#) == true)
+        scheduler.advance(by: RoomSettings.defaultSlideshowInterval)
+        #expect(Self.advances(viewer).map(\.current) == [1])
+    }
+
+    @Test func playOverHTTPStartsASlideshowOnAServerWithoutAnInterval() throws {
         let server = try TestServer()
         #expect(try server.snapshot()["playing"] as? Bool == false)
         #expect(try server.command(#"{"command":"play"}"#).status == 200)
+        #expect(try server.snapshot()["playing"] as? Bool == true)
+        #expect(try server.command(#"{"command":"pause"}"#).status == 200)
         #expect(try server.snapshot()["playing"] as? Bool == false)
     }
 }

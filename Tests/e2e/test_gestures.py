@@ -18,7 +18,7 @@ def card_by_id(cards, card_id):
 
 
 def quarter_short_side(card):
-    """The distance past which a release is a flick whatever its speed (DESIGN.md, gestures)."""
+    """The distance past which a release is a flick whatever its speed (docs/styles.md, gestures)."""
     return min(card["w"], card["h"]) / 4
 
 

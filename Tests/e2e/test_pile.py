@@ -4,7 +4,7 @@ import time
 
 from support.stage import card_point
 
-BORDER = 5  # points, DESIGN.md (pile style)
+BORDER = 5  # points (docs/styles.md, pile)
 
 
 def is_white(rgb):

@@ -34,7 +34,7 @@ def save(page, name):
 
 
 def assert_looks_like_a_pile(page):
-    # The pile style turns every photo but the top by a few degrees (DESIGN.md); a stack of
+    # The pile style turns every photo but the top by a few degrees (docs/styles.md); a stack of
     # straight cards shows one photo and would make a misleading README picture.
     cards = page.state()["cards"]
     assert len(cards) > 1 and any(card["rotation"] != 0 for card in cards[1:]), \

@@ -35,6 +35,6 @@ test('withoutToken strips only the token', () => {
 test('each style has a look; rounded corners only in deck and swipe', () => {
   for (const style of ['pile', 'angles', 'grid']) assert.equal(lookFor(style).radius, 0, style);
   for (const style of ['deck', 'swipe']) assert.ok(lookFor(style).radius >= 8, style);
-  assert.equal(lookFor('pile').border, 5, 'DESIGN.md: the pile’s border is 5 pt');
+  assert.equal(lookFor('pile').border, 5, 'docs/styles.md: the pile’s border is 5 pt');
   assert.equal(lookFor(undefined), lookFor('pile'));
 });

@@ -20,7 +20,8 @@ typedef struct {
 /// context pointer (`*con_cls`).
 typedef void *(*CMicroHTTPD_URILogger)(void *context, const char *uri, struct MHD_Connection *connection);
 
-/// Starts a daemon with an internal polling thread, epoll and suspend/resume, as DESIGN.md asks.
+/// Starts a daemon with an internal polling thread, epoll and suspend/resume (docs/architecture.md
+/// says why each).
 /// Why a shim: MHD_start_daemon is variadic, and Swift cannot call C variadic functions.
 struct MHD_Daemon *CMicroHTTPD_start(
     CMicroHTTPD_Options options,

@@ -1,5 +1,5 @@
 /// How a card gets from one transform to another: along a spring, or along an eased curve over a
-/// fixed time (the seeds' `UIView.animateWithDuration`), possibly after a delay.
+/// fixed time (the iOS originals' `UIView.animateWithDuration`), possibly after a delay.
 enum Transition: Sendable, Equatable {
     case spring(Spring)
     /// `curve` over `duration` milliseconds, starting `delay` milliseconds after the event.
@@ -17,8 +17,8 @@ enum Transition: Sendable, Equatable {
         }
     }
 
-    /// `UIView.animateWithDuration`'s default curve is ease-in-out; the seeds rely on it.
-    static func seedTween(_ duration: Millis, delay: Millis = 0) -> Transition {
+    /// `UIView.animateWithDuration`'s default curve is ease-in-out; the iOS originals rely on it.
+    static func uiViewTween(_ duration: Millis, delay: Millis = 0) -> Transition {
         .tween(.easeInOut, duration: duration, delay: delay)
     }
 }

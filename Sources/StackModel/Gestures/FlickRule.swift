@@ -2,7 +2,8 @@
 ///
 /// A flick is `(speed ≥ minimumSpeed or distance ≥ minimumDistance)` and not
 /// `(speed ≥ restingSpeed and velocity · translation < 0)`: a throw is fast or far, but a finger
-/// still moving back toward where it started is bringing the card home, not throwing it.
+/// still moving back toward where it started is bringing the card home, not throwing it. The
+/// thresholds' origins: docs/styles.md.
 struct FlickRule: Sendable, Equatable {
     /// 800 pt/s: a deliberate throw. Repositioning drags stay well below it, while a quick throw
     /// across a 1024-pt stage easily passes it; card-swipe libraries settle on the same 500–1000 range.

@@ -5,7 +5,8 @@
 /// order by page time `t`: each joins the velocity fit in time order, but the dragged position only
 /// follows a sample at least as new as the newest applied, and a release happens at the newest sample.
 struct GestureRecognizer: Sendable, Equatable {
-    /// Movement under 10 pt and a press under 300 ms make a tap (the usual platform slop and timeout).
+    /// Movement under 10 pt and a press under 300 ms make a tap (the usual platform slop and timeout;
+    /// these and the constants below: docs/styles.md).
     static let tapSlop = 10.0
     static let tapDuration: Millis = 300
     /// A second tap whose down comes under 300 ms after the first tap's up, under 30 pt from the first

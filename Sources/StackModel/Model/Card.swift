@@ -27,6 +27,9 @@ struct CardMotion: Sendable, Equatable {
         case flyingOut
         /// Removed from the stack, fading out where it was.
         case departing
+        /// Pushed a little out of its place (the swipe's "no further"); at the end of its animation it
+        /// goes back.
+        case nudged
     }
 
     var phase: Phase

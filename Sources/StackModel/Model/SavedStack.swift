@@ -10,12 +10,15 @@ public struct SavedStack: Sendable, Equatable {
     public var tilts: [Int]
     /// Photos whose cards were removed: they stay out of the stack after a restart.
     public var removed: [String]
+    /// The swipe's stacked mode, a user choice.
+    public var swipeStacked: Bool
 
-    public init(style: StyleName, order: [String], tilts: [Int], removed: [String] = []) {
+    public init(style: StyleName, order: [String], tilts: [Int], removed: [String] = [], swipeStacked: Bool = false) {
         self.style = style
         self.order = order
         self.tilts = tilts
         self.removed = removed
+        self.swipeStacked = swipeStacked
     }
 }
 
@@ -35,7 +38,7 @@ extension Stack {
             tilts.append(Int(cards[card].tilt))
         }
         let removed = photos.indices.filter { !inStack[$0] }.map { photos[$0].id }
-        return SavedStack(style: style, order: ids, tilts: tilts, removed: removed)
+        return SavedStack(style: style, order: ids, tilts: tilts, removed: removed, swipeStacked: swipeStacked)
     }
 
     /// A stack of `photos` in the saved order and tilts. Photos the saved stack does not know join
@@ -43,7 +46,7 @@ extension Stack {
     /// photos are dropped.
     /// - Complexity: O(photos.count + saved.order.count).
     public init(photos: [Photo], stage: StageSize = .default, saved: SavedStack, seed: UInt64) {
-        self.init(photos: photos, stage: stage, style: saved.style, seed: seed)
+        self.init(photos: photos, stage: stage, style: saved.style, seed: seed, swipeStacked: saved.swipeStacked)
         var cardOfPhoto: [String: Int] = [:]
         for (card, photo) in photos.enumerated() where cardOfPhoto[photo.id] == nil { cardOfPhoto[photo.id] = card }
         var placed = [Bool](repeating: false, count: photos.count)
@@ -63,5 +66,6 @@ extension Stack {
         order = Ring(restored)
         headSlot = 0
         for (position, card) in restored.enumerated() { cards[card].slot = position }
+        refreshLayout()
     }
 }

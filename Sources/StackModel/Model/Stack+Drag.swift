@@ -16,19 +16,19 @@ extension Stack {
         for layer in layers {
             motions[layer.card] = CardMotion(phase: .held, target: layer.base, animation: nil)
         }
-        grab = Grab(start: point, layers: layers)
+        grab = Grab(start: point, layers: layers, atFirstCard: order.first == firstCard)
     }
 
     /// Moves the taken cards with the pointer; past the layout's fly-out distance the top card goes.
     mutating func dragCards(to point: Point, now: Millis) {
         guard let grab else { return }
         let translation = point - grab.start
+        let drag = Drag(start: grab.start, translation: translation, atFirstCard: grab.atFirstCard)
         for (index, layer) in grab.layers.enumerated() where motions[layer.card]?.phase == .held {
-            motions[layer.card]?.target = layout.dragged(
-                layer.base, layer: index, of: grab.layers.count, by: translation)
+            motions[layer.card]?.target = layout.dragged(layer.base, layer: index, of: grab.layers.count, by: drag)
         }
         if let distance = layout.flyOutDistance, abs(translation.x) > distance {
-            // The seed disables its pan here: the gesture is over, whatever the pointer does next.
+            // The original deck disables its pan here: the gesture is over, whatever the pointer does next.
             recognizer.abandon()
             throwTopCard(toward: Point(x: translation.x > 0 ? 1 : -1, y: 0), speed: 0, now: now)
         }
@@ -52,7 +52,12 @@ extension Stack {
             releaseCards(velocity: velocity, now: now)
             return
         }
-        if style == .swipe && direction.x > 0 {
+        if style == .frame {
+            // The frame's flick is its `next` or `previous`: the shown photos fade from where the
+            // drag left them.
+            releaseCards(velocity: .zero, now: now)
+            if direction.x < 0 { goForward(now: now) } else { goBack(now: now) }
+        } else if style == .swipe && direction.x > 0 {
             releaseCards(velocity: .zero, now: now)
             bringBottomToTopRecorded(now: now)
         } else {
@@ -65,7 +70,9 @@ extension Stack {
         guard let grab, let held = motions[grab.card]?.target else { return }
         self.grab = nil
         sendTopToBackRecorded(from: held, toward: direction, speed: speed, now: now)
-        let transition = reflow ?? layout.reflow
+        // The cards the pointer moved go on from where it left them at once: a delayed reflow (the
+        // swipe's, which waits for the flight) would keep them still where the drag put them.
+        let transition = layout.reflow
         for layer in grab.layers.dropFirst() where motions[layer.card]?.phase == .held {
             let from = motions[layer.card]?.target ?? layer.base
             animate(layer.card, from: from, to: restTransform(of: layer.card), transition, now: now)

@@ -32,8 +32,14 @@ extension Stack {
         gestureRecognized(recognizer.expire(at: now), at: now)
         let arrived = travelling.filter { (motions[$0]?.animation?.end ?? now) <= now }
         travelling.removeAll { arrived.contains($0) }
-        for card in arrived where motions[card]?.phase == .flyingOut {
-            land(card, at: now)
+        for card in arrived {
+            switch motions[card]?.phase {
+            case .flyingOut: land(card, at: now)
+            case .nudged:
+                let target = motions[card]?.target ?? restTransform(of: card)
+                animate(card, from: target, to: restTransform(of: card), SwipeLayout.nudgeBack, now: now)
+            default: break
+            }
         }
         departing.removeAll { (motions[$0.card]?.animation?.end ?? now) <= now }
     }

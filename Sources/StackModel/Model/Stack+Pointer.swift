@@ -2,8 +2,9 @@
 extension Stack {
     mutating func pointerReceived(_ input: PointerInput, at now: Millis) {
         // A style whose presses only tap (angles, grid) listens on the whole stage: a tap on empty
-        // stage means something there. The others listen on the top card.
-        let wholeStage = layout.draggedLayers == 0
+        // stage means something there; so does the frame, whose photos fill the stage. The others
+        // listen on the top card.
+        let wholeStage = layout.draggedLayers == 0 || layout.grabsAnywhere
         let top = wholeStage ? nil : grabbableTop(at: now)
         let outcome = recognizer.handle(input, at: now) { point in wholeStage || (top?.contains(point) ?? false) }
         gestureRecognized(outcome, at: now)
@@ -50,17 +51,20 @@ extension Stack {
             }
         case .swipe:
             if twice { toggleFullscreen() }
+        case .frame:
+            // A frame on a wall: a touch only swipes.
+            break
         case .deck:
-            // Every tap turns the card, as the seed's single-tap recognizer does.
+            // Every tap turns the card, as the original deck's single-tap recognizer does.
             if let top = order.first { flip(top, now: now) }
         case .angles, .grid:
-            // Every tap counts, as the seed's single-tap recognizer does.
+            // Every tap counts, as StackCollectionViewLayout's single-tap recognizer does.
             removeOrInsert(at: point, now: now)
         }
     }
 
-    /// The seed 001 tap: a card under the pointer is deleted; on empty stage a card is inserted in
-    /// front, showing the photo list's last photo (the seed inserts its last image, "xcode.png").
+    /// The StackCollectionViewLayout tap: a card under the pointer is deleted; on empty stage a card is inserted in
+    /// front, showing the photo list's last photo (the original inserts its last image, "xcode.png").
     private mutating func removeOrInsert(at point: Point, now: Millis) {
         // A card flying off the stage is no longer there to be tapped.
         let hit = drawnNumbers()

@@ -24,13 +24,13 @@ extension Stack {
         var redrawn: [DrawnCard] = []
         if case .moved(let point) = outcome, let grab {
             redrawn.reserveCapacity(grab.layers.count)
-            let translation = point - grab.start
+            let drag = Drag(start: grab.start, translation: point - grab.start, atFirstCard: grab.atFirstCard)
             for (index, layer) in grab.layers.enumerated() {
                 // One hash per card: the motion is read and updated in place through its index.
                 guard let slot = motions.index(forKey: layer.card), motions.values[slot].phase == .held else {
                     continue
                 }
-                let target = layout.dragged(layer.base, layer: index, of: grab.layers.count, by: translation)
+                let target = layout.dragged(layer.base, layer: index, of: grab.layers.count, by: drag)
                 guard target != motions.values[slot].target else { continue }
                 motions.values[slot].target = target
                 redrawn.append(drawnCard(layer.card, motion: motions.values[slot], at: now))

@@ -55,7 +55,7 @@ extension Stack {
         }
         for (card, from) in arriving {
             let rest = restTransform(of: card)
-            let start = from ?? layout.offStage(rest, direction: Self.left)
+            let start = from ?? layout.arrivalStart(rest)
             animate(card, from: start, to: rest, layout.arrival, now: now)
         }
     }

@@ -1,5 +1,37 @@
 /// Switching styles: every card drawn in either style moves from where it is to its new place.
 extension Stack {
+    /// The one layout of `style` on `stage`. `count` sizes the grid's tiles (nil: the smallest,
+    /// as for a stack too large to fit); `pairsPortraits` says whether the frame shows its front two
+    /// photos side by side.
+    static func layout(
+        for style: StyleName, stage: StageSize, swipeStacked: Bool, count: Int? = nil, pairsPortraits: Bool = false
+    ) -> any StyleLayout {
+        switch style {
+        case .pile: PileLayout(stage: stage)
+        case .angles: AnglesLayout(stage: stage)
+        case .grid: GridLayout(stage: stage, count: count)
+        case .deck: DeckLayout(stage: stage)
+        case .swipe: SwipeLayout(stage: stage, stacked: swipeStacked)
+        case .frame: FrameLayout(stage: stage, paired: pairsPortraits)
+        }
+    }
+
+    /// Whether the frame would show the front two photos side by side: on a landscape stage, when
+    /// both are portrait.
+    /// - Complexity: O(1).
+    var frontPhotosPair: Bool {
+        stage.width > stage.height && count >= 2 && photos[order[0]].isPortrait && photos[order[1]].isPortrait
+    }
+
+    /// Rebuilds the layout from what it depends on besides the style: the card count (the grid's
+    /// tiles) and the front photos (the frame's pair). Called once per event, before the moved cards
+    /// settle, so a card whose place this moves goes there like any other.
+    /// - Complexity: O(1), O(columns) for the grid.
+    mutating func refreshLayout() {
+        layout = Self.layout(
+            for: style, stage: stage, swipeStacked: swipeStacked, count: count, pairsPortraits: frontPhotosPair)
+    }
+
     /// Lays the stack out in `name`'s layout. Each card drawn before or after the switch animates from
     /// where viewers see it (or, if it was not drawn, from its place in the old style) to its place in
     /// the new one; a flight in progress is cut short, the card going straight to its place at the
@@ -12,7 +44,7 @@ extension Stack {
         }
         let wereDrawn = Set(moving.map(\.card))
         style = name
-        layout = Self.layout(for: name, stage: stage, swipeStacked: swipeStacked)
+        refreshLayout()
         travelling.removeAll()
         let limit = min(count, layout.drawnLimit)
         for card in order.prefix(limit) where !wereDrawn.contains(card) {

@@ -6,8 +6,9 @@
 public struct Stack: Sendable {
     public let stage: StageSize
     public internal(set) var style: StyleName
-    /// `swipe` only: the seed's stacked mode, the cards behind the front one at 50 % and 30 % opacity.
-    public let swipeStacked: Bool
+    /// `swipe` only: SMSwipeView's stacked mode, the cards behind the front one at 50 % and 30 %
+    /// opacity; a user choice (the `style` command's `stacked`), kept across style switches.
+    public internal(set) var swipeStacked: Bool
     /// Whether the front card is shown fitted to the whole stage (pile's double tap, `fullscreen`).
     public internal(set) var isFullscreen = false
     var layout: any StyleLayout
@@ -34,7 +35,7 @@ public struct Stack: Sendable {
     var random: SplitMix64
     /// Order changes `undo` can revert, oldest first, at most `historyLimit`.
     var history: [UndoEntry] = []
-    /// The card a swipe back stops at (the seed's index 0): the front card when the stack was made
+    /// The card a swipe back stops at (SMSwipeView's index 0): the front card when the stack was made
     /// or shuffled; when it is removed, the card after it.
     var firstCard: Int?
     /// How the cards whose resting place the current event moved get there; nil: the layout's
@@ -51,7 +52,7 @@ public struct Stack: Sendable {
         self.stage = stage
         self.style = style
         self.swipeStacked = swipeStacked
-        layout = Self.layout(for: style, stage: stage, swipeStacked: swipeStacked)
+        layout = PileLayout(stage: stage)
         var random = SplitMix64(seed: seed)
         cards = []
         cards.reserveCapacity(photos.count)
@@ -61,6 +62,7 @@ public struct Stack: Sendable {
         self.random = random
         order = Ring(photos.indices)
         firstCard = order.first
+        refreshLayout()
     }
 
     /// The viewer whose pointer is dragging a card now, if any: the others' pointers are ignored
@@ -70,8 +72,14 @@ public struct Stack: Sendable {
     /// Number of cards in the stack.
     public var count: Int { order.count }
 
-    /// Photo-list index of the front card (0 when empty).
-    public var current: Int { order.first ?? 0 }
+    /// The front card's place in the stack's own cycle: how many cards have gone by since the first
+    /// card (the front one when the stack was made or shuffled), modulo `count`; 0 when empty. So
+    /// 0 ≤ current < count always, and "photo current + 1 of count" reads as a user expects; `goto`
+    /// takes an index in the same sense.
+    public var current: Int {
+        guard let first = firstCard, count > 0 else { return 0 }
+        return (count - position(of: first)) % count
+    }
 
     /// The next server time at which the room must send `.tick`, or `nil` when nothing is pending.
     public var nextDeadline: Millis? {
@@ -104,7 +112,7 @@ public struct Stack: Sendable {
     /// way is tested against.
     mutating func handleInFull(_ event: StackEvent, at now: Millis) throws(StackError) -> StackChange {
         let before = drawn(at: now)
-        let summary = Summary(count: count, current: current, style: style)
+        let summary = self.summary
         reflow = nil
         switch event {
         case .pointer(let input):
@@ -114,22 +122,12 @@ public struct Stack: Sendable {
         case .tick:
             clockTicked(at: now)
         }
+        refreshLayout()
         settleMovedCards(before: before, at: now)
         let after = drawn(at: now)
         forgetFinishedMotions(drawn: after, at: now)
-        let summaryChanged = summary != Summary(count: count, current: current, style: style)
+        let summaryChanged = summary != self.summary
         return Self.change(from: before, to: after, summaryChanged: summaryChanged)
-    }
-
-    /// The one layout of `style` on `stage`.
-    static func layout(for style: StyleName, stage: StageSize, swipeStacked: Bool) -> any StyleLayout {
-        switch style {
-        case .pile: PileLayout(stage: stage)
-        case .angles: AnglesLayout(stage: stage)
-        case .grid: GridLayout(stage: stage)
-        case .deck: DeckLayout(stage: stage)
-        case .swipe: SwipeLayout(stage: stage, stacked: swipeStacked)
-        }
     }
 
     func position(of card: Int) -> Int { cards[card].slot - headSlot }
@@ -145,6 +143,11 @@ public struct Stack: Sendable {
         var count: Int
         var current: Int
         var style: StyleName
+        var swipeStacked: Bool
+    }
+
+    private var summary: Summary {
+        Summary(count: count, current: current, style: style, swipeStacked: swipeStacked)
     }
 }
 
@@ -161,6 +164,8 @@ extension Stack {
         var start: Point
         /// Front first; the first is the card under the pointer.
         var layers: [Layer]
+        /// The front card was the first card when taken: a swipe back has nowhere to go.
+        var atFirstCard = false
 
         var card: Int { layers[0].card }
     }

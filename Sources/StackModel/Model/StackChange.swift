@@ -4,7 +4,7 @@ public struct StackChange: Sendable, Equatable {
     public var cards: [DrawnCard]
     /// Cards that are no longer drawn.
     public var removed: [CardID]
-    /// True when `count`, `current` or `style` changed.
+    /// True when `count`, `current`, `style` or `swipeStacked` changed.
     public var summaryChanged: Bool
 
     public init(cards: [DrawnCard] = [], removed: [CardID] = [], summaryChanged: Bool = false) {

@@ -1,10 +1,12 @@
 /// Everything a finger can do, as a command a script can send.
 public enum StackCommand: Sendable, Equatable {
-    /// The front card leaves for the back (a flick, a swipe left, the deck's fly-out).
+    /// The front card leaves for the back (a flick, a swipe left, the deck's fly-out); in `frame`, the
+    /// two front photos when they are shown as a pair.
     case next
-    /// The back card comes to the front (in `swipe`, not past the first card: the seed stops there).
+    /// The back card comes to the front (in `swipe`, not past the first card: SMSwipeView stops there,
+    /// and the front card nudges instead); in `frame`, the back two when they make a pair.
     case previous
-    /// Bring the card of this photo-list index to the front.
+    /// Bring the card at this place in the stack's cycle (as `Stack.current` counts) to the front.
     case goto(index: Int)
     /// Add a card for `photo` at stack position `at` (0 = on top, `count` = at the bottom). The photo
     /// is appended to the photo list, so existing photo-list indices and card ids stay as they were.
@@ -17,8 +19,9 @@ public enum StackCommand: Sendable, Equatable {
     case flip
     /// Show the front card fitted to the whole stage, or go back (the pile's double tap).
     case fullscreen
-    /// Lay the stack out in another style, every drawn card moving to its new place.
-    case style(StyleName)
+    /// Lay the stack out in another style, every drawn card moving to its new place. `stacked`
+    /// switches the swipe's stacked mode on or off (nil: as it was).
+    case style(StyleName, stacked: Bool? = nil)
     /// Put the cards in a random order drawn from `seed`. Not undoable: it clears the history.
     case shuffle(seed: UInt64)
     /// Revert the last `next`, `previous`, `goto`, `insert` or `remove`, by command or gesture.

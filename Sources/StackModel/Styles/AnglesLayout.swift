@@ -1,11 +1,16 @@
-/// The `angles` style (seed 001's StackCollectionViewLayout): every card 120 × 120, centred on the
-/// stage, turned by the seed's five angles in turn, position 0 on top.
+/// The `angles` style (the UICollectionView StackCollectionViewLayout): every card square, centred
+/// on the stage, turned by the original's five angles in turn, position 0 on top.
+///
+/// The original's cards are 120 pt on a 375-pt-wide phone screen; here they keep that share of the
+/// stage's short side (245.8 pt on the default stage), so they read the same on any screen
+/// (docs/styles.md).
 ///
 /// Presses only tap: a tap on a card deletes it, a tap on empty stage inserts one in front.
 struct AnglesLayout: StyleLayout, Equatable {
     /// Radians, clockwise, for positions 0, 1, 2, 3, 4, then again from 5.
     static let angles: [Double] = [0, 0.2, -0.5, -0.2, 0.5]
-    static let itemSize = 120.0
+    /// The original's 120 pt over the phone screen's 375-pt width.
+    static let itemShare = 120.0 / 375
     /// Two turns of the five angles. A card from position 5 on lies exactly under the card five above
     /// it (same centre, size and angle), so only the first turn shows at rest; the second is there for
     /// the moment cards shift forward after a delete.
@@ -15,9 +20,11 @@ struct AnglesLayout: StyleLayout, Equatable {
 
     var drawnLimit: Int { Self.drawnLimit }
 
+    var itemSize: Double { Self.itemShare * min(stage.width, stage.height) }
+
     func restTransform(of photo: Photo, tilt: Int8, position: Int) -> CardTransform {
         CardTransform(
-            x: stage.width / 2, y: stage.height / 2, w: Self.itemSize, h: Self.itemSize,
+            x: stage.width / 2, y: stage.height / 2, w: itemSize, h: itemSize,
             rotation: Self.angles[position % Self.angles.count])
     }
 

@@ -1,9 +1,10 @@
 /// The `pile` style (PhotoStackView): every card centred on the stage, its photo's aspect fitted in
 /// 62 % of the stage, tilted by its own whole-degree angle, except the top card, which lies straight.
+/// Constants and their origins: docs/styles.md.
 struct PileLayout: StyleLayout, Equatable {
     /// Cards drawn: ten tilted cards already read as a pile, and the rest lie hidden under them.
     static let drawnLimit = 10
-    /// Tilts are whole degrees in ±rotationOffset (the seed's default, 4).
+    /// Tilts are whole degrees in ±rotationOffset (PhotoStackView's default, 4).
     static let rotationOffset = 4
     static let cardFraction = 0.62
 
@@ -24,6 +25,6 @@ struct PileLayout: StyleLayout, Equatable {
         return CardTransform(x: centre.x, y: centre.y, w: size.width, h: size.height, rotation: rotation)
     }
 
-    /// A thrown card comes home with the speed it was thrown back at, as the seed's pan does.
+    /// A thrown card comes home with the speed it was thrown back at, as PhotoStackView's pan does.
     var springBackKeepsVelocity: Bool { true }
 }

@@ -35,11 +35,14 @@ protocol StyleLayout: Sendable {
     var landing: Landing { get }
     /// The bottom card coming to the top from off the stage's left edge.
     var arrival: Transition { get }
+    /// Where a card coming to the top starts, given where it will rest.
+    func arrivalStart(_ rest: CardTransform) -> CardTransform
     /// How many cards, front first, a press on the top card takes; 0: a press anywhere only taps.
     var draggedLayers: Int { get }
-    /// Where taken card `layer` (0: the one pressed) of `layers` is drawn when the pointer has moved
-    /// by `translation` since it took the card at `base`.
-    func dragged(_ base: CardTransform, layer: Int, of layers: Int, by translation: Point) -> CardTransform
+    /// Whether a press anywhere on the stage takes the cards (not only one on the top card).
+    var grabsAnywhere: Bool { get }
+    /// Where taken card `layer` (0: the one pressed) of `layers` is drawn during `drag`, taken at `base`.
+    func dragged(_ base: CardTransform, layer: Int, of layers: Int, by drag: Drag) -> CardTransform
     /// A sideways drag longer than this sends the top card away at once (the deck's maxLength);
     /// nil: only a release can.
     var flyOutDistance: Double? { get }
@@ -53,7 +56,7 @@ enum Landing: Sendable, Equatable {
     case slideUnder
     /// Slides to its place at the back if that place is drawn; otherwise stops being drawn.
     case slideIfDrawn
-    /// Appears at its place at the back at once (the seeds re-add the view there), if drawn.
+    /// Appears at its place at the back at once (the iOS originals re-add the view there), if drawn.
     case appear
 }
 
@@ -71,18 +74,33 @@ extension StyleLayout {
     var flight: Transition { .spring(.flight) }
     var landing: Landing { .slideUnder }
     var arrival: Transition { .spring(.settle) }
+    func arrivalStart(_ rest: CardTransform) -> CardTransform { offStage(rest, direction: Point(x: -1, y: 0)) }
     var draggedLayers: Int { 1 }
-    func dragged(_ base: CardTransform, layer: Int, of layers: Int, by translation: Point) -> CardTransform {
+    var grabsAnywhere: Bool { false }
+    func dragged(_ base: CardTransform, layer: Int, of layers: Int, by drag: Drag) -> CardTransform {
         var moved = base
-        moved.x += translation.x
-        moved.y += translation.y
+        moved.x += drag.translation.x
+        moved.y += drag.translation.y
         return moved
     }
     var flyOutDistance: Double? { nil }
     var throwsSideways: Bool { false }
 
-    /// `transform` moved along the unit vector `direction` until it is entirely off the stage.
+    /// `transform` moved along the unit vector `direction` until no window shows it (docs/styles.md).
     func offStage(_ transform: CardTransform, direction: Point) -> CardTransform {
         stage.offStage(transform, direction: direction)
     }
+}
+
+/// A drag in progress, as a layout sees it.
+struct Drag: Sendable, Equatable {
+    /// Where the pointer took the cards.
+    var start: Point
+    /// The pointer's way since.
+    var translation: Point
+    /// Whether the front card is the first card, with nothing before it to swipe back to.
+    var atFirstCard: Bool
+
+    /// Where the pointer is now.
+    var point: Point { start + translation }
 }

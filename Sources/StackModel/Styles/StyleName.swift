@@ -1,4 +1,5 @@
-/// The layouts StackWeb reproduces from the seed articles.
+/// The layouts StackWeb draws: five reproduce iOS stack views, `frame` is a wall photo frame
+/// (docs/styles.md).
 public enum StyleName: String, Sendable, CaseIterable, Equatable {
-    case pile, angles, grid, deck, swipe
+    case pile, angles, grid, deck, swipe, frame
 }

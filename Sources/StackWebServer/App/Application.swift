@@ -22,15 +22,37 @@ public final class Application {
     /// The token every POST must carry, or `nil` when anyone may control.
     let controlToken: String?
     let rooms: RoomRegistry
-    let store: StateStore
+    let store: any RoomStore
     let server: HTTPServer
     private let heartbeat: any DispatchSourceTimer
-    private let sweeper: any DispatchSourceTimer
     /// Follows the photo folder; `nil` when inotify is unavailable (the library then stays as started).
     private var watcher: LiveFolder?
     private let sleep: SleepClock?
 
-    public init(configuration: Configuration) throws {
+    public convenience init(configuration: Configuration) throws {
+        try self.init(configuration: configuration, store: Application.openStore(configuration))
+    }
+
+    /// The SQLite database at `--state`, or memory only without it. A database that cannot be opened
+    /// (damaged, not a database) is moved aside for a person to look at, and a new one is made: a
+    /// photo frame must come back up by itself.
+    static func openStore(_ configuration: Configuration) throws -> any RoomStore {
+        guard let path = configuration.state else { return MemoryRoomStore() }
+        do {
+            return try SQLiteStore(path: path, defaultStyle: configuration.style, log: warn)
+        } catch let error as SQLiteError {
+            let aside = path + ".unreadable-\(Int(Date().timeIntervalSince1970))"
+            try FileManager.default.moveItem(atPath: path, toPath: aside)
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            warn("cannot open \(path) (\(error)); moved it to \(aside) and started a new database")
+            return try SQLiteStore(path: path, defaultStyle: configuration.style, log: warn)
+        }
+    }
+
+    /// With the store rooms keep their lasting state in (tests inject a slow or failing one).
+    init(configuration: Configuration, store: any RoomStore, scheduler: any RoomScheduler = SystemRoomScheduler())
+        throws
+    {
         self.configuration = configuration
         guard let resources = ResourceLocator.locate(explicit: configuration.resources) else {
             throw Failure.resourcesNotFound
@@ -51,10 +73,13 @@ public final class Application {
         let shuffleSeed = configuration.shuffle ? UInt64.random(in: 0...UInt64.max) : nil
         let sleep = configuration.sleep.map { SleepClock(schedule: $0) }
         self.sleep = sleep
-        store = StateStore(path: configuration.state, defaultStyle: style, log: Application.warn)
+        self.store = store
+        let settings = RoomSettings(
+            idleUnload: configuration.idleUnloadSeconds * 1000,
+            slideshowInterval: configuration.interval.map { $0 * 1000 })
         rooms = RoomRegistry(
-            maxRooms: configuration.maxRooms, store: store, slideshowInterval: configuration.interval.map { $0 * 1000 },
-            clock: Application.now, library: library, asleep: { sleep?.asleep ?? false }
+            maxRooms: configuration.maxRooms, store: store, settings: settings, scheduler: scheduler, library: library,
+            asleep: { sleep?.asleep ?? false }
         ) { name, saved in
             // New tilts come from the room's name, so a room without saved state looks the same each start.
             let seed = FNV1a.hash(name.utf8)
@@ -83,21 +108,14 @@ public final class Application {
         let interval = DispatchTimeInterval.milliseconds(Int(configuration.heartbeatSeconds * 1000))
         heartbeat.schedule(deadline: .now() + interval, repeating: interval)
         heartbeat.setEventHandler { [rooms] in
-            for room in rooms.all { room.heartbeat() }
+            for room in rooms.all { _ = try? room.handle(.heartbeatDue) }
         }
         heartbeat.resume()
 
-        sweeper = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "stackweb.sweeper"))
-        let idle = configuration.idleUnloadSeconds * 1000
-        let sweepEvery = DispatchTimeInterval.milliseconds(Int(min(60, configuration.idleUnloadSeconds) * 1000))
-        sweeper.schedule(deadline: .now() + sweepEvery, repeating: sweepEvery)
-        sweeper.setEventHandler { [rooms] in rooms.unloadIdleRooms(idle: idle) }
-        sweeper.resume()
-
         watcher = Application.watch(
             folder: folder, order: configuration.order, rescan: configuration.rescan, library: library, rooms: rooms)
-        sleep?.start { [rooms] in
-            for room in rooms.all { room.sleepChanged() }
+        sleep?.start { [rooms] asleep in
+            for room in rooms.all { _ = try? room.handle(.sleepChanged(asleep: asleep)) }
         }
     }
 
@@ -105,9 +123,6 @@ public final class Application {
     @Sendable static func warn(_ message: String) {
         FileHandle.standardError.write(Data("stackweb: \(message)\n".utf8))
     }
-
-    /// Server time: milliseconds since the Unix epoch.
-    @Sendable static func now() -> Millis { Date().timeIntervalSince1970 * 1000 }
 
     /// The address to open in a browser.
     public var url: String {
@@ -134,13 +149,9 @@ public final class Application {
     /// Closes every viewer's stream, then stops the server.
     public func stop() {
         heartbeat.cancel()
-        sweeper.cancel()
         watcher?.stop()
         sleep?.stop()
-        for room in rooms.all {
-            room.closeAll()
-            store.markDirty(room.name)
-        }
+        for room in rooms.all { room.closeAll() }
         server.stop()
         store.flush()
     }

@@ -20,6 +20,8 @@ enum APIRequest {
         var command: String
         var index: Int?
         var style: String?
+        /// `style` only: the swipe's stacked mode on or off; absent keeps it as it is.
+        var stacked: Bool?
         var id: String?
         var photo: String?
         var at: Int?
@@ -81,7 +83,7 @@ enum APIRequest {
                 throw .badRequest(
                     "style needs \"style\": one of \(StyleName.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            return .stack(.style(style))
+            return .stack(.style(style, stacked: decoded.stacked))
         case "remove":
             guard let id = decoded.id, !id.isEmpty, id.utf8.count <= 64 else {
                 throw .badRequest("remove needs the card's \"id\"")

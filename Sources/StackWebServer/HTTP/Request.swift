@@ -10,10 +10,12 @@ struct Request: Sendable {
     /// Header values by lower-cased name.
     var headers: [String: String]
     var body: [UInt8]
+    /// The peer's IP address as the socket reports it ("" when unknown, as in tests without one).
+    var client: String
 
     init(
         method: String, path: String, rawTarget: String? = nil, query: [String: String] = [:],
-        headers: [String: String] = [:], body: [UInt8] = []
+        headers: [String: String] = [:], body: [UInt8] = [], client: String = ""
     ) {
         self.method = method
         self.path = path
@@ -22,6 +24,7 @@ struct Request: Sendable {
         self.headers = Dictionary(
             headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
         self.body = body
+        self.client = client
     }
 
     /// The query arguments some handler reads; the server looks up only these (collecting every
@@ -29,14 +32,17 @@ struct Request: Sendable {
     static let knownQueryArguments = ["page", "w", "h"]
 
     /// A request whose header names are lower-cased already (the server's lookups).
-    init(method: String, path: String, rawTarget: String, query: [String: String], lowercasedHeaders: [String: String])
-    {
+    init(
+        method: String, path: String, rawTarget: String, query: [String: String], lowercasedHeaders: [String: String],
+        client: String
+    ) {
         self.method = method
         self.path = path
         self.rawTarget = rawTarget
         self.query = query
         self.headers = lowercasedHeaders
         self.body = []
+        self.client = client
     }
 
     func header(_ name: HeaderName) -> String? { headers[name.rawValue] }

@@ -90,8 +90,8 @@ struct Router: RequestResponder {
     }
 
     private func events(of room: Room, request: Request) -> Response {
-        guard room.viewerCount < Room.maxViewers else {
-            return .error(429, "this room has its maximum of \(Room.maxViewers) viewers")
+        guard room.viewerCount < RoomSettings.maxViewers else {
+            return .error(429, "this room has its maximum of \(RoomSettings.maxViewers) viewers")
         }
         // A page from an older deployment (it says which with ?page=) reloads instead of subscribing.
         if let page = request.query["page"], page != staticFiles.version {
@@ -117,13 +117,7 @@ struct Router: RequestResponder {
         } catch {
             return .error(error.status, error.message)
         }
-        do {
-            return acknowledge(try room.apply(pointer: samples))
-        } catch {
-            var response = Response.error(429, "too many pointer events from this viewer; slow down")
-            response.headers.append(("Retry-After", "1"))
-            return response
-        }
+        return apply(.pointerBatchReceived(samples, from: request.client), to: room)
     }
 
     private func command(_ room: Room, _ request: Request) -> Response {
@@ -133,41 +127,64 @@ struct Router: RequestResponder {
         } catch {
             return .error(error.status, error.message)
         }
-        let stackCommand: StackCommand
         switch command {
-        case .play: return acknowledge(room.setPlaying(true))
-        case .pause: return acknowledge(room.setPlaying(false))
-        case .stack(let command): stackCommand = command
-        case .shuffle: stackCommand = .shuffle(seed: UInt64.random(in: 0...UInt64.max))
+        case .play: return apply(.playPressed, to: room)
+        case .pause: return apply(.pausePressed, to: room)
+        case .stack(let command): return apply(.commandReceived(command), to: room)
+        case .shuffle: return apply(.commandReceived(.shuffle(seed: UInt64.random(in: 0...UInt64.max))), to: room)
         case .insert(let photoID, let position):
             guard let entry = photos.withLock({ $0.entry(id: photoID) }) else {
                 return .error(404, "no photo \(photoID.prefix(40))")
             }
-            stackCommand = .insert(photo: entry.photo, at: position)
-        }
-        do {
-            return acknowledge(try room.apply(stackCommand))
-        } catch {
-            switch error {
-            case .indexOutOfRange(let index, let count):
-                return .error(400, "index \(index) is out of range: the stack has \(count) cards")
-            case .emptyStack:
-                return .error(400, "the stack is empty")
-            case .unknownCard(let id):
-                return .error(404, "no card \(id.prefix(40)) in this room")
-            case .nothingToUndo:
-                return .error(400, "nothing to undo")
-            }
+            return apply(.commandReceived(.insert(photo: entry.photo, at: position)), to: room)
         }
     }
 
-    /// `{"seq": N}`, sent only once a change to what is saved is on disk: an acknowledged change
-    /// survives even `kill -9`. Drags change nothing lasting and are answered at once.
-    private func acknowledge(_ applied: Room.Applied) -> Response {
-        if applied.changedLastingState { rooms.store.flush() }
+    /// Hands the event to the room and answers `{"seq": N}` — once what it changed is kept, when it
+    /// changed lasting state: an acknowledged change survives even `kill -9`. The wait happens off
+    /// this thread (the connection is parked); drags change nothing lasting and are answered at once.
+    private func apply(_ event: RoomEvent, to room: Room) -> Response {
+        let applied: Room.Applied
+        do {
+            applied = try room.handle(event)
+        } catch {
+            return Self.refusal(error)
+        }
         var writer = JSONWriter()
         writer.object { $0.field("seq", applied.seq) }
-        return .json(writer.bytes)
+        let answer = Response.json(writer.bytes)
+        guard let durability = applied.durability else { return answer }
+        if let outcome = durability.outcome { return Self.acknowledgement(answer, outcome) }
+        return Response(
+            status: 200,
+            body: .deferred { complete in durability.whenKnown { complete(Self.acknowledgement(answer, $0)) } })
+    }
+
+    private static func acknowledgement(_ answer: Response, _ outcome: Durability.Outcome) -> Response {
+        switch outcome {
+        case .success: return answer
+        case .failure(let failure):
+            var response = Response.error(503, "the change could not be saved: \(failure.description)")
+            response.headers.append(("Retry-After", "5"))
+            return response
+        }
+    }
+
+    private static func refusal(_ refusal: RoomRefusal) -> Response {
+        switch refusal {
+        case .rateLimited:
+            var response = Response.error(429, "too many pointer events from this viewer or address; slow down")
+            response.headers.append(("Retry-After", "1"))
+            return response
+        case .refusedByStack(.indexOutOfRange(let index, let count)):
+            return .error(400, "index \(index) is out of range: the stack has \(count) cards")
+        case .refusedByStack(.emptyStack):
+            return .error(400, "the stack is empty")
+        case .refusedByStack(.unknownCard(let id)):
+            return .error(404, "no card \(id.prefix(40)) in this room")
+        case .refusedByStack(.nothingToUndo):
+            return .error(400, "nothing to undo")
+        }
     }
 
     /// The original, or with `?w=`/`?h=` an upright JPEG fitted inside that box (never enlarged).

@@ -13,15 +13,15 @@ final class LiveFolder: Sendable {
     private let scanner: Locked<PhotoScanner?>
     /// The library as it was before the folder went away: its verdicts are reused when it is back.
     private let lastSeen: Locked<PhotoLibrary?>
-    private let onChange: @Sendable (LibraryChange) -> Void
+    private let onChange: @Sendable (LibraryChange, PhotoLibrary) -> Void
     private let log: @Sendable (String) -> Void
     private let watcher: Locked<FolderWatcher?> = Locked(nil)
 
     /// Follows `folder`, whose photos `library` holds now. `onChange` runs after each swap of the
-    /// library, so a photo it names can already be fetched.
+    /// library, with the change and the new library, so a photo it names can already be fetched.
     init(
         folder: String, order: PhotoLibrary.Order, library: Locked<PhotoLibrary>, timing: FolderWatcher.Timing,
-        log: @escaping @Sendable (String) -> Void, onChange: @escaping @Sendable (LibraryChange) -> Void
+        log: @escaping @Sendable (String) -> Void, onChange: @escaping @Sendable (LibraryChange, PhotoLibrary) -> Void
     ) throws {
         self.folder = folder
         self.order = order
@@ -89,6 +89,6 @@ final class LiveFolder: Sendable {
 
     private func publish(_ change: LibraryChange, library new: PhotoLibrary) {
         library.withLock { $0 = new }
-        if !change.isEmpty { onChange(change) }
+        if !change.isEmpty { onChange(change, new) }
     }
 }

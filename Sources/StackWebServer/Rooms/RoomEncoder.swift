@@ -16,6 +16,8 @@ enum RoomEncoder {
         var viewers: Int
         /// The viewer dragging a card now, if any.
         var heldBy: String?
+        /// The swipe's stacked mode (`Stack.swipeStacked`), a user choice carried in every summary.
+        var stacked = false
     }
 
     /// `photos` gives each card's URL version and caption.
@@ -59,6 +61,7 @@ enum RoomEncoder {
         json.field("playing", summary.playing)
         json.field("asleep", summary.asleep)
         json.field("heldBy", summary.heldBy)
+        json.field("stacked", summary.stacked)
     }
 
     /// A card's transform at `now`, plus the rest of its motion while it moves.

@@ -9,19 +9,18 @@ final class RoomRegistry: Sendable {
     }
 
     let maxRooms: Int
-    let store: StateStore
-    /// Every room's slideshow interval in ms, or `nil` for none.
-    let slideshowInterval: Millis?
+    let store: any RoomStore
+    let settings: RoomSettings
     /// Makes a room's stack: from its saved state when the store has one, else new.
     private let makeStack: @Sendable (_ roomName: String, _ saved: SavedStack?) -> Stack
-    private let clock: @Sendable () -> Millis
+    private let scheduler: any RoomScheduler
     /// The photo folder as it is now, shared with the router and swapped when the folder changes.
     let library: Locked<PhotoLibrary>
     private let asleep: @Sendable () -> Bool
     private let rooms = Locked<[String: Room]>([:])
 
     init(
-        maxRooms: Int, store: StateStore, slideshowInterval: Millis? = nil, clock: @escaping @Sendable () -> Millis,
+        maxRooms: Int, store: any RoomStore, settings: RoomSettings, scheduler: any RoomScheduler,
         library: Locked<PhotoLibrary>, asleep: @escaping @Sendable () -> Bool = { false },
         makeStack: @escaping @Sendable (String, SavedStack?) -> Stack
     ) {
@@ -29,10 +28,9 @@ final class RoomRegistry: Sendable {
         self.library = library
         self.asleep = asleep
         self.store = store
-        self.slideshowInterval = slideshowInterval
-        self.clock = clock
+        self.settings = settings
+        self.scheduler = scheduler
         self.makeStack = makeStack
-        store.setSource { [rooms] name in rooms.withLock { $0[name] }?.saved() }
     }
 
     /// Room names as the contract allows them: `[a-z0-9][a-z0-9_-]{0,63}`.
@@ -53,21 +51,13 @@ final class RoomRegistry: Sendable {
             if let room = rooms[name] { return room }
             guard rooms.count < maxRooms else { throw .tooManyRooms(limit: maxRooms) }
             let room = Room(
-                name: name, clock: clock,
-                restore: { [store, makeStack] in makeStack(name, store.saved(room: name)) },
-                slideshowInterval: slideshowInterval, library: library, asleep: asleep,
-                changed: { [store] in store.markDirty($0) })
+                name: name, settings: settings, library: library.withLock { $0 }, asleep: asleep(),
+                scheduler: scheduler, store: store,
+                restore: { [store, makeStack] in makeStack(name, store.load(room: name)) })
             rooms[name] = room
             return room
         }
     }
 
     var all: [Room] { rooms.withLock { Array($0.values) } }
-
-    /// Unloads every room idle for `idle` ms, handing its state to the store.
-    func unloadIdleRooms(idle: Millis) {
-        for room in all {
-            if let saved = room.unloadIfIdle(for: idle) { store.keep(saved, room: room.name) }
-        }
-    }
 }

@@ -16,8 +16,8 @@ final class SleepClock: Sendable {
 
     var asleep: Bool { state.withLock { $0 } }
 
-    /// Calls `changed` after each boundary, once `asleep` says the new value.
-    func start(changed: @escaping @Sendable () -> Void) {
+    /// Calls `changed` with the new value after each boundary.
+    func start(changed: @escaping @Sendable (_ asleep: Bool) -> Void) {
         arm(changed: changed)
     }
 
@@ -25,7 +25,7 @@ final class SleepClock: Sendable {
         timer.withLock { $0?.cancel() }
     }
 
-    private func arm(changed: @escaping @Sendable () -> Void) {
+    private func arm(changed: @escaping @Sendable (Bool) -> Void) {
         let now = Date()
         let boundary = schedule.nextBoundary(after: now)
         let source = DispatchSource.makeTimerSource(queue: queue)
@@ -38,7 +38,7 @@ final class SleepClock: Sendable {
                 defer { state = asleep }
                 return state != asleep
             }
-            if flipped { changed() }
+            if flipped { changed(asleep) }
             arm(changed: changed)
         }
         timer.withLock { old in

@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import StackWebServer
+
 /// One request of a `router` fuzz input, written in a small HTTP-like text form so that the seed
 /// corpus reads like real traffic:
 ///

@@ -3,6 +3,8 @@ import Foundation
 import Glibc
 import StackModel
 
+@testable import StackWebServer
+
 /// The server the `router` target talks to, wired as `Application` wires it but without a socket:
 /// one room registry (in memory, no state file) shared by two routers, one as bound to loopback and
 /// one as bound to the LAN with a control token. Rooms keep their state from one input to the next
@@ -21,12 +23,12 @@ final class FuzzServer: Sendable {
     init() {
         let (library, configuration) = (Self.fixture.library, Configuration())
         let (stage, style) = (configuration.stage, configuration.style)
-        let store = StateStore(path: nil, defaultStyle: style, log: { _ in })
+        let store = JSONFileStore(path: nil, defaultStyle: style, log: { _ in })
         // A slideshow, as a photo frame runs, so timer ticks interleave with requests; slow enough
         // that 64 rooms advancing do not take the fuzzer's time.
         rooms = RoomRegistry(
-            maxRooms: configuration.maxRooms, store: store, slideshowInterval: 10_000, clock: Application.now,
-            library: library
+            maxRooms: configuration.maxRooms, store: store, settings: RoomSettings(slideshowInterval: 10_000),
+            scheduler: SystemRoomScheduler(), library: library
         ) { name, saved in
             let seed = FNV1a.hash(name.utf8)
             let photos = library.withLock { $0.photos }

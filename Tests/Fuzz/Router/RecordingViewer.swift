@@ -1,3 +1,5 @@
+@testable import StackWebServer
+
 /// A viewer's end of an event stream that keeps what the room sends, for the harness to check.
 ///
 /// Rooms send from their own timer threads too (animation ends, presence), hence the lock.

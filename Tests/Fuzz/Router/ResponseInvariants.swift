@@ -2,6 +2,8 @@ import Dispatch
 import Foundation
 import Glibc
 
+@testable import StackWebServer
+
 /// What every answer of the router must satisfy, whatever was asked.
 enum ResponseInvariants {
     /// How long a deferred answer (an image conversion) may take before it counts as lost.

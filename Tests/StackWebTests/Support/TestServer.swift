@@ -11,13 +11,18 @@ final class TestServer {
     var port: UInt16 { app.server.port }
     var http: HTTPTestClient { HTTPTestClient(port: port) }
 
-    init(configure: (inout Configuration) -> Void = { _ in }) throws {
+    /// A server whose rooms keep their state in `store` when one is given, else as configured.
+    init(store: (any RoomStore)? = nil, configure: (inout Configuration) -> Void = { _ in }) throws {
         CVipsSetup.start()
         var configuration = Configuration()
         configuration.port = 0
         configuration.resources = TestServer.repositoryRoot.appendingPathComponent("Resources").path
         configure(&configuration)
-        app = try Application(configuration: configuration)
+        if let store {
+            app = try Application(configuration: configuration, store: store)
+        } else {
+            app = try Application(configuration: configuration)
+        }
     }
 
     deinit { app.stop() }

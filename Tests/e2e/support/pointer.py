@@ -128,7 +128,7 @@ class PointerLog:
 
 def release_speed(samples, window_ms=100.0):
     """Speed (CSS px per ms) at the last sample: a least-squares line through the samples of the
-    last `window_ms`, as DESIGN.md asks of the recogniser. 0 when fewer than two samples fall in it."""
+    last `window_ms`, as the server's recogniser does (docs/styles.md). 0 when fewer than two samples fall in it."""
     if not samples:
         return 0.0
     end = samples[-1]["t"]

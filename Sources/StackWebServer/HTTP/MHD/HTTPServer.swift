@@ -176,7 +176,8 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         let request = Request(
             method: String(cString: method), path: String(cString: url), rawTarget: state.rawTarget,
             query: lookUp(Request.knownQueryArguments, in: connection, kind: .GET_ARGUMENT_KIND),
-            lowercasedHeaders: lookUp(HeaderName.names, in: connection, kind: .HEADER_KIND))
+            lowercasedHeaders: lookUp(HeaderName.names, in: connection, kind: .HEADER_KIND),
+            client: peerAddress(of: connection))
         state.request = request
         // A refusal is sent at once: a client that announced a gigabyte, or never sends its body,
         // hears no sooner otherwise. libmicrohttpd closes the connection after it.
@@ -258,6 +259,35 @@ private func lookUp(_ names: [String], in connection: OpaquePointer, kind: MHD_V
         if let value = MHD_lookup_connection_value(connection, kind, name) { values[name] = String(cString: value) }
     }
     return values
+}
+
+/// The address of the connection's peer (IPv4 or IPv6, without port): what a rate limit may key
+/// on, since a client cannot choose it the way it chooses a header or a body field.
+private func peerAddress(of connection: OpaquePointer) -> String {
+    var storage = sockaddr_storage()
+    var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+    let found = withUnsafeMutablePointer(to: &storage) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            getpeername(CMicroHTTPD_connectionSocket(connection), $0, &length) == 0
+        }
+    }
+    guard found else { return "" }
+    var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+    let family = storage.ss_family
+    withUnsafePointer(to: &storage) { pointer in
+        if family == sa_family_t(AF_INET) {
+            pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
+                var address = ipv4.pointee.sin_addr
+                _ = inet_ntop(AF_INET, &address, &text, socklen_t(text.count))
+            }
+        } else if family == sa_family_t(AF_INET6) {
+            pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
+                var address = ipv6.pointee.sin6_addr
+                _ = inet_ntop(AF_INET6, &address, &text, socklen_t(text.count))
+            }
+        }
+    }
+    return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
 /// Turns a `Response` into an MHD response and queues it.

@@ -1,0 +1,70 @@
+/// The `frame` style, a wall photo frame: one photo at a time, fitted to the whole stage; on a
+/// landscape stage two portrait photos in a row share it side by side, and go together.
+///
+/// Photos change by cross-fade: the outgoing one fades out where it is while the incoming one fades
+/// in at its place. Hidden cards wait, transparent, where they will show. A flick or swipe anywhere
+/// on the stage goes next or previous, as in `swipe`. See docs/styles.md.
+struct FrameLayout: StyleLayout, Equatable {
+    /// The space between the two photos of a pair.
+    static let gap = 16.0
+    /// The cross-fade's length: calm, for a frame on a wall.
+    static let crossFade: Millis = 1000
+    /// The shown pair and the pair after it, waiting transparent where they will show.
+    static let drawnLimit = 4
+
+    var stage: StageSize
+    /// The front two photos are portraits on a landscape stage: shown side by side.
+    var paired: Bool
+
+    var drawnLimit: Int { Self.drawnLimit }
+
+    /// Position 0 (and 1 when paired) shown; the others transparent, fitted where a lone photo shows.
+    func restTransform(of photo: Photo, tilt: Int8, position: Int) -> CardTransform {
+        if paired && position < 2 {
+            let halfWidth = (stage.width - Self.gap) / 2
+            let size = photo.fitted(width: halfWidth, height: stage.height)
+            let x = position == 0 ? halfWidth / 2 : stage.width - halfWidth / 2
+            return CardTransform(x: x, y: stage.height / 2, w: size.width, h: size.height)
+        }
+        let size = photo.fitted(width: stage.width, height: stage.height)
+        return CardTransform(
+            x: stage.width / 2, y: stage.height / 2, w: size.width, h: size.height, opacity: position == 0 ? 1 : 0)
+    }
+
+    /// A card coming among the drawn ones fades in at its place.
+    func entrance(of photo: Photo, tilt: Int8, position: Int) -> CardTransform? {
+        var start = restTransform(of: photo, tilt: tilt, position: position)
+        start.opacity = 0
+        return start
+    }
+
+    var reflow: Transition { .tween(.easeInOut, duration: Self.crossFade) }
+    var springBack: Transition { .spring(.settle) }
+    /// The outgoing photo fades out where it is (where a drag left it).
+    func flightTarget(from: CardTransform, direction: Point) -> CardTransform {
+        var faded = from
+        faded.opacity = 0
+        return faded
+    }
+
+    var flight: Transition { .tween(.easeInOut, duration: Self.crossFade) }
+    var landing: Landing { .appear }
+    var arrival: Transition { .tween(.easeInOut, duration: Self.crossFade) }
+    /// A photo coming back fades in at its place.
+    func arrivalStart(_ rest: CardTransform) -> CardTransform {
+        var transparent = rest
+        transparent.opacity = 0
+        return transparent
+    }
+
+    /// The shown photo and its pair (or the hidden next one) follow a drag sideways.
+    var draggedLayers: Int { 2 }
+    var grabsAnywhere: Bool { true }
+    func dragged(_ base: CardTransform, layer: Int, of layers: Int, by drag: Drag) -> CardTransform {
+        var moved = base
+        moved.x += drag.translation.x
+        return moved
+    }
+
+    var throwsSideways: Bool { true }
+}

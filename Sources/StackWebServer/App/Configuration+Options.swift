@@ -1,0 +1,173 @@
+import StackModel
+
+extension Configuration {
+    /// Every command-line option, in the order `--help` and the README list them. A new option is one
+    /// more entry here; its environment variable, help line and README row follow from it.
+    static let options: [CommandLineOption] = [
+        CommandLineOption(
+            "--host", "ADDRESS", help: "address to listen on: `127.0.0.1` is this machine only, `0.0.0.0` the LAN too",
+            default: .value("127.0.0.1")
+        ) { config, value throws(Failure) in config.host = value },
+        CommandLineOption(
+            "--port", "N", help: "TCP port; `0` picks a free one, which the printed URL shows", default: .value("8080")
+        ) { config, value throws(Failure) in
+            guard let port = UInt16(value) else { throw Failure(description: "--port must be 0 to 65535") }
+            config.port = port
+        },
+        CommandLineOption(
+            "--photos", "DIR",
+            help: "show the photos below `DIR`: JPEG, PNG, WebP, GIF, and HEIC/AVIF where libvips reads them",
+            details: """
+                Symbolic links in it are not followed (one could lead a page to files elsewhere). The folder is \
+                followed live (inotify): within about a second, new photos join the back of every room's stack, \
+                removed ones fade out, and a file replaced in place is fetched again.
+                """,
+            default: .description("the bundled demo photos")
+        ) { config, value throws(Failure) in config.photos = value },
+        CommandLineOption(
+            "--style", "NAME",
+            help: "style of new rooms: " + supportedStyles.map { "`\($0.rawValue)`" }.joined(separator: ", "),
+            default: .value(StyleName.pile.rawValue), set: setStyle),
+        CommandLineOption(
+            "--stage", "WxH", help: "the stage in points that every page fits to its window",
+            default: .value("1024x768"), set: setStage),
+        CommandLineOption(
+            "--resources", "DIR", help: "the folder holding `web/` and `demo-photos/`",
+            default: .description("found next to the binary")
+        ) { config, value throws(Failure) in config.resources = value },
+        CommandLineOption(
+            "--interval", "SECONDS",
+            help: """
+                advance every room to the next photo this often, with the style's own motion; a person's gesture \
+                holds it off for one interval; the `play` and `pause` commands (▶ on the page) switch it
+                """,
+            default: .description("paused; ▶ starts one every \(Int(RoomSettings.defaultSlideshowInterval / 1000)) s")
+        ) { config, value throws(Failure) in
+            guard let seconds = Double(value), (1...86_400).contains(seconds) else {
+                throw Failure(description: "--interval must be 1 to 86400 seconds")
+            }
+            config.interval = seconds
+        },
+        CommandLineOption(
+            "--order", "name|date",
+            help: """
+                order of a new room's stack: `name` is by path below `DIR`, `date` by date taken, from EXIF \
+                `DateTimeOriginal`, else the file's modification time
+                """,
+            default: .value(PhotoLibrary.Order.name.rawValue)
+        ) { config, value throws(Failure) in
+            guard let order = PhotoLibrary.Order(rawValue: value) else {
+                throw Failure(description: "--order must be name or date")
+            }
+            config.order = order
+        },
+        .flag(
+            "--shuffle",
+            help: "start each new room in a random order, drawn at each start; a room's saved order (`--state`) wins",
+            sets: \.shuffle),
+        CommandLineOption(
+            "--sleep", "HH:MM-HH:MM",
+            help: """
+                every day in this window (local time, may wrap midnight: `23:00-07:00`) the pages draw black and \
+                fetch no photos, and the slideshow holds its place
+                """, set: setSleep),
+        CommandLineOption(
+            "--cache", "DIR", help: "where resized photos are kept",
+            default: .description("`$XDG_CACHE_HOME/stackweb`, else `~/.cache/stackweb`")
+        ) { config, value throws(Failure) in config.cache = value },
+        CommandLineOption(
+            "--cache-size", "SIZE",
+            help: "the most the folder of resized photos may hold (`K`, `M`, `G` suffixes); the least recently used go first",
+            default: .value("1G"), set: setCacheSize),
+        CommandLineOption(
+            "--rescan", "SECONDS",
+            help: """
+                look through the photo folder this often for changes inotify cannot see, such as those made on \
+                another machine of a NAS share; `0`: never
+                """,
+            default: .value("300"), set: setRescan),
+        CommandLineOption(
+            "--token", "T", help: "the control token every POST must carry: 16 to 256 printable characters",
+            default: .description("generated when `--host` is not a loopback address, none on loopback"),
+            set: setToken),
+        .flag("--no-token", help: "let anyone who can reach the server control it, even on a LAN", sets: \.noToken),
+        CommandLineOption(
+            "--state", "FILE",
+            help: "save every room's order, tilts and style to `FILE` and restore them at start",
+            details: """
+                The file is written atomically, within a second of a change; one that cannot be read is moved aside \
+                to `FILE.corrupt-<time>` and the server starts clean.
+                """,
+            default: .description("kept in memory only")
+        ) { config, value throws(Failure) in config.state = value },
+        CommandLineOption(
+            "--allowed-host", "NAME",
+            help: """
+                also answer to `NAME` in the `Host` header (repeatable); IP addresses, `localhost` and this \
+                machine's name (and `name.local`) always work
+                """,
+            details: "Any other name gets 403, which stops DNS-rebinding pages from reaching the server.",
+            environment: .list(separator: ",")
+        ) { config, value throws(Failure) in
+            guard !value.isEmpty, value.utf8.count <= 253, !value.contains(":") else {
+                throw Failure(description: "--allowed-host takes a host name without port")
+            }
+            config.allowedHosts.append(value)
+        },
+        .finish("--help", aliases: ["-h"], help: "print this help and exit", outcome: .help),
+        .finish("--version", help: "print the version and exit", outcome: .version),
+    ]
+
+    private static func setStyle(_ config: inout Configuration, _ value: String) throws(Failure) {
+        guard let style = StyleName(rawValue: value), supportedStyles.contains(style) else {
+            let names = supportedStyles.map(\.rawValue).joined(separator: ", ")
+            throw Failure(description: "--style must be one of: \(names)")
+        }
+        config.style = style
+    }
+
+    private static func setStage(_ config: inout Configuration, _ value: String) throws(Failure) {
+        let parts = value.lowercased().split(separator: "x").compactMap { Double($0) }
+        guard parts.count == 2, parts.allSatisfy({ (100...10_000).contains($0) }) else {
+            throw Failure(description: "--stage must be WxH, each 100 to 10000 points")
+        }
+        config.stage = StageSize(width: parts[0], height: parts[1])
+    }
+
+    private static func setSleep(_ config: inout Configuration, _ value: String) throws(Failure) {
+        do {
+            config.sleep = try SleepSchedule(parsing: value)
+        } catch {
+            throw Failure(description: error.description)
+        }
+    }
+
+    private static func setCacheSize(_ config: inout Configuration, _ value: String) throws(Failure) {
+        let units: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40]
+        var text = value.uppercased()
+        if text.hasSuffix("IB") || text.hasSuffix("B") {
+            text = String(text.dropLast(text.hasSuffix("IB") ? 2 : 1))
+        }
+        let unit = text.last.flatMap { units[$0] }
+        guard let number = Double(unit == nil ? text : String(text.dropLast())), number >= 0,
+            number * Double(unit ?? 1) >= Double(1 << 20), number * Double(unit ?? 1) < 1e15
+        else {
+            throw Failure(description: "--cache-size must be a size of 1M or more, such as 500M or 2G")
+        }
+        config.cacheSize = Int64(number * Double(unit ?? 1))
+    }
+
+    private static func setRescan(_ config: inout Configuration, _ value: String) throws(Failure) {
+        guard let seconds = Double(value), seconds == 0 || (0.1...86_400).contains(seconds) else {
+            throw Failure(description: "--rescan must be 0 (never) or 0.1 to 86400 seconds")
+        }
+        config.rescan = seconds == 0 ? nil : seconds
+    }
+
+    private static func setToken(_ config: inout Configuration, _ value: String) throws(Failure) {
+        guard (16...256).contains(value.utf8.count), value.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw Failure(description: "--token must be 16 to 256 printable characters without spaces")
+        }
+        config.token = value
+    }
+}

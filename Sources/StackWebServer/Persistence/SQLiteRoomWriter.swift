@@ -1,0 +1,179 @@
+import StackModel
+
+/// The rooms' tables and the diff that writes a saved state as the fewest rows. Used by one
+/// thread at a time (`SQLiteStore`'s queue, or its initialiser before the queue is used).
+final class SQLiteRoomWriter: @unchecked Sendable {
+    static let schemaVersion = 1
+
+    /// A room as its rows are now: its cards by slot in the cycle, and which slot is the front.
+    private struct WrittenRoom {
+        var style: String
+        var swipeStacked = false
+        var head: Int
+        var cycle: [String]
+        var tilts: [Int]
+        var removed: Set<String>
+        /// The first slot of each photo, to find where a turned cycle now starts.
+        var firstSlot: [String: Int]
+
+        init(style: String, head: Int, cycle: [String], tilts: [Int], removed: Set<String>) {
+            (self.style, self.head, self.cycle, self.tilts, self.removed) = (style, head, cycle, tilts, removed)
+            firstSlot = [:]
+            for (slot, photo) in cycle.enumerated() where firstSlot[photo] == nil { firstSlot[photo] = slot }
+        }
+
+        var saved: (order: [String], tilts: [Int]) {
+            let count = cycle.count
+            let slots = (0..<count).map { (head + $0) % count }
+            return (slots.map { cycle[$0] }, slots.map { tilts[$0] })
+        }
+    }
+
+    private let database: SQLiteDatabase
+    private let defaultStyle: StyleName
+    private var written: [String: WrittenRoom] = [:]
+    /// Card rows inserted or updated so far (what the tests check a turn of the stack does not do).
+    private(set) var cardRowsWritten = 0
+    private let upsertRoom: SQLiteDatabase.Statement
+    private let deleteCards: SQLiteDatabase.Statement
+    private let insertCard: SQLiteDatabase.Statement
+    private let updateTilt: SQLiteDatabase.Statement
+    private let deleteRemoved: SQLiteDatabase.Statement
+    private let insertRemoved: SQLiteDatabase.Statement
+
+    init(path: String, defaultStyle: StyleName) throws(SQLiteError) {
+        database = try SQLiteDatabase(path: path)
+        self.defaultStyle = defaultStyle
+        // WAL: a commit appends to the log instead of rewriting pages; synchronous=FULL syncs it at
+        // every commit, so an acknowledged change survives a power cut, not only kill -9.
+        try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA busy_timeout=5000")
+        try Self.createSchema(in: database)
+        upsertRoom = try database.prepare(
+            """
+            INSERT INTO rooms (name, style, swipe_stacked, head) VALUES (?1, ?2, ?3, ?4)
+            ON CONFLICT (name) DO UPDATE SET
+                style = excluded.style, swipe_stacked = excluded.swipe_stacked, head = excluded.head
+            """)
+        deleteCards = try database.prepare("DELETE FROM room_cards WHERE room = ?1")
+        insertCard = try database.prepare("INSERT INTO room_cards (room, slot, photo, tilt) VALUES (?1, ?2, ?3, ?4)")
+        updateTilt = try database.prepare("UPDATE room_cards SET tilt = ?3 WHERE room = ?1 AND slot = ?2")
+        deleteRemoved = try database.prepare("DELETE FROM room_removed WHERE room = ?1")
+        insertRemoved = try database.prepare("INSERT OR IGNORE INTO room_removed (room, photo) VALUES (?1, ?2)")
+        written = try readRooms()
+    }
+
+    private static func createSchema(in database: SQLiteDatabase) throws(SQLiteError) {
+        let version = try database.integerPragma("user_version")
+        guard version < schemaVersion else { return }
+        try database.transaction { () throws(SQLiteError) in
+            try database.execute(
+                """
+                CREATE TABLE IF NOT EXISTS rooms (
+                    name TEXT PRIMARY KEY, style TEXT NOT NULL, swipe_stacked INTEGER NOT NULL,
+                    head INTEGER NOT NULL) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS room_cards (
+                    room TEXT NOT NULL, slot INTEGER NOT NULL, photo TEXT NOT NULL, tilt INTEGER NOT NULL,
+                    PRIMARY KEY (room, slot)) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS room_removed (
+                    room TEXT NOT NULL, photo TEXT NOT NULL, PRIMARY KEY (room, photo)) WITHOUT ROWID;
+                PRAGMA user_version = \(schemaVersion);
+                """)
+        }
+    }
+
+    /// Every room as the database holds it.
+    func savedRooms() -> [String: SavedStack] {
+        written.mapValues { room in
+            let (order, tilts) = room.saved
+            return SavedStack(
+                style: StyleName(rawValue: room.style) ?? defaultStyle, order: order, tilts: tilts,
+                removed: room.removed.sorted(), swipeStacked: room.swipeStacked)
+        }
+    }
+
+    /// Writes every room in one transaction; what is remembered as written changes only if it commits.
+    func write(_ rooms: [String: SavedStack]) throws(SQLiteError) {
+        var staged = written
+        try database.transaction { () throws(SQLiteError) in
+            for (name, saved) in rooms { staged[name] = try write(saved, room: name, over: staged[name]) }
+        }
+        written = staged
+    }
+
+    private func write(_ saved: SavedStack, room name: String, over old: WrittenRoom?) throws(SQLiteError)
+        -> WrittenRoom
+    {
+        let tilt = { (index: Int) in index < saved.tilts.count ? saved.tilts[index] : 0 }
+        var room: WrittenRoom
+        if let old, let head = Self.turn(of: old, into: saved.order) {
+            room = old
+            room.head = head
+            let count = old.cycle.count
+            for index in 0..<count where tilt(index) != old.tilts[(head + index) % count] {
+                let slot = (head + index) % count
+                try updateTilt.run([.text(name), .integer(slot), .integer(tilt(index))])
+                cardRowsWritten += 1
+                room.tilts[slot] = tilt(index)
+            }
+        } else {
+            room = WrittenRoom(
+                style: saved.style.rawValue, head: 0, cycle: saved.order, tilts: saved.order.indices.map(tilt),
+                removed: old?.removed ?? [])
+            try deleteCards.run([.text(name)])
+            for (slot, photo) in saved.order.enumerated() {
+                try insertCard.run([.text(name), .integer(slot), .text(photo), .integer(tilt(slot))])
+            }
+            cardRowsWritten += saved.order.count
+        }
+        room.style = saved.style.rawValue
+        room.swipeStacked = saved.swipeStacked
+        let flagsOrFrontChanged =
+            old?.style != room.style || old?.swipeStacked != room.swipeStacked || old?.head != room.head
+        if old == nil || flagsOrFrontChanged || old?.cycle.count != room.cycle.count {
+            try upsertRoom.run([
+                .text(name), .text(room.style), .integer(room.swipeStacked ? 1 : 0), .integer(room.head),
+            ])
+        }
+        let removed = Set(saved.removed)
+        if removed != room.removed || old == nil {
+            try deleteRemoved.run([.text(name)])
+            for photo in removed.sorted() { try insertRemoved.run([.text(name), .text(photo)]) }
+            room.removed = removed
+        }
+        return room
+    }
+
+    /// Where `order` starts in `room`'s cycle if it is the same cycle turned (or unturned), else nil.
+    /// - Complexity: O(n).
+    private static func turn(of room: WrittenRoom, into order: [String]) -> Int? {
+        let count = room.cycle.count
+        guard count == order.count else { return nil }
+        guard let first = order.first else { return 0 }
+        guard let head = room.firstSlot[first] else { return nil }
+        for index in 0..<count where room.cycle[(head + index) % count] != order[index] { return nil }
+        return head
+    }
+
+    private func readRooms() throws(SQLiteError) -> [String: WrittenRoom] {
+        var rooms: [String: WrittenRoom] = [:]
+        let roomRows = try database.prepare("SELECT name, style, head, swipe_stacked FROM rooms").bind([])
+        let cards = try database.prepare("SELECT photo, tilt FROM room_cards WHERE room = ?1 ORDER BY slot")
+        let removedRows = try database.prepare("SELECT photo FROM room_removed WHERE room = ?1")
+        while try roomRows.step() {
+            let name = roomRows.text(0)
+            var (cycle, tilts, removed) = ([String](), [Int](), Set<String>())
+            try cards.bind([.text(name)])
+            while try cards.step() {
+                cycle.append(cards.text(0))
+                tilts.append(cards.int(1))
+            }
+            try removedRows.bind([.text(name)])
+            while try removedRows.step() { removed.insert(removedRows.text(0)) }
+            let head = cycle.isEmpty ? 0 : min(max(roomRows.int(2), 0), cycle.count - 1)
+            rooms[name] = WrittenRoom(
+                style: roomRows.text(1), head: head, cycle: cycle, tilts: tilts, removed: removed)
+            rooms[name]?.swipeStacked = roomRows.int(3) != 0
+        }
+        return rooms
+    }
+}

@@ -1,0 +1,62 @@
+import StackModel
+
+/// A viewer of a room, as the room knows it: the executor maps ids to the streams themselves, so
+/// the room's decisions stay plain data.
+struct ViewerID: Hashable, Sendable {
+    let number: Int
+}
+
+/// What happened to a room. Named after the happening, not after what the room should do about it;
+/// `RoomState.handle(_:at:)` decides that.
+enum RoomEvent: Sendable {
+    /// The room was made (first use since the server started).
+    case opened
+    /// A viewer opened the event stream, resuming after `lastEventID` when it sent one.
+    case viewerJoined(ViewerID, lastEventID: Int?)
+    /// A viewer's stream ended (closed by the peer, or dropped as too slow).
+    case viewerLeft(ViewerID)
+    /// A page posted a batch of pointer samples, in the page's order, from the client at `address`.
+    case pointerBatchReceived([APIRequest.PointerSample], from: String)
+    /// Someone with control rights sent a command.
+    case commandReceived(StackCommand)
+    /// ▶ or ⏸ was pressed.
+    case playPressed
+    case pausePressed
+    /// A wake-up the room asked for (`RoomEffect.wake`) came due; more may be due by now.
+    case timerFired
+    /// The photo folder changed; `library` is the folder as it is now.
+    case libraryChanged(LibraryChange, library: PhotoLibrary)
+    /// The sleep schedule crossed a boundary.
+    case sleepChanged(asleep: Bool)
+    /// Time to show every viewer the connection is alive (and find the ones that are gone).
+    case heartbeatDue
+
+    /// Whether handling the event needs the room's stack in memory whatever the room's state
+    /// (`RoomState.needsStack(for:)` adds the cases that depend on it).
+    var needsStack: Bool {
+        switch self {
+        case .viewerJoined, .pointerBatchReceived, .commandReceived, .playPressed, .pausePressed: true
+        case .opened, .viewerLeft, .timerFired, .libraryChanged, .sleepChanged, .heartbeatDue: false
+        }
+    }
+}
+
+/// What a room asks its executor to do: plain data, so tests see every consequence of an event.
+enum RoomEffect: Equatable, Sendable {
+    /// The same bytes to every viewer (one encoding, however many viewers).
+    case broadcast([UInt8])
+    /// Bytes to one viewer only (its opening: a replay or a snapshot).
+    case send([UInt8], to: ViewerID)
+    /// Deliver `RoomEvent.timerFired` at this server time.
+    case wake(at: Millis)
+    /// The room's lasting state changed: keep it. `urgency` says whether someone waits for it.
+    case save(SavedStack, SaveUrgency)
+}
+
+/// Why a room refused an event; nothing changed.
+enum RoomRefusal: Error, Equatable {
+    /// More pointer samples than `PointerRateLimiter` allows from one viewer.
+    case rateLimited
+    /// The model refused the command (unknown card, index out of range, nothing to undo…).
+    case refusedByStack(StackError)
+}

@@ -1,0 +1,25 @@
+import StackModel
+
+/// The limits and intervals of every room of a server; explicit, and the same for every room.
+struct RoomSettings: Sendable, Equatable {
+    /// Viewers one room serves at most; past that a new stream gets 429. Below the server's
+    /// connection cap, so one room cannot take every connection.
+    static let maxViewers = 20_000
+    /// How many recent change events are kept for `Last-Event-ID` resumption.
+    static let replayCapacity = 512
+    /// A replay larger than this is sent as a fresh snapshot instead. A viewer's stream queues at
+    /// most 1 MiB (`StreamConnection.maxQueuedBytes`): an opening past that would close the stream
+    /// before it starts, and the page, resuming from the same id, would be refused again forever.
+    static let maxReplayBytes = 256 * 1024
+    /// The slideshow interval when ▶ is pressed on a server started without `--interval`.
+    static let defaultSlideshowInterval: Millis = 10_000
+
+    /// Viewer counts are sent at most this often: a hall of screens joining at once must not cost
+    /// one broadcast per join (that would be quadratic).
+    var presenceInterval: Millis = 500
+    /// A room nobody has watched or touched for this long, with nothing in motion, is unloaded
+    /// (its lasting state stays in the store; it comes back on next use).
+    var idleUnload: Millis = 600_000
+    /// `--interval`: every room advances by itself this often; `nil` until ▶ is pressed.
+    var slideshowInterval: Millis?
+}

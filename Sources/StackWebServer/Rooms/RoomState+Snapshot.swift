@@ -1,0 +1,21 @@
+import StackModel
+
+/// What the room tells about itself: snapshots and the summary every message carries.
+extension RoomState {
+    var viewerCount: Int { viewers.count }
+
+    /// The room's current snapshot as JSON.
+    /// - Precondition: the stack is loaded.
+    func snapshot(at now: Millis) -> [UInt8] {
+        RoomEncoder.snapshot(summary(at: now), cards: stack!.drawnCards(at: now), photos: library)
+    }
+
+    /// What the room says of itself in every snapshot and change.
+    func summary(at now: Millis) -> RoomEncoder.Summary {
+        let stack = stack!
+        return RoomEncoder.Summary(
+            room: name, seq: seq, serverTime: now, style: stack.style, stage: stack.stage, count: stack.count,
+            current: stack.current, playing: slideshow.playing, asleep: asleep, viewers: viewers.count,
+            heldBy: stack.holder, stacked: stack.swipeStacked)
+    }
+}

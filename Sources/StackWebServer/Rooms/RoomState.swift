@@ -1,0 +1,248 @@
+import StackModel
+
+/// One room's decisions, as a pure reducer: `handle(_:at:)` takes what happened and returns what
+/// to do about it (`RoomEffect`s), with time passed in. No locks, timers, sockets or disks: the
+/// executor (`Room`) owns those and runs the effects. Tests drive it in virtual time.
+///
+/// The room's stack (`StackModel.Stack`) makes the stack's decisions; the room adds what belongs to
+/// a shared live view: viewers, numbering and encoding each change once, the replay ring, presence,
+/// the slideshow and sleep, idle unloading, and which changes must be kept.
+struct RoomState {
+    let name: String
+    let settings: RoomSettings
+    /// `nil` while the room is unloaded (idle, no viewers): its lasting state is in the store.
+    private(set) var stack: Stack?
+    /// The photos as the folder holds them now: each card's URL and caption come from it.
+    private(set) var library: PhotoLibrary
+    /// The sleep schedule has the screens dark.
+    private(set) var asleep: Bool
+    /// The id of the last change event; ids only increase, across unloads.
+    private(set) var seq = 0
+    private(set) var viewers: Set<ViewerID> = []
+    private(set) var slideshow: Slideshow
+    private var replay = ReplayBuffer(capacity: RoomSettings.replayCapacity)
+    /// Server time of the last thing that happened here, to tell when the room has been idle.
+    private var lastActivity: Millis
+    /// The wake-up already asked for, so each is asked for once.
+    private var armedWake: Millis?
+    /// When the viewer count is next due to be sent, if it changed since it was last sent.
+    private var presenceDue: Millis?
+    private var pointerLimiter = PointerRateLimiter()
+    private var pointerRepeats = PointerRepeatFilter()
+    /// What the event being handled asks for, handed back by `handle`.
+    private var effects: [RoomEffect] = []
+
+    init(name: String, settings: RoomSettings, library: PhotoLibrary, asleep: Bool, now: Millis) {
+        self.name = name
+        self.settings = settings
+        self.library = library
+        self.asleep = asleep
+        self.lastActivity = now
+        self.slideshow = Slideshow(interval: settings.slideshowInterval, now: now)
+    }
+
+    var isLoaded: Bool { stack != nil }
+
+    /// Puts the stack in memory: a new room's, or one restored from the store after an unload.
+    mutating func load(_ stack: Stack) {
+        self.stack = stack
+    }
+
+    /// Whether the stack must be in memory before `event` is handled: for what a person does, and
+    /// for the clock while a slideshow plays (it advances the stack, watched or not).
+    func needsStack(for event: RoomEvent) -> Bool {
+        switch event {
+        case .opened, .timerFired: slideshow.playing
+        default: event.needsStack
+        }
+    }
+
+    /// Applies one event. A refused event changes nothing and asks for nothing.
+    /// - Precondition: the stack is loaded when `needsStack(for: event)`.
+    mutating func handle(_ event: RoomEvent, at now: Millis) throws(RoomRefusal) -> [RoomEffect] {
+        precondition(isLoaded || !needsStack(for: event), "load the stack before \(event)")
+        effects = []
+        switch event {
+        case .opened: break
+        case .viewerJoined(let viewer, let lastEventID): viewerJoined(viewer, lastEventID: lastEventID, at: now)
+        case .viewerLeft(let viewer): viewerLeft(viewer, at: now)
+        case .pointerBatchReceived(let samples, let address): try pointerBatchReceived(samples, from: address, at: now)
+        case .commandReceived(let command): try commandReceived(command, at: now)
+        case .playPressed: playingChanged(to: true, at: now)
+        case .pausePressed: playingChanged(to: false, at: now)
+        case .timerFired: timerFired(at: now)
+        case .libraryChanged(let change, let library): libraryChanged(change, library: library, at: now)
+        case .sleepChanged(let asleep): sleepChanged(asleep: asleep, at: now)
+        case .heartbeatDue: effects.append(.broadcast(Array(": heartbeat\n\n".utf8)))
+        }
+        armWake(at: now)
+        return effects
+    }
+
+    // MARK: - Viewers
+
+    /// A new viewer gets `retry:` and either the events it missed since `lastEventID` or a
+    /// snapshot, then every change as it happens.
+    private mutating func viewerJoined(_ viewer: ViewerID, lastEventID: Int?, at now: Millis) {
+        viewers.insert(viewer)
+        lastActivity = now
+        var opening = Array("retry: 1000\n\n".utf8)
+        if let lastEventID, let missed = replay.events(after: lastEventID, latest: seq),
+            missed.reduce(0, { $0 + $1.count }) <= RoomSettings.maxReplayBytes
+        {
+            for event in missed { opening += event }
+        } else {
+            opening += ServerSentEvent.encode(id: seq, event: "snapshot", data: snapshot(at: now))
+        }
+        effects.append(.send(opening, to: viewer))
+        viewerCountChanged(at: now)
+    }
+
+    private mutating func viewerLeft(_ viewer: ViewerID, at now: Millis) {
+        guard viewers.remove(viewer) != nil else { return }
+        lastActivity = now
+        viewerCountChanged(at: now)
+    }
+
+    /// The count is sent once, a presence interval from now, however many come and go meanwhile.
+    private mutating func viewerCountChanged(at now: Millis) {
+        if presenceDue == nil { presenceDue = now + settings.presenceInterval }
+    }
+
+    // MARK: - Input
+
+    private mutating func pointerBatchReceived(
+        _ samples: [APIRequest.PointerSample], from address: String, at now: Millis
+    ) throws(RoomRefusal) {
+        if let viewer = samples.first?.input.viewer,
+            !pointerLimiter.allow(samples.count, from: viewer, at: address, now: now)
+        {
+            throw .rateLimited
+        }
+        slideshow.personActed(at: now)
+        lastActivity = now
+        var change = StackChange()
+        for sample in samples where pointerRepeats.admit(sample.input, seq: sample.seq, at: now) {
+            // Pointer samples never fail in the model; a refused one simply changes nothing.
+            if let next = try? stack!.handle(.pointer(sample.input), at: now) { change.merge(next) }
+        }
+        publish(change, at: now)
+        // Dragging changes nothing lasting unless the gesture reorders the stack (a flick, a deck
+        // card flown out mid-drag): no write per frame of a drag, and the reorder is acknowledged
+        // only once it is kept.
+        if change.summaryChanged { save(.acknowledged) }
+    }
+
+    private mutating func commandReceived(_ command: StackCommand, at now: Millis) throws(RoomRefusal) {
+        let change: StackChange
+        do {
+            change = try stack!.handle(.command(command), at: now)
+        } catch {
+            throw .refusedByStack(error)
+        }
+        slideshow.personActed(at: now)
+        lastActivity = now
+        publish(change, at: now)
+        if command.changesLastingState { save(.acknowledged) }
+    }
+
+    private mutating func playingChanged(to playing: Bool, at now: Millis) {
+        lastActivity = now
+        guard slideshow.playing != playing else { return }
+        slideshow.playing = playing
+        slideshow.personActed(at: now)
+        publish(StackChange(), roomSummaryChanged: true, at: now)
+    }
+
+    private mutating func sleepChanged(asleep: Bool, at now: Millis) {
+        guard self.asleep != asleep else { return }
+        self.asleep = asleep
+        if isLoaded { publish(StackChange(), roomSummaryChanged: true, at: now) }
+    }
+
+    /// Follows the photo folder: cards of removed photos leave (fading out, the next card coming to
+    /// the front if it was there), new photos join the back of the stack (the slideshow reaches
+    /// them in turn, and nobody's place is taken), and cards of replaced photos are sent again, with
+    /// their new URL. Not a person's act: the slideshow's timing is kept.
+    private mutating func libraryChanged(_ libraryChange: LibraryChange, library: PhotoLibrary, at now: Millis) {
+        self.library = library
+        // An unloaded room is restored from the library as it is by then.
+        guard var stack else { return }
+        self.stack = nil  // Uniquely referenced while it changes: a large stack is not copied.
+        let change = stack.follow(libraryChange, at: now)
+        self.stack = stack
+        publish(change, at: now)
+        if change.summaryChanged { save(.background) }
+    }
+
+    // MARK: - Time
+
+    private mutating func timerFired(at now: Millis) {
+        armedWake = nil
+        if isLoaded { advance(at: now) }
+        if let due = presenceDue, now >= due {
+            presenceDue = nil
+            var writer = JSONWriter()
+            writer.object { $0.field("viewers", viewers.count) }
+            effects.append(.broadcast(ServerSentEvent.encode(event: "presence", data: writer.bytes)))
+        }
+        if let due = unloadDue, now >= due { unload() }
+    }
+
+    /// Ends motions whose time has come and advances the slideshow when it is due.
+    private mutating func advance(at now: Millis) {
+        var change = (try? stack!.handle(.tick, at: now)) ?? StackChange()
+        var lasting = change.summaryChanged
+        if asleep {
+            // Nobody is looking: the slideshow holds its place until the screens wake.
+            slideshow.personActed(at: now)
+        } else if slideshow.advanceIfDue(at: now), let advance = try? stack!.handle(.command(.next), at: now) {
+            change.merge(advance)
+            lasting = true
+        }
+        if !change.isEmpty { lastActivity = now }
+        publish(change, at: now)
+        if lasting { save(.background) }
+    }
+
+    /// When the room may be unloaded: nobody watches and nothing moves or is due.
+    private var unloadDue: Millis? {
+        guard let stack, viewers.isEmpty, stack.nextDeadline == nil, slideshow.nextAdvance == nil else { return nil }
+        return lastActivity + settings.idleUnload
+    }
+
+    /// Frees the stack; the room keeps its name and `seq`, so ids keep increasing, and its lasting
+    /// state goes to the store once more (it is already there; this makes the unload safe even so).
+    private mutating func unload() {
+        save(.background)
+        stack = nil
+        replay = ReplayBuffer(capacity: RoomSettings.replayCapacity)
+    }
+
+    /// Asks for the earliest wake-up the room needs, unless one at least as early is asked for.
+    private mutating func armWake(at now: Millis) {
+        let slideshowDue = isLoaded ? slideshow.nextAdvance : nil
+        let deadlines = [stack?.nextDeadline, slideshowDue, presenceDue, unloadDue].compactMap { $0 }
+        guard let deadline = deadlines.min() else { return }
+        if let armed = armedWake, armed <= deadline { return }
+        armedWake = deadline
+        effects.append(.wake(at: deadline))
+    }
+
+    // MARK: - Output
+
+    /// Numbers the change, encodes it once for every viewer and keeps it for replays.
+    private mutating func publish(_ change: StackChange, roomSummaryChanged: Bool = false, at now: Millis) {
+        guard !change.isEmpty || roomSummaryChanged else { return }
+        seq += 1
+        let data = RoomEncoder.change(summary(at: now), change: change, photos: library)
+        let event = ServerSentEvent.encode(id: seq, event: "change", data: data)
+        replay.append(seq: seq, bytes: event)
+        effects.append(.broadcast(event))
+    }
+
+    private mutating func save(_ urgency: SaveUrgency) {
+        guard let stack else { return }
+        effects.append(.save(stack.saved(), urgency))
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import StackModel
+import Testing
+
+@testable import StackWebServer
+
+/// The SQLite database behind `--state`: rows written only where they changed, the old JSON file
+/// imported once, damaged files moved aside.
+@Suite struct StateDatabaseTests {
+    @Test func turningTheStackWritesTheFrontAloneAndTheCardsOnlyWhenTheyChange() throws {
+        let path = PersistenceTests.temporaryPath()
+        let server = try TestServer { $0.state = path }
+        #expect(try server.command(#"{"command":"next"}"#).status == 200)
+        let rows = try StateDatabaseReader(path: path)
+        #expect(try rows.cardCount(of: "main") == 12)
+        let store = try #require(server.app.store as? SQLiteStore)
+        let cardsWritten = store.cardRowsWritten
+        #expect(cardsWritten == 12)
+        for _ in 0..<4 { #expect(try server.command(#"{"command":"next"}"#).status == 200) }
+        // Each `next` in the pile turns the cycle (the front row) and lands the card with a new tilt
+        // (its one card row).
+        #expect(store.cardRowsWritten == cardsWritten + 4)
+        #expect(try server.command(#"{"command":"style","style":"deck"}"#).status == 200)
+        #expect(try server.command(#"{"command":"goto","index":9}"#).status == 200)
+        // A style and a turn outside the pile: the room's row, never its cards.
+        #expect(store.cardRowsWritten == cardsWritten + 4)
+        let front = (try server.snapshot()["cards"] as? [[String: Any]])?.first { $0["position"] as? Int == 0 }
+        #expect(try rows.frontPhoto(of: "main") == front?["photo"] as? String)
+        #expect(try rows.style(of: "main") == "deck")
+        // A removal changes the cycle: the cards are written again, one fewer.
+        let id = try #require(front?["id"] as? String)
+        #expect(try server.command(#"{"command":"remove","id":"\#(id)"}"#).status == 200)
+        #expect(try rows.cardCount(of: "main") == 11)
+        #expect(store.cardRowsWritten == cardsWritten + 4 + 11)
+        #expect(try rows.removedCount(of: "main") == 1)
+    }
+
+    @Test func theSwipesStackedModeIsAChoiceThatSurvivesARestart() throws {
+        let path = PersistenceTests.temporaryPath()
+        do {
+            let server = try TestServer { $0.state = path }
+            #expect(try server.snapshot()["stacked"] as? Bool == false)
+            let reply = try server.command(#"{"command":"style","style":"swipe","stacked":true}"#)
+            #expect(reply.status == 200)
+            #expect(try server.snapshot()["stacked"] as? Bool == true)
+            let opacities = (try server.snapshot()["cards"] as? [[String: Any]])?
+                .sorted { ($0["position"] as? Int ?? 0) < ($1["position"] as? Int ?? 0) }
+                .compactMap { ($0["anim"] as? [String: Any])?["to"] as? [String: Any] }.map { $0["opacity"] as? Double }
+            #expect(opacities?.prefix(3) == [1, 0.5, 0.3])
+        }
+        let restarted = try TestServer { $0.state = path }
+        let snapshot = try restarted.snapshot()
+        #expect(snapshot["style"] as? String == "swipe")
+        #expect(snapshot["stacked"] as? Bool == true)
+    }
+
+    @Test func anOldJSONStateFileIsImportedOnceAndKeptBeside() throws {
+        let path = PersistenceTests.temporaryPath()
+        let folder = (path as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let server = try TestServer()
+        let ids = try #require(
+            (try server.snapshot()["cards"] as? [[String: Any]])?.compactMap { $0["photo"] as? String })
+        let reversed = Array(ids.reversed())
+        let file = StateFile(rooms: ["hall": SavedStack(style: .grid, order: reversed, tilts: reversed.map { _ in 2 })])
+        try JSONEncoder().encode(file).write(to: URL(fileURLWithPath: path))
+        for _ in 0..<2 {
+            let restarted = try TestServer { $0.state = path }
+            let snapshot = try restarted.snapshot(room: "hall")
+            #expect(snapshot["style"] as? String == "grid")
+            let front = (snapshot["cards"] as? [[String: Any]])?.first { $0["position"] as? Int == 0 }
+            #expect(front?["photo"] as? String == reversed.first)
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        #expect(names.contains("state.db.imported.json"))
+        #expect(try StateDatabaseReader(path: path).style(of: "hall") == "grid")
+    }
+
+    @Test func aDamagedStateFileIsKeptAsideAndTheServerStartsClean() throws {
+        for (contents, prefix) in [
+            ("{\"version\":1,\"rooms\":{\"main\":", "state.db.corrupt-"),
+            ("SQLite format 3\0" + String(repeating: "x", count: 4000), "state.db.unreadable-"),
+        ] {
+            let path = PersistenceTests.temporaryPath()
+            let folder = (path as NSString).deletingLastPathComponent
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
+            let server = try TestServer { $0.state = path }
+            #expect(try server.snapshot()["current"] as? Int == 0)
+            #expect(try server.command(#"{"command":"next"}"#).status == 200)
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+            #expect(names.contains { $0.hasPrefix(prefix) }, "\(names)")
+        }
+    }
+}
+
+/// Reads the state database through a connection of its own, as the next start would.
+struct StateDatabaseReader {
+    private let database: SQLiteDatabase
+
+    init(path: String) throws {
+        database = try SQLiteDatabase(path: path)
+    }
+
+    private func integer(_ sql: String, _ room: String) throws -> Int? {
+        let statement = try database.prepare(sql).bind([.text(room)])
+        return try statement.step() ? statement.int(0) : nil
+    }
+
+    func head(of room: String) throws -> Int? { try integer("SELECT head FROM rooms WHERE name = ?1", room) }
+
+    /// The photo of the room's front card: its cycle read from the front slot.
+    func frontPhoto(of room: String) throws -> String? {
+        let statement = try database.prepare(
+            "SELECT photo FROM room_cards JOIN rooms ON name = room WHERE room = ?1 AND slot = head"
+        ).bind([.text(room)])
+        return try statement.step() ? statement.text(0) : nil
+    }
+
+    func style(of room: String) throws -> String? {
+        let statement = try database.prepare("SELECT style FROM rooms WHERE name = ?1").bind([.text(room)])
+        return try statement.step() ? statement.text(0) : nil
+    }
+
+    func cardCount(of room: String) throws -> Int? {
+        try integer("SELECT count(*) FROM room_cards WHERE room = ?1", room)
+    }
+
+    func removedCount(of room: String) throws -> Int? {
+        try integer("SELECT count(*) FROM room_removed WHERE room = ?1", room)
+    }
+}
