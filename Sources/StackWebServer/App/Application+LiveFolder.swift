@@ -11,7 +11,8 @@ extension Application {
         var timing = FolderWatcher.Timing()
         timing.rescan = rescan
         do {
-            return try LiveFolder(folder: folder, order: order, library: library, timing: timing, log: warn) { change, new in
+            return try LiveFolder(folder: folder, order: order, library: library, timing: timing, log: warn) {
+                change, new in
                 for room in rooms.all { _ = try? room.handle(.libraryChanged(change, library: new)) }
             }
         } catch {

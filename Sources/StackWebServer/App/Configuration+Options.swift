@@ -77,7 +77,8 @@ extension Configuration {
         ) { config, value throws(Failure) in config.cache = value },
         CommandLineOption(
             "--cache-size", "SIZE",
-            help: "the most the folder of resized photos may hold (`K`, `M`, `G` suffixes); the least recently used go first",
+            help:
+                "the most the folder of resized photos may hold (`K`, `M`, `G` suffixes); the least recently used go first",
             default: .value("1G"), set: setCacheSize),
         CommandLineOption(
             "--rescan", "SECONDS",
