@@ -61,8 +61,7 @@ final class FolderWatcher: Sendable {
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         wake = (ends[0], ends[1])
         let thread = Thread { [wake, finished] in
-            // SIGTERM and SIGINT are for main's dispatch source, which reads them from a signalfd while
-            // their disposition is SIG_IGN: a thread that left them unblocked would take one and drop it.
+            // No signal is for this thread (main waits for SIGTERM and SIGINT with sigwait).
             var all = sigset_t()
             sigfillset(&all)
             pthread_sigmask(SIG_BLOCK, &all, nil)
