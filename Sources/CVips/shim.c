@@ -49,6 +49,7 @@ int CVips_readHeader(const char *path, CVipsHeader *header)
     header->storedHeight = vips_image_get_height(image);
     header->width = header->storedWidth;
     header->height = header->storedHeight;
+    header->orientation = vips_image_get_orientation(image);
     if (vips_image_get_orientation_swap(image)) {
         header->width = header->storedHeight;
         header->height = header->storedWidth;

@@ -93,6 +93,7 @@ import Testing
         let cache = try PhotoFolderLifecycleTests.base()
         let server = try ServerProcess.start(arguments: ["--photos", folder, "--cache", cache])
         defer { server.stop() }
+        #expect(server.shows(photos: 8))
         let http = HTTPTestClient(port: server.port)
         let before = try server.peakMemoryKiB()
         let statuses = Locked<[Int]>([])

@@ -33,7 +33,7 @@ import Testing
         let folder = try PhotoFolderLifecycleTests.base()
         try Self.photos(40, in: folder)
         let cache = try PhotoFolderLifecycleTests.base()
-        let server = try ServerProcess.start(arguments: ["--photos", folder, "--cache", cache])
+        let server = try ServerProcess.start(arguments: ["--photos", folder, "--cache", cache], readPhotos: false)
         let http = HTTPTestClient(port: server.port)
         // Once every photo is in the room, the start-up scan is over.
         #expect(
@@ -41,5 +41,55 @@ import Testing
                 (try http.get("/api/rooms/main").json()["count"] as? Int) == 40
             })
         #expect(Self.terminate(server, within: 2) == 0)
+    }
+
+    static func count(_ http: HTTPTestClient) throws -> Int {
+        try http.get("/api/rooms/main").json()["count"] as? Int ?? -1
+    }
+
+    @Test func aRestartShowsEveryIndexedPhotoInItsFirstAnswer() throws {
+        let folder = try PhotoFolderLifecycleTests.base()
+        try Self.photos(60, in: folder)
+        let cache = try PhotoFolderLifecycleTests.base()
+        let arguments = ["--photos", folder, "--cache", cache]
+        let first = try ServerProcess.start(arguments: arguments, readPhotos: false)
+        let http = HTTPTestClient(port: first.port)
+        // The first start listens before it has read the photos, and adds them as it reads them.
+        #expect(try Self.count(http) <= 60)
+        #expect(try PersistenceTests.eventually(10) { try Self.count(http) == 60 })
+        #expect(Self.terminate(first, within: 2) == 0)
+        #expect(FileManager.default.fileExists(atPath: cache + "/photo-index.db"))
+
+        let second = try ServerProcess.start(arguments: arguments, readPhotos: false)
+        #expect(try Self.count(HTTPTestClient(port: second.port)) == 60)
+        #expect(Self.terminate(second, within: 2) == 0)
+    }
+
+    @Test func anEmptyFolderStartsEmptyAndShowsPhotosCopiedIn() throws {
+        let folder = try PhotoFolderLifecycleTests.base()
+        let cache = try PhotoFolderLifecycleTests.base()
+        let server = try ServerProcess.start(arguments: ["--photos", folder, "--cache", cache])
+        let http = HTTPTestClient(port: server.port)
+        #expect(try Self.count(http) == 0)
+        try Self.photos(3, in: folder)
+        #expect(try PersistenceTests.eventually(10) { try Self.count(http) == 3 })
+        #expect(Self.terminate(server, within: 2) == 0)
+    }
+
+    @Test func aMissingFolderStopsTheStartWithAMessage() throws {
+        let folder = try PhotoFolderLifecycleTests.base() + "/not-there"
+        let process = Process()
+        process.executableURL = URL(
+            fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        ).deletingLastPathComponent().appendingPathComponent("stackweb")
+        process.arguments = ["--port", "0", "--photos", folder]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(message.contains("cannot read \(folder)"))
     }
 }

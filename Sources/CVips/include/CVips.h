@@ -24,6 +24,8 @@ typedef struct {
     char loader[32];
     /// EXIF DateTimeOriginal, "YYYY:MM:DD HH:MM:SS", or empty when the file does not say.
     char taken[32];
+    /// EXIF orientation, 1 (upright) to 8.
+    int orientation;
 } CVipsHeader;
 
 /// Reads `path`'s header into `header`. Why a shim: vips_image_new_from_file is variadic, and one

@@ -6,17 +6,31 @@ extension Application {
     /// every room is told what changed. The swap comes first, so a photo a room is told about can
     /// already be fetched.
     static func watch(
-        folder: String, order: PhotoLibrary.Order, rescan: Double?, library: Locked<PhotoLibrary>, rooms: RoomRegistry
+        folder: String, order: PhotoLibrary.Order, rescan: Double?, library: Locked<PhotoLibrary>,
+        scanner: PhotoScanner?, index: PhotoIndex?, reading: Locked<Bool>, rooms: RoomRegistry
     ) -> LiveFolder? {
         var timing = FolderWatcher.Timing()
         timing.rescan = rescan
         do {
-            return try LiveFolder(folder: folder, order: order, library: library, timing: timing, log: warn) {
+            return try LiveFolder(
+                folder: folder, order: order, library: library, scanner: scanner, index: index, reading: reading,
+                timing: timing,
+                log: warn
+            ) {
                 change, new in
                 for room in rooms.all { _ = try? room.handle(.libraryChanged(change, library: new)) }
             }
         } catch {
             warn("\(error); photos added to \(folder) will show after a restart")
+            // Nobody will go on reading what the start-up scan left: read it now.
+            if var scanner, scanner.hasBacklog {
+                scanner.inspectionBudget = nil
+                defer { reading.withLock { $0 = false } }
+                if let change = scanner.scan(folders: []) {
+                    library.withLock { $0 = scanner.library }
+                    for room in rooms.all { _ = try? room.handle(.libraryChanged(change, library: scanner.library)) }
+                }
+            }
             return nil
         }
     }

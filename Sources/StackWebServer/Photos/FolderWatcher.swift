@@ -9,8 +9,10 @@ import Glibc
 ///
 /// One dedicated thread blocks in `poll` on the inotify descriptor with a timeout for the next
 /// timer, so an unchanging folder costs a `stat` every few seconds and a stat-only rescan every
-/// `rescan` seconds. `handle` runs on that thread and answers whether files wait to be complete
-/// (then a `.settle` follows `settle` seconds later).
+/// `rescan` seconds. `handle` runs on that thread and answers what it left to do: files that wait to
+/// be complete (then a `.settle` follows `settle` seconds later), or more work now (then `.more`
+/// follows at once, after a look at the wake-up pipe, so that `stop` never waits for more than
+/// one batch of it).
 final class FolderWatcher: Sendable {
     enum Event: Equatable, Sendable {
         /// The folder is there and watched (at start, and each time it comes back): scan it all.
@@ -24,6 +26,16 @@ final class FolderWatcher: Sendable {
         case rescan
         /// Files seen incomplete may be complete now.
         case settle
+        /// Go on with the work the last event left (files to read).
+        case more
+    }
+
+    /// What a handled event left to do.
+    struct Followup: Equatable, Sendable {
+        /// Files wait to be complete: look again in `settle` seconds.
+        var settle = false
+        /// Work remains: send `.more` as soon as nothing else is due.
+        var more = false
     }
 
     struct Timing: Sendable {
@@ -50,7 +62,7 @@ final class FolderWatcher: Sendable {
     private let wake: (read: Int32, write: Int32)
     private let finished = DispatchSemaphore(value: 0)
 
-    init(folder: String, timing: Timing = Timing(), handle: @escaping @Sendable (Event) -> Bool) throws {
+    init(folder: String, timing: Timing = Timing(), handle: @escaping @Sendable (Event) -> Followup) throws {
         // Fails early (no inotify instances left) rather than on the thread.
         let probe = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard probe >= 0 else { throw Failure(description: "inotify_init1: \(String(cString: strerror(errno)))") }

@@ -16,34 +16,52 @@ final class LiveFolder: Sendable {
     private let onChange: @Sendable (LibraryChange, PhotoLibrary) -> Void
     private let log: @Sendable (String) -> Void
     private let watcher: Locked<FolderWatcher?> = Locked(nil)
+    private let index: PhotoIndex?
+    /// Whether files found wait to be read; set after each scan.
+    private let reading: Locked<Bool>
+    /// Seconds of reading new files per turn of the watcher's loop: between turns it notices `stop`.
+    static let inspectionBudget = 0.5
 
     /// Follows `folder`, whose photos `library` holds now. `onChange` runs after each swap of the
     /// library, with the change and the new library, so a photo it names can already be fetched.
+    /// `scanner`: the start-up scan's, whose library `library` holds and whose backlog of files to
+    /// read the watcher's thread goes on with; nil: a new one reusing `library`'s verdicts.
+    /// `index`: where verdicts are kept across restarts.
     init(
-        folder: String, order: PhotoLibrary.Order, library: Locked<PhotoLibrary>, timing: FolderWatcher.Timing,
-        log: @escaping @Sendable (String) -> Void, onChange: @escaping @Sendable (LibraryChange, PhotoLibrary) -> Void
+        folder: String, order: PhotoLibrary.Order, library: Locked<PhotoLibrary>, scanner started: PhotoScanner? = nil,
+        index: PhotoIndex? = nil, reading: Locked<Bool> = Locked(false), timing: FolderWatcher.Timing,
+        log: @escaping @Sendable (String) -> Void,
+        onChange: @escaping @Sendable (LibraryChange, PhotoLibrary) -> Void
     ) throws {
         self.folder = folder
         self.order = order
         self.library = library
+        self.index = index
+        self.reading = reading
         self.log = log
         self.onChange = onChange
         // The first scan on the watcher's thread reuses every verdict of the start-up scan.
         let current = library.withLock { $0 }
-        scanner = Locked(PhotoScanner(folder: folder, order: order, reusing: current, shown: true, log: log))
+        var scanner =
+            started ?? PhotoScanner(folder: folder, order: order, reusing: current, shown: true, index: index, log: log)
+        scanner?.inspectionBudget = Self.inspectionBudget
+        self.scanner = Locked(scanner)
         lastSeen = Locked(nil)
         let watcher = try FolderWatcher(folder: folder, timing: timing) { [weak self] event in
-            self?.handle(event) ?? false
+            self?.handle(event) ?? FolderWatcher.Followup()
         }
         self.watcher.withLock { $0 = watcher }
     }
+
+    /// Whether files found are still being read (a first start on a new library, a big copy).
+    var isReading: Bool { reading.withLock { $0 } }
 
     func stop() {
         watcher.withLock { $0 }?.stop()
     }
 
-    /// One watcher event; answers whether files wait to be complete.
-    private func handle(_ event: FolderWatcher.Event) -> Bool {
+    /// One watcher event; answers what it left to do.
+    private func handle(_ event: FolderWatcher.Event) -> FolderWatcher.Followup {
         switch event {
         case .gone:
             scanner.withLock { $0 = nil }
@@ -51,13 +69,14 @@ final class LiveFolder: Sendable {
             lastSeen.withLock { $0 = old.entries.isEmpty ? $0 : old }
             log("photo folder \(folder) is gone; waiting for it")
             publish(LibraryChange(from: old, to: PhotoLibrary(entries: [])), library: PhotoLibrary(entries: []))
-            return false
+            return FolderWatcher.Followup()
         case .attached:
             let returning = scanner.withLock { $0 == nil }
             if returning {
                 let previous = lastSeen.withLock { $0 }
                 scanner.withLock {
-                    $0 = PhotoScanner(folder: folder, order: order, reusing: previous, log: log)
+                    $0 = PhotoScanner(folder: folder, order: order, reusing: previous, index: index, log: log)
+                    $0?.inspectionBudget = Self.inspectionBudget
                 }
             }
             let pending = scan { $0.scanAll() }
@@ -71,20 +90,24 @@ final class LiveFolder: Sendable {
             return scan { $0.scanAll() }
         case .settle:
             return scan { $0.scan(folders: $0.pendingFolders) }
+        case .more:
+            return scan { $0.scan(folders: []) }
         }
     }
 
-    /// Runs `body` on the scanner, publishes what changed; answers whether files are pending.
-    private func scan(_ body: (inout PhotoScanner) -> LibraryChange?) -> Bool {
-        let outcome = scanner.withLock { scanner -> (LibraryChange?, PhotoLibrary, Bool)? in
+    /// Runs `body` on the scanner, publishes what changed; answers what is left to do.
+    private func scan(_ body: (inout PhotoScanner) -> LibraryChange?) -> FolderWatcher.Followup {
+        let outcome = scanner.withLock { scanner -> (LibraryChange?, PhotoLibrary, FolderWatcher.Followup)? in
             guard var current = scanner else { return nil }
             let change = body(&current)
             scanner = current
-            return (change, current.library, !current.pendingFolders.isEmpty)
+            let followup = FolderWatcher.Followup(settle: !current.pendingFolders.isEmpty, more: current.hasBacklog)
+            return (change, current.library, followup)
         }
-        guard let (change, new, pending) = outcome else { return false }
+        reading.withLock { $0 = outcome?.2.more ?? false }
+        guard let (change, new, followup) = outcome else { return FolderWatcher.Followup() }
         if let change, !change.isEmpty { publish(change, library: new) }
-        return pending
+        return followup
     }
 
     private func publish(_ change: LibraryChange, library new: PhotoLibrary) {

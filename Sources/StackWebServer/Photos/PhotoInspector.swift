@@ -10,6 +10,8 @@ enum PhotoInspector {
         var height: Int
         /// EXIF's "2024:07:14 10:22:33" as "2024-07-14 10:22:33"; nil when unknown.
         var taken: String?
+        /// EXIF orientation, 1 (upright) to 8.
+        var orientation = 1
     }
 
     /// The header of a file that decodes whole, or why it is not shown (one line).
@@ -27,7 +29,8 @@ enum PhotoInspector {
         return .success(
             Header(
                 width: Int(header.width), height: Int(header.height),
-                taken: PhotoLibrary.takenDate(taken.map { CChar(bitPattern: $0) })))
+                taken: PhotoLibrary.takenDate(taken.map { CChar(bitPattern: $0) }),
+                orientation: Int(max(1, header.orientation))))
     }
 }
 

@@ -10,12 +10,19 @@ import StackModel
 /// after writing (the watcher saw IN_CLOSE_WRITE or a rename into place), or unchanged for
 /// `settle` seconds — and only if it decodes whole; a file that does not is logged once per
 /// identity and skipped.
+///
+/// Files to read wait in a backlog, read in the order found: a scan reads at most
+/// `inspectionBudget` seconds' worth of them (nil: all; 0: none, a stat-only scan), so that a first
+/// start on 20,000 photos shows them as they are read instead of after. Each verdict is written to
+/// the photo index, whose records a later start reuses as it reuses a library.
 struct PhotoScanner {
     /// The folder's real path (symbolic links resolved), and how photos are ordered.
     let root: String
     let order: PhotoLibrary.Order
     /// Seconds a file must stay unchanged before it is taken when nobody saw it closed.
     var settle = 1.0
+    /// Seconds of reading and decoding one scan may spend on the backlog; nil: no limit.
+    var inspectionBudget: Double?
     private(set) var library: PhotoLibrary
     private let log: @Sendable (String) -> Void
 
@@ -30,17 +37,28 @@ struct PhotoScanner {
     private var rejected: [String: FileIdentity] = [:]
     /// Earlier verdicts to reuse by identity (a restart's library, or the folder before it went away).
     private var known: [String: PhotoLibrary.Entry]
+    /// The paths the photo index held at start: those no scan lists are forgotten by it.
+    private var indexed: Set<String>?
+    private let index: PhotoIndex?
+    /// Files to read, in the order found, and the identity each had when last seen.
+    private var backlog: [String] = []
+    private var backlogStart = 0
+    private var waiting: [String: FileIdentity] = [:]
+
+    /// Whether files wait to be read.
+    var hasBacklog: Bool { !waiting.isEmpty }
 
     /// Folders holding files that are not complete yet.
     var pendingFolders: Set<String> { Set(pending.keys.map(Self.parent)) }
 
     /// `previous`: verdicts to reuse by identity. `shown`: `previous` is also what the rooms show
     /// now, so the first scan reports only what differs from it.
+    /// `index`: its records are earlier verdicts too (read once here), and new verdicts are written to it.
     init?(
         folder: String, order: PhotoLibrary.Order, reusing previous: PhotoLibrary? = nil, shown: Bool = false,
-        log: @escaping @Sendable (String) -> Void
+        index: PhotoIndex? = nil, log: @escaping @Sendable (String) -> Void
     ) {
-        let root = URL(fileURLWithPath: folder).resolvingSymlinksInPath().standardizedFileURL.path
+        let root = Self.realPath(folder)
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), isFolder.boolValue else {
             return nil
@@ -50,6 +68,23 @@ struct PhotoScanner {
         self.log = log
         library = shown ? previous ?? PhotoLibrary(entries: []) : PhotoLibrary(entries: [])
         known = Dictionary((previous?.entries ?? []).map { ($0.relative, $0) }, uniquingKeysWith: { a, _ in a })
+        self.index = index
+        if let index, index.root == root {
+            let records = index.load()
+            for record in records where known[record.relative] == nil {
+                if record.whole {
+                    let photo = Photo(
+                        id: PhotoLibrary.id(of: record.relative), width: record.width, height: record.height)
+                    known[record.relative] = PhotoLibrary.Entry(
+                        photo: photo, path: root + "/" + record.relative, relative: record.relative,
+                        identity: record.identity, taken: record.taken)
+                } else {
+                    // Logged when it was found; not again at each start.
+                    rejected[record.relative] = record.identity
+                }
+            }
+            indexed = Set(records.map(\.relative))
+        }
     }
 
     /// Everything below the root. Returns the change, or nil when nothing changed.
@@ -75,6 +110,17 @@ struct PhotoScanner {
             for entry in library.entries where accepted[entry.relative] == nil { pass.removed.insert(entry.photo.id) }
             known = [:]
         }
+        if let paths = indexed {
+            indexed = nil
+            for relative in paths where !pass.listed.contains(relative) {
+                pass.forgotten.append(relative)
+                if rejected[relative] != nil, files[Self.parent(relative)]?.contains(Self.name(relative)) != true {
+                    rejected[relative] = nil
+                }
+            }
+        }
+        // A folder that could not be listed (a share gone mid-scan) says nothing of its files.
+        index?.write(pass.verdicts, removed: pass.unlisted ? [] : pass.forgotten)
         guard !pass.changed.isEmpty || !pass.removed.isEmpty else { return nil }
         let old = library
         library = library.updating(changed: pass.changed, removed: pass.removed, order: order)
@@ -85,7 +131,11 @@ struct PhotoScanner {
     private struct Pass {
         var closed: Set<String>
         var now: Double
-        var candidates: [(relative: String, identity: FileIdentity)] = []
+        /// New verdicts for the index, and paths it should forget.
+        var verdicts: [PhotoIndex.Record] = []
+        var forgotten: [String] = []
+        /// Whether a folder could not be listed.
+        var unlisted = false
         /// Paths listed in this pass: a folder and its parent may both be listed.
         var listed: Set<String> = []
         var changed: [PhotoLibrary.Entry] = []
@@ -93,7 +143,9 @@ struct PhotoScanner {
     }
 
     private mutating func list(_ folder: String, recursive: Bool, into pass: inout Pass) {
-        let listing = FolderListing(path: folder.isEmpty ? root : root + "/" + folder) ?? FolderListing()
+        let listed = FolderListing(path: folder.isEmpty ? root : root + "/" + folder)
+        if listed == nil { pass.unlisted = true }
+        let listing = listed ?? FolderListing()
         let prefix = folder.isEmpty ? "" : folder + "/"
         for (name, identity) in listing.images {
             consider(prefix + name, identity, &pass)
@@ -112,7 +164,10 @@ struct PhotoScanner {
 
     private mutating func consider(_ relative: String, _ identity: FileIdentity, _ pass: inout Pass) {
         guard pass.listed.insert(relative).inserted else { return }
-        if accepted[relative]?.identity == identity || rejected[relative] == identity { return }
+        if accepted[relative]?.identity == identity || rejected[relative] == identity {
+            waiting[relative] = nil
+            return
+        }
         if let entry = known[relative], entry.identity == identity {
             accepted[relative] = entry
             if library.entry(id: entry.photo.id) != entry { pass.changed.append(entry) }
@@ -126,17 +181,20 @@ struct PhotoScanner {
             return
         }
         pending[relative] = nil
-        pass.candidates.append((relative, identity))
+        if waiting.updateValue(identity, forKey: relative) == nil { backlog.append(relative) }
     }
 
-    /// Reads the candidates' headers and decodes them, one after the other: run side by side on
-    /// 20,000 files, libvips' decoders crashed the process (a double free in a start-up scan), so
-    /// the start-up scan of a new library is bound by these decodes.
+    /// Reads the backlog's headers and decodes its files, one after the other, for at most
+    /// `inspectionBudget` seconds: run side by side on 20,000 files, libvips' decoders crashed the
+    /// process (a double free in a start-up scan).
     private mutating func inspect(_ pass: inout Pass) {
-        let candidates = pass.candidates
-        let results = candidates.map { PhotoInspector.inspect(root + "/" + $0.relative) }
-        for (candidate, result) in zip(candidates, results) {
-            let (relative, identity) = candidate
+        let deadline = inspectionBudget.map { FolderWatcher.monotonicSeconds() + $0 }
+        while backlogStart < backlog.count {
+            if let deadline, FolderWatcher.monotonicSeconds() >= deadline { break }
+            let relative = backlog[backlogStart]
+            backlogStart += 1
+            guard let identity = waiting.removeValue(forKey: relative) else { continue }
+            let result = PhotoInspector.inspect(root + "/" + relative)
             switch result {
             case .success(let header):
                 let id = accepted[relative]?.photo.id ?? PhotoLibrary.id(of: relative)
@@ -146,11 +204,20 @@ struct PhotoScanner {
                 accepted[relative] = entry
                 rejected[relative] = nil
                 pass.changed.append(entry)
+                pass.verdicts.append(
+                    PhotoIndex.Record(
+                        relative: relative, identity: identity, width: header.width, height: header.height,
+                        orientation: header.orientation, taken: header.taken, whole: true))
             case .failure(let problem):
                 rejected[relative] = identity
                 log("skipping \(root)/\(relative): \(problem.reason)")
                 if let entry = accepted.removeValue(forKey: relative) { pass.removed.insert(entry.photo.id) }
+                pass.verdicts.append(PhotoIndex.Record(relative: relative, identity: identity, whole: false))
             }
+        }
+        if backlogStart == backlog.count || backlogStart > 4096 {
+            backlog.removeFirst(backlogStart)
+            backlogStart = 0
         }
     }
 
@@ -158,12 +225,19 @@ struct PhotoScanner {
         if let entry = accepted.removeValue(forKey: relative) { pass.removed.insert(entry.photo.id) }
         pending[relative] = nil
         rejected[relative] = nil
+        waiting[relative] = nil
+        pass.forgotten.append(relative)
     }
 
     /// A folder that went away, with everything below it.
     private mutating func drop(_ folder: String, _ pass: inout Pass) {
         for name in files.removeValue(forKey: folder) ?? [] { forget(folder + "/" + name, &pass) }
         for name in subfolders.removeValue(forKey: folder) ?? [] { drop(folder + "/" + name, &pass) }
+    }
+
+    /// `folder` with symbolic links resolved: what the photo index is keyed by.
+    static func realPath(_ folder: String) -> String {
+        URL(fileURLWithPath: folder).resolvingSymlinksInPath().standardizedFileURL.path
     }
 
     static func name(_ relative: String) -> String {

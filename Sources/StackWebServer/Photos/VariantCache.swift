@@ -67,7 +67,8 @@ final class VariantCache: Sendable {
     func prune() {
         var files: [(name: String, size: Int64, used: Double, atime: Double)] = []
         let remembered = state.withLock { $0.lastUse }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        where !name.hasPrefix(PhotoIndex.fileName) {
             var info = stat()
             guard lstat(folder + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
             let atime = Double(info.st_atim.tv_sec) + Double(info.st_atim.tv_nsec) / 1e9

@@ -5,7 +5,7 @@ struct WatchLoop {
     let folder: String
     let timing: FolderWatcher.Timing
     let wake: Int32
-    let handle: @Sendable (FolderWatcher.Event) -> Bool
+    let handle: @Sendable (FolderWatcher.Event) -> FolderWatcher.Followup
     /// While the folder is watched: inotify, its watches and the identity the root had.
     private var watches: InotifyWatches?
     /// Folders and files changed since the last scan, and when the first and last change came.
@@ -16,12 +16,14 @@ struct WatchLoop {
     private var nextRescan: Double?
     private var nextRootCheck = 0.0
     private var nextSettle: Double?
+    /// Whether the last event left work to go on with.
+    private var more = false
     /// Whether `.gone` was reported and the folder has not come back since.
     private var goneReported = false
 
     init(
         folder: String, timing: FolderWatcher.Timing, wake: Int32,
-        handle: @escaping @Sendable (FolderWatcher.Event) -> Bool
+        handle: @escaping @Sendable (FolderWatcher.Event) -> FolderWatcher.Followup
     ) {
         self.folder = folder
         self.timing = timing
@@ -47,6 +49,10 @@ struct WatchLoop {
             if let due = nextSettle, now >= due {
                 nextSettle = nil
                 report(.settle, now: now)
+            }
+            if more {
+                more = false
+                report(.more, now: now)
             }
             var fds = [
                 pollfd(fd: watches?.inotify ?? -1, events: Int16(POLLIN), revents: 0),
@@ -78,12 +84,15 @@ struct WatchLoop {
         if let first = firstChange { due = min(due, lastChange + timing.debounce, first + timing.longestDelay) }
         if let next = nextRescan { due = min(due, next) }
         if let next = nextSettle { due = min(due, next) }
+        if more { due = now }
         return Int32(max(0, (due - now) * 1000).rounded(.up))
     }
 
     private mutating func report(_ event: FolderWatcher.Event, now: Double) {
         guard watches != nil else { return }
-        if handle(event), nextSettle == nil { nextSettle = now + timing.settle }
+        let followup = handle(event)
+        if followup.settle, nextSettle == nil { nextSettle = now + timing.settle }
+        more = more || followup.more
     }
 
     /// Whether the folder is still the one watched; if it is gone, says so once, and while it is
@@ -95,7 +104,7 @@ struct WatchLoop {
         if watches != nil || (current == nil && !goneReported) {
             watches?.close()
             watches = nil
-            (dirty, closed, firstChange, nextRescan, nextSettle) = ([], [], nil, nil, nil)
+            (dirty, closed, firstChange, nextRescan, nextSettle, more) = ([], [], nil, nil, nil, false)
             _ = handle(.gone)
             goneReported = true
         }
