@@ -63,8 +63,7 @@ public final class Application {
         // The photos as indexed at an earlier start, those whose files still stat the same: the
         // server listens with them at once; the watcher's thread reads the rest, which reach the
         // rooms as ordinary library changes. An empty folder starts empty (a frame waiting for photos).
-        let index = PhotoIndex(
-            path: cacheFolder + "/" + PhotoIndex.fileName, root: PhotoScanner.realPath(folder), log: Application.warn)
+        let index = PhotoIndex(path: cacheFolder + "/" + PhotoIndex.fileName, log: Application.warn)
         guard opendir(folder).map({ closedir($0) }) != nil,
             var scanner = PhotoScanner(folder: folder, order: configuration.order, index: index, log: Application.warn)
         else {

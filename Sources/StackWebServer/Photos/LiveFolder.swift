@@ -71,6 +71,17 @@ final class LiveFolder: Sendable {
             publish(LibraryChange(from: old, to: PhotoLibrary(entries: [])), library: PhotoLibrary(entries: []))
             return FolderWatcher.Followup()
         case .attached:
+            // The folder is a symbolic link swapped since the scanner was made (before the watcher's
+            // first look): follow it where it leads now, the photos shown as what to compare with.
+            let moved = scanner.withLock { $0.map { $0.root != PhotoScanner.realPath(folder) } ?? false }
+            if moved {
+                let current = library.withLock { $0 }
+                scanner.withLock {
+                    $0 = PhotoScanner(
+                        folder: folder, order: order, reusing: current, shown: true, index: index, log: log)
+                    $0?.inspectionBudget = Self.inspectionBudget
+                }
+            }
             let returning = scanner.withLock { $0 == nil }
             if returning {
                 let previous = lastSeen.withLock { $0 }

@@ -26,17 +26,15 @@ final class PhotoIndex: Sendable {
     /// of resized photos leaves alone.
     static let fileName = "photo-index.db"
 
-    /// The photo folder's real path: one index file may serve several folders over time.
-    let root: String
     private let queue = DispatchQueue(label: "stackweb.photo-index")
     /// Used on `queue` only; behind a lock so that the compiler can check that it is not shared.
     private let database: Locked<SQLiteDatabase>
     private let log: @Sendable (String) -> Void
 
-    /// Opens (or makes) the index at `path` for the folder `root`; nil when no database can be made
-    /// there (the server then reads every file at each start, as without an index).
-    init?(path: String, root: String, log: @escaping @Sendable (String) -> Void) {
-        self.root = root
+    /// Opens (or makes) the index at `path`; nil when no database can be made there (the server
+    /// then reads every file at each start, as without an index). Records are kept per folder
+    /// (`root`, its real path): one index may serve several folders over time.
+    init?(path: String, log: @escaping @Sendable (String) -> Void) {
         self.log = log
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -74,8 +72,8 @@ final class PhotoIndex: Sendable {
         return open(path)
     }
 
-    /// Every record of the folder, in one query.
-    func load() -> [Record] {
+    /// Every record of the folder `root`, in one query.
+    func load(root: String) -> [Record] {
         queue.sync {
             database.withLock { database in
                 var records: [Record] = []
@@ -106,9 +104,9 @@ final class PhotoIndex: Sendable {
         }
     }
 
-    /// Records `verdicts` and forgets `removed` (paths below the root), in one transaction on the
+    /// Records `verdicts` and forgets `removed` (paths below `root`), in one transaction on the
     /// index's queue; returns at once.
-    func write(_ verdicts: [Record], removed: [String]) {
+    func write(_ verdicts: [Record], removed: [String], root: String) {
         guard !verdicts.isEmpty || !removed.isEmpty else { return }
         queue.async { [self] in
             database.withLock { database in

@@ -69,8 +69,8 @@ struct PhotoScanner {
         library = shown ? previous ?? PhotoLibrary(entries: []) : PhotoLibrary(entries: [])
         known = Dictionary((previous?.entries ?? []).map { ($0.relative, $0) }, uniquingKeysWith: { a, _ in a })
         self.index = index
-        if let index, index.root == root {
-            let records = index.load()
+        if let index {
+            let records = index.load(root: root)
             for record in records where known[record.relative] == nil {
                 if record.whole {
                     let photo = Photo(
@@ -120,7 +120,7 @@ struct PhotoScanner {
             }
         }
         // A folder that could not be listed (a share gone mid-scan) says nothing of its files.
-        index?.write(pass.verdicts, removed: pass.unlisted ? [] : pass.forgotten)
+        index?.write(pass.verdicts, removed: pass.unlisted ? [] : pass.forgotten, root: root)
         guard !pass.changed.isEmpty || !pass.removed.isEmpty else { return nil }
         let old = library
         library = library.updating(changed: pass.changed, removed: pass.removed, order: order)
