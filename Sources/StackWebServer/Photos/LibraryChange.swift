@@ -14,6 +14,9 @@ struct LibraryChange: Equatable, Sendable {
     var replaced: [String] = []
     /// Photos replaced in place with another upright size.
     var reshaped: [Photo] = []
+    /// The order the folder is shown in (`--order`), which says where added photos join a stack:
+    /// by date, at their `placements`; else (or nil) at the back.
+    var order: PhotoLibrary.Order?
 
     var isEmpty: Bool { added.isEmpty && removed.isEmpty && replaced.isEmpty && reshaped.isEmpty }
 
@@ -50,6 +53,7 @@ struct LibraryChange: Equatable, Sendable {
             }
         }
         self.added = (order.map { added.sorted(by: $0.precedes) } ?? added).map(\.photo)
+        self.order = order
         self.removed = removed.isEmpty ? [] : old.entries.map(\.photo.id).filter { removed.contains($0) }
     }
 }
