@@ -10,6 +10,7 @@ spliced into one base JPEG per file, so generating costs seconds, not minutes). 
 - CPU of one rescan of the unchanged library (`--rescan` when the binary has it; else a file created
   in the root, which made the old watcher rescan everything);
 - time from a photo copied into a month folder to the change event that adds it;
+- seconds from SIGTERM to the warm server's exit;
 - 8 concurrent first `?w=1536` requests for different 24 MP originals: wall time and peak RSS (VmHWM)
   of the server process.
 
@@ -184,7 +185,11 @@ def conversions(binary, out_dir, large):
     try:
         _, server, snapshot = startup(binary, ["--photos", large, "--cache", cache],
                                       os.path.join(out_dir, "server-library-large.log"))
-        with server:
+        try:
+            # A server that answers before it has read the folder: wait until it has.
+            if _reads_in_background(server):
+                while b"stackweb_photos_reading 0" not in _get(server.port, "/metrics")[1]:
+                    time.sleep(0.05)
             status, body = _get(server.port, "/api/rooms/main")
             ids = [card["photo"] for card in json.loads(body)["cards"]][:8]
             before = memory_kib(server.pid)
@@ -198,6 +203,8 @@ def conversions(binary, out_dir, large):
                 thread.join()
             elapsed = time.monotonic() - started
             after = memory_kib(server.pid)
+        finally:
+            server.stop()
         return {"count": len(ids), "statuses": sorted(statuses), "wall_s": round(elapsed, 2),
                 "hwm_before_mib": round(before["hwm"] / 1024), "hwm_mib": round(after["hwm"] / 1024)}
     finally:
@@ -233,10 +240,16 @@ def run(binary, out_dir):
                     results["indexed_cold_s"] = round(time.monotonic() - started_cold, 1)
                 server.stop()
                 continue
-            with server:
+            # startup() already started it: `with server:` would start a second process and leave
+            # this one running.
+            try:
                 results["startup_rss_mib"] = round(memory_kib(server.pid)["rss"] / 1024)
                 results["rescan_cpu_s"] = round(rescan_cpu(server, library, has_rescan, period), 3)
                 results["added_photo_ms"] = round(added_photo_ms(server, library))
+            finally:
+                stopping = time.monotonic()
+                server.stop()
+                results["sigterm_exit_s"] = round(time.monotonic() - stopping, 2)
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     results["conversions_24mp"] = conversions(binary, out_dir, large)
