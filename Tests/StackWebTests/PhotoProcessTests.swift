@@ -43,6 +43,17 @@ import Testing
         #expect(Self.terminate(server, within: 2) == 0)
     }
 
+    @Test func sigtermWhileAFirstStartIsStillReadingExitsZeroWithinTwoSeconds() throws {
+        let folder = try PhotoFolderLifecycleTests.base()
+        try Self.photos(400, in: folder)
+        let cache = try PhotoFolderLifecycleTests.base()
+        let server = try ServerProcess.start(arguments: ["--photos", folder, "--cache", cache], readPhotos: false)
+        let metrics = try HTTPTestClient(port: server.port).get("/metrics").text
+        // Reading stops between two batches of half a second.
+        #expect(Self.terminate(server, within: 2) == 0)
+        #expect(metrics.contains("stackweb_photos_reading 1"), "the reading was over before the signal")
+    }
+
     static func count(_ http: HTTPTestClient) throws -> Int {
         try http.get("/api/rooms/main").json()["count"] as? Int ?? -1
     }

@@ -65,6 +65,7 @@ final class LiveFolder: Sendable {
         switch event {
         case .gone:
             scanner.withLock { $0 = nil }
+            reading.withLock { $0 = false }
             let old = library.withLock { $0 }
             lastSeen.withLock { $0 = old.entries.isEmpty ? $0 : old }
             log("photo folder \(folder) is gone; waiting for it")
