@@ -1,5 +1,18 @@
 #include "CVips.h"
 
+#include <math.h>
+#include <string.h>
+
+/// libvips reports through GLib's "VIPS" log domain; every decoder warning of a bad file would
+/// otherwise reach standard error (thousands per request for a truncated PNG).
+static void CVips_dropMessage(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data)
+{
+    (void)domain;
+    (void)level;
+    (void)message;
+    (void)data;
+}
+
 int CVips_init(const char *programName)
 {
     if (VIPS_INIT(programName) != 0) {
@@ -7,14 +20,135 @@ int CVips_init(const char *programName)
     }
     // Every conversion is of a different file: the operation cache would only hold memory.
     vips_cache_set_max(0);
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, CVips_dropMessage, NULL);
     return 0;
+}
+
+static void CVips_copyError(char *error, size_t errorSize)
+{
+    if (error != NULL && errorSize > 0) {
+        // The first line only: the server logs one line per bad file.
+        snprintf(error, errorSize, "%s", vips_error_buffer());
+        char *newline = strchr(error, '\n');
+        if (newline != NULL) {
+            *newline = '\0';
+        }
+    }
+    vips_error_clear();
+}
+
+int CVips_readHeader(const char *path, CVipsHeader *header)
+{
+    memset(header, 0, sizeof *header);
+    VipsImage *image = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (image == NULL) {
+        vips_error_clear();
+        return -1;
+    }
+    header->storedWidth = vips_image_get_width(image);
+    header->storedHeight = vips_image_get_height(image);
+    header->width = header->storedWidth;
+    header->height = header->storedHeight;
+    header->orientation = vips_image_get_orientation(image);
+    if (vips_image_get_orientation_swap(image)) {
+        header->width = header->storedHeight;
+        header->height = header->storedWidth;
+    }
+    header->cmyk = vips_image_get_interpretation(image) == VIPS_INTERPRETATION_CMYK;
+    int interlaced = 0;
+    if (vips_image_get_typeof(image, "interlaced") != 0 && vips_image_get_int(image, "interlaced", &interlaced) == 0) {
+        header->interlaced = interlaced != 0;
+    }
+    const char *value = NULL;
+    if (vips_image_get_typeof(image, VIPS_META_LOADER) != 0
+        && vips_image_get_string(image, VIPS_META_LOADER, &value) == 0 && value != NULL) {
+        snprintf(header->loader, sizeof header->loader, "%s", value);
+    }
+    // libvips renders the tag as "2024:07:14 10:22:33 (2024:07:14 10:22:33, ASCII, 20 components,
+    // 20 bytes)": the first 19 characters are the value itself.
+    value = NULL;
+    if (vips_image_get_typeof(image, "exif-ifd2-DateTimeOriginal") != 0
+        && vips_image_get_string(image, "exif-ifd2-DateTimeOriginal", &value) == 0 && value != NULL) {
+        snprintf(header->taken, sizeof header->taken, "%.19s", value);
+    }
+    vips_error_clear();
+    g_object_unref(image);
+    return 0;
+}
+
+int CVips_verify(const char *path, char *error, size_t errorSize)
+{
+    VipsImage *thumbnail = NULL;
+    double average = 0;
+    // 64 px: JPEG decodes at 1/8 scale, WebP and HEIC at about the size asked for; every byte of
+    // the file is still read, so a missing end is noticed.
+    int status = vips_thumbnail(path, &thumbnail, 64, "height", 64, "size", VIPS_SIZE_DOWN, "fail_on",
+        VIPS_FAIL_ON_ERROR, NULL);
+    if (status == 0) {
+        // The thumbnail is lazy: computing its average pulls every pixel through the decoder.
+        status = vips_avg(thumbnail, &average, NULL);
+    }
+    if (thumbnail != NULL) {
+        g_object_unref(thumbnail);
+    }
+    if (status != 0) {
+        CVips_copyError(error, errorSize);
+        return -1;
+    }
+    return 0;
+}
+
+/// A CMYK JPEG: loaded at the JPEG shrink factor, resized in CMYK, then colour-converted at the
+/// output size. The result is `*out`; 0 on success.
+static int CVips_cmykThumbnail(const char *input, int width, int height, VipsImage **out)
+{
+    CVipsHeader header;
+    if (CVips_readHeader(input, &header) != 0) {
+        return -1;
+    }
+    double scale = fmin((double)width / header.width, (double)height / header.height);
+    if (scale > 1) {
+        scale = 1;
+    }
+    int shrink = 8;
+    while (shrink > 1 && (double)header.width / shrink < header.width * scale) {
+        shrink /= 2;
+    }
+    VipsImage *loaded = NULL, *resized = NULL, *srgb = NULL, *upright = NULL;
+    int status = -1;
+    loaded = vips_image_new_from_file(input, "access", VIPS_ACCESS_SEQUENTIAL, "shrink", shrink, "fail_on",
+        VIPS_FAIL_ON_ERROR, NULL);
+    if (loaded != NULL) {
+        double factor = fmin(1.0, (double)header.storedWidth * scale / vips_image_get_width(loaded));
+        if (vips_resize(loaded, &resized, factor, NULL) == 0
+            && vips_icc_transform(resized, &srgb, "srgb", "embedded", TRUE, "input_profile", "cmyk", NULL) == 0
+            && vips_autorot(srgb, &upright, NULL) == 0) {
+            *out = upright;
+            upright = NULL;
+            status = 0;
+        }
+    }
+    VipsImage *all[] = {loaded, resized, srgb, upright};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        if (all[i] != NULL) {
+            g_object_unref(all[i]);
+        }
+    }
+    return status;
 }
 
 int CVips_thumbnailToFile(const char *input, const char *output, int width, int height, int quality,
     char *error, size_t errorSize)
 {
     VipsImage *thumbnail = NULL;
-    int status = vips_thumbnail(input, &thumbnail, width, "height", height, "size", VIPS_SIZE_DOWN, NULL);
+    CVipsHeader header;
+    int status;
+    if (CVips_readHeader(input, &header) == 0 && header.cmyk && strcmp(header.loader, "jpegload") == 0) {
+        status = CVips_cmykThumbnail(input, width, height, &thumbnail);
+    } else {
+        status = vips_thumbnail(input, &thumbnail, width, "height", height, "size", VIPS_SIZE_DOWN, "fail_on",
+            VIPS_FAIL_ON_ERROR, NULL);
+    }
     if (status == 0) {
         // strip: the pixels are already upright, so the orientation tag (and the rest) must go.
         // The saver (jpegsave, webpsave) is chosen by the output's suffix; both take Q and strip.
@@ -24,41 +158,8 @@ int CVips_thumbnailToFile(const char *input, const char *output, int width, int 
         g_object_unref(thumbnail);
     }
     if (status != 0) {
-        if (error != NULL && errorSize > 0) {
-            snprintf(error, errorSize, "%s", vips_error_buffer());
-        }
-        vips_error_clear();
+        CVips_copyError(error, errorSize);
         return -1;
     }
-    return 0;
-}
-
-int CVips_photoHeader(const char *path, int *width, int *height, char *taken, size_t takenSize)
-{
-    VipsImage *image = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
-    if (image == NULL) {
-        vips_error_clear();
-        return -1;
-    }
-    int w = vips_image_get_width(image);
-    int h = vips_image_get_height(image);
-    // Orientations 5–8 turn the picture a quarter, so its upright width is the stored height.
-    if (vips_image_get_orientation_swap(image)) {
-        int t = w; w = h; h = t;
-    }
-    *width = w;
-    *height = h;
-    if (taken != NULL && takenSize > 0) {
-        taken[0] = '\0';
-        const char *value = NULL;
-        // libvips renders the tag as "2024:07:14 10:22:33 (2024:07:14 10:22:33, ASCII, 20 components,
-        // 20 bytes)": the first 19 characters are the value itself.
-        if (vips_image_get_typeof(image, "exif-ifd2-DateTimeOriginal") != 0
-            && vips_image_get_string(image, "exif-ifd2-DateTimeOriginal", &value) == 0 && value != NULL) {
-            snprintf(taken, takenSize, "%.19s", value);
-        }
-        vips_error_clear();
-    }
-    g_object_unref(image);
     return 0;
 }

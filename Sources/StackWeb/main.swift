@@ -4,7 +4,7 @@ import Glibc
 import StackWebServer
 
 /// Entry point: parse the configuration, start, print where to look, run until SIGINT/SIGTERM.
-private func run() -> Never {
+private func run(waitForTermination: () -> Void) -> Never {
     let outcome: Configuration.Outcome
     do {
         outcome = try Configuration.parse(
@@ -24,9 +24,6 @@ private func run() -> Never {
         // A viewer that vanishes mid-write must not kill the server.
         signal(SIGPIPE, SIG_IGN)
         raiseOpenFileLimit()
-        // Listening before start-up, not after: libdispatch installs its handler asynchronously,
-        // and a SIGTERM sent as soon as the URL is printed would otherwise find it ignored.
-        let waitForTermination = listenForTermination()
         let app: Application
         do {
             app = try Application(configuration: configuration)
@@ -57,22 +54,25 @@ private func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
-/// Starts listening for SIGINT and SIGTERM; the function returned blocks until one arrives.
+/// Blocks SIGINT and SIGTERM in this thread before any other thread exists, so that every thread
+/// (libvips workers, libmicrohttpd, the folder watcher, dispatch workers) inherits the mask and none
+/// can take one of them: they stay pending for the process until `sigwait` collects them. (A
+/// dispatch signal source on Linux reads a signalfd and relies on a handler to re-route a signal
+/// some thread took; with libvips threads born unmasked that made SIGTERM a matter of luck.)
+/// The function returned blocks until one arrives, or returns at once if one came meanwhile.
 private func listenForTermination() -> () -> Void {
-    let received = DispatchSemaphore(value: 0)
-    var sources: [any DispatchSourceSignal] = []
-    for signalNumber in [SIGINT, SIGTERM] {
-        signal(signalNumber, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-        source.setEventHandler { received.signal() }
-        source.resume()
-        sources.append(source)
-    }
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    sigaddset(&signals, SIGINT)
+    sigaddset(&signals, SIGTERM)
+    pthread_sigmask(SIG_BLOCK, &signals, nil)
     return {
-        received.wait()
-        withExtendedLifetime(sources) {}
+        var received: Int32 = 0
+        while sigwait(&signals, &received) != 0 {}
     }
 }
 
+// First, before CVipsSetup starts libvips's threads.
+let waitForTermination = listenForTermination()
 CVipsSetup.start()
-run()
+run(waitForTermination: waitForTermination)

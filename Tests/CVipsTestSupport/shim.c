@@ -1,5 +1,7 @@
 #include "CVipsTest.h"
 
+#include <unistd.h>
+
 static int writeTestCard(const char *path, int width, int height, int orientation, const char *taken)
 {
     VipsImage *x = NULL, *y = NULL, *red = NULL, *green = NULL, *blue = NULL, *rgb = NULL, *bytes = NULL;
@@ -67,5 +69,69 @@ int CVipsTest_uprightSize(const char *path, int *width, int *height)
         vips_error_clear();
     }
     g_object_unref(image);
+    return status;
+}
+
+/// The test card, in memory (the caller unrefs it); NULL on failure.
+static VipsImage *testCard(int width, int height)
+{
+    VipsImage *card = NULL;
+    char path[64];
+    // Made through a temporary .v file so the card's code stays in one place.
+    snprintf(path, sizeof path, "/tmp/cvipstest-%d-%p.v", (int)getpid(), (void *)&card);
+    if (writeTestCard(path, width, height, 1, NULL) == 0) {
+        VipsImage *file = vips_image_new_from_file(path, NULL);
+        if (file != NULL) {
+            // Copied into memory, so the temporary file can go at once.
+            card = vips_image_copy_memory(file);
+            g_object_unref(file);
+        }
+    }
+    unlink(path);
+    if (card == NULL) {
+        vips_error_clear();
+    }
+    return card;
+}
+
+int CVipsTest_writeCMYK(const char *path, int width, int height)
+{
+    VipsImage *card = testCard(width, height);
+    VipsImage *cmyk = NULL;
+    int status = -1;
+    if (card != NULL && vips_icc_export(card, &cmyk, "output_profile", "cmyk", NULL) == 0) {
+        status = vips_image_write_to_file(cmyk, path, NULL);
+    }
+    if (cmyk != NULL) {
+        g_object_unref(cmyk);
+    }
+    if (card != NULL) {
+        g_object_unref(card);
+    }
+    if (status != 0) {
+        vips_error_clear();
+    }
+    return status;
+}
+
+int CVipsTest_writePNG16(const char *path, int width, int height)
+{
+    VipsImage *card = testCard(width, height);
+    VipsImage *scaled = NULL, *wide = NULL, *tagged = NULL;
+    int status = -1;
+    if (card != NULL && vips_linear1(card, &scaled, 257.0, 0.0, NULL) == 0
+        && vips_cast_ushort(scaled, &wide, NULL) == 0
+        && vips_copy(wide, &tagged, "interpretation", VIPS_INTERPRETATION_RGB16, NULL) == 0) {
+        status = vips_image_write_to_file(tagged, path, NULL);
+    }
+    VipsImage *all[] = {card, scaled, wide, tagged};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        if (all[i] != NULL) {
+            g_object_unref(all[i]);
+        }
+    }
+    if (status != 0) {
+        vips_error_clear();
+    }
     return status;
 }

@@ -26,8 +26,19 @@ final class ServerProcess {
     /// The server's standard output after its first line.
     let output: FileHandle
 
-    static func start(arguments: [String] = []) throws -> ServerProcess {
-        try ServerProcess(arguments: arguments)
+    /// `readPhotos`: returns once the server has read every photo it found (it answers before).
+    static func start(arguments: [String] = [], readPhotos: Bool = true) throws -> ServerProcess {
+        let server = try ServerProcess(arguments: arguments)
+        if readPhotos { _ = server.hasReadItsPhotos(within: 30) }
+        return server
+    }
+
+    /// Polls `/metrics` until the server says it is no longer reading photos it found.
+    func hasReadItsPhotos(within seconds: Double) -> Bool {
+        let http = HTTPTestClient(port: port)
+        return PersistenceTests.eventually(seconds) {
+            (try? http.get("/metrics").text)?.contains("stackweb_photos_reading 0") == true
+        }
     }
 
     private init(arguments: [String]) throws {

@@ -3,19 +3,48 @@
 
 #include <vips/vips.h>
 
-/// Starts libvips once per process. Why a shim: VIPS_INIT is a macro. Returns 0 on success.
+/// Starts libvips once per process. Why a shim: VIPS_INIT is a macro. Also silences libvips'
+/// own warnings on standard error: a truncated PNG makes libpng warn thousands of times per decode,
+/// and the server logs one line per bad file itself. Returns 0 on success.
 int CVips_init(const char *programName);
 
-/// Reads what the library needs of an image file without decoding pixels: its upright size (as
-/// CVips_uprightSize) and, when its EXIF says, when it was taken, as "YYYY:MM:DD HH:MM:SS" in
-/// `taken` (empty when unknown; at most `takenSize` bytes with the NUL). Why a shim:
-/// vips_image_new_from_file is variadic, and one header read serves both. Returns 0 on success.
-int CVips_photoHeader(const char *path, int *width, int *height, char *taken, size_t takenSize);
+/// What the server needs of an image file without decoding its pixels.
+typedef struct {
+    /// Upright size: orientations 5–8 turn the picture a quarter, so its upright width is the stored height.
+    int width;
+    int height;
+    /// Stored (not upright) size.
+    int storedWidth;
+    int storedHeight;
+    /// 1 for a progressive JPEG or an interlaced PNG: decoded whole whatever size is asked for.
+    int interlaced;
+    /// 1 for CMYK pixels.
+    int cmyk;
+    /// The loader libvips picked: "jpegload", "pngload", "webpload", "heifload", …
+    char loader[32];
+    /// EXIF DateTimeOriginal, "YYYY:MM:DD HH:MM:SS", or empty when the file does not say.
+    char taken[32];
+    /// EXIF orientation, 1 (upright) to 8.
+    int orientation;
+} CVipsHeader;
+
+/// Reads `path`'s header into `header`. Why a shim: vips_image_new_from_file is variadic, and one
+/// header read serves the library (size, date) and the converter (cost). Returns 0 on success.
+int CVips_readHeader(const char *path, CVipsHeader *header);
+
+/// Decodes all of `path` into a small shrink-on-load thumbnail with fail_on=error, so that a
+/// truncated or corrupt file is found once, before it is ever shown, at a fraction of a full decode.
+/// Why a shim: vips_thumbnail and vips_avg are variadic. Returns 0 when the file decodes whole; else
+/// copies the first line of libvips' message into `error` (NUL-terminated, at most `errorSize` bytes).
+int CVips_verify(const char *path, char *error, size_t errorSize);
 
 /// Writes `input` fitted inside width × height (never enlarged), turned upright by its EXIF
-/// orientation, to `output`, as JPEG or WebP by `output`'s suffix (.jpg, .webp). Decodes with shrink-on-load, so a 24 MP original never sits whole
-/// in memory. Why a shim: vips_thumbnail and vips_jpegsave are variadic. Returns 0 on success; on
-/// failure copies libvips' message into `error` (NUL-terminated, at most `errorSize` bytes).
+/// orientation, to `output`, as JPEG or WebP by `output`'s suffix (.jpg, .webp). Decodes with
+/// shrink-on-load, so a 24 MP original never sits whole in memory, and with fail_on=error, so a broken
+/// file fails instead of being cached grey. A CMYK JPEG is shrunk first and colour-converted at
+/// the output size (vips_thumbnail converts at the shrink-on-load size: several times the work).
+/// Why a shim: vips_thumbnail and the savers are variadic. Returns 0 on success; on failure copies
+/// libvips' message into `error` (NUL-terminated, at most `errorSize` bytes).
 int CVips_thumbnailToFile(const char *input, const char *output, int width, int height, int quality,
     char *error, size_t errorSize);
 

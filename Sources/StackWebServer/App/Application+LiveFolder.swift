@@ -2,28 +2,35 @@ import Foundation
 import StackModel
 
 extension Application {
-    /// Watches `folder`: after each burst of changes it is scanned again (unchanged files are not
-    /// read again), the shared library is swapped and every room is told what changed. The swap
-    /// comes first, so a photo a room is told about can already be fetched.
-    static func watch(folder: String, order: PhotoLibrary.Order, library: Locked<PhotoLibrary>, rooms: RoomRegistry)
-        -> FolderWatcher?
-    {
+    /// Follows `folder`: the shared library is swapped after each scan that changed something and
+    /// every room is told what changed. The swap comes first, so a photo a room is told about can
+    /// already be fetched.
+    static func watch(
+        folder: String, order: PhotoLibrary.Order, rescan: Double?, library: Locked<PhotoLibrary>,
+        scanner: PhotoScanner?, index: PhotoIndex?, reading: Locked<Bool>, rooms: RoomRegistry
+    ) -> LiveFolder? {
+        var timing = FolderWatcher.Timing()
+        timing.rescan = rescan
         do {
-            return try FolderWatcher(folder: folder) {
-                let old = library.withLock { $0 }
-                let new: PhotoLibrary
-                do {
-                    new = try PhotoLibrary.scan(folder: folder, order: order, reusing: old)
-                } catch {
-                    return warn("cannot rescan \(folder): \(error.localizedDescription)")
-                }
-                let change = LibraryChange(from: old, to: new)
-                guard !change.isEmpty else { return }
-                library.withLock { $0 = new }
+            return try LiveFolder(
+                folder: folder, order: order, library: library, scanner: scanner, index: index, reading: reading,
+                timing: timing,
+                log: warn
+            ) {
+                change, new in
                 for room in rooms.all { _ = try? room.handle(.libraryChanged(change, library: new)) }
             }
         } catch {
             warn("\(error); photos added to \(folder) will show after a restart")
+            // Nobody will go on reading what the start-up scan left: read it now.
+            if var scanner, scanner.hasBacklog {
+                scanner.inspectionBudget = nil
+                defer { reading.withLock { $0 = false } }
+                if let change = scanner.scan(folders: []) {
+                    library.withLock { $0 = scanner.library }
+                    for room in rooms.all { _ = try? room.handle(.libraryChanged(change, library: scanner.library)) }
+                }
+            }
             return nil
         }
     }

@@ -6,13 +6,11 @@ import StackModel
 public final class Application {
     enum Failure: Error, CustomStringConvertible {
         case resourcesNotFound
-        case noPhotos(folder: String)
         case unreadableFolder(String, reason: String)
 
         var description: String {
             switch self {
             case .resourcesNotFound: "cannot find the web resources (web/index.html); pass --resources DIR"
-            case .noPhotos(let folder): "no readable photos in \(folder)"
             case .unreadableFolder(let folder, let reason): "cannot read \(folder): \(reason)"
             }
         }
@@ -28,7 +26,10 @@ public final class Application {
     let server: HTTPServer
     private let heartbeat: any DispatchSourceTimer
     /// Follows the photo folder; `nil` when inotify is unavailable (the library then stays as started).
-    private var watcher: FolderWatcher?
+    private var watcher: LiveFolder?
+    /// What is known of each photo file across restarts; nil when it cannot be kept.
+    private let index: PhotoIndex?
+    private let photosReading: Locked<Bool>
     private let sleep: SleepClock?
 
     public convenience init(configuration: Configuration) throws {
@@ -60,15 +61,23 @@ public final class Application {
             throw Failure.resourcesNotFound
         }
         let folder = configuration.photos ?? resources + "/demo-photos"
-        let scanned: PhotoLibrary
-        do {
-            scanned = try PhotoLibrary.scan(folder: folder, order: configuration.order)
-        } catch {
-            throw Failure.unreadableFolder(folder, reason: "\(error.localizedDescription)")
+        let cacheFolder = configuration.cache ?? Configuration.defaultCacheFolder()
+        // The photos as indexed at an earlier start, those whose files still stat the same: the
+        // server listens with them at once; the watcher's thread reads the rest, which reach the
+        // rooms as ordinary library changes. An empty folder starts empty (a frame waiting for photos).
+        let index = PhotoIndex(path: cacheFolder + "/" + PhotoIndex.fileName, log: Application.warn)
+        guard opendir(folder).map({ closedir($0) }) != nil,
+            var scanner = PhotoScanner(folder: folder, order: configuration.order, index: index, log: Application.warn)
+        else {
+            throw Failure.unreadableFolder(folder, reason: String(cString: strerror(errno)))
         }
-        guard !scanned.entries.isEmpty else { throw Failure.noPhotos(folder: folder) }
+        scanner.inspectionBudget = 0
+        _ = scanner.scanAll(now: .infinity)
+        self.index = index
 
-        let library = Locked(scanned)
+        let library = Locked(scanner.library)
+        let reading = Locked(scanner.hasBacklog)
+        photosReading = reading
         let stage = configuration.stage
         let style = configuration.style
         // --shuffle: one random order per start for rooms without a saved one; each room its own.
@@ -106,11 +115,12 @@ public final class Application {
         let tls = try configuration.tlsCredentials()
         let router = Router(
             staticFiles: try StaticFiles.load(folder: resources + "/web"), rooms: rooms, photos: library,
-            variants: PhotoVariants(cacheFolder: configuration.cache ?? Configuration.defaultCacheFolder()),
+            variants: PhotoVariants(cacheFolder: cacheFolder, cacheLimit: configuration.cacheSize),
             maxBodyBytes: limits.maxBodyBytes, access: AccessPolicy(token: controlToken),
             filter: .standard(
                 extraHosts: configuration.allowedHosts, hostname: NetworkAddresses.hostname(),
-                scheme: tls == nil ? "http" : "https"))
+                scheme: tls == nil ? "http" : "https"),
+            photosReading: reading)
         server = try HTTPServer(
             host: configuration.host, port: configuration.port, limits: limits, tls: tls, responder: router)
 
@@ -122,7 +132,9 @@ public final class Application {
         }
         heartbeat.resume()
 
-        watcher = Application.watch(folder: folder, order: configuration.order, library: library, rooms: rooms)
+        watcher = Application.watch(
+            folder: folder, order: configuration.order, rescan: configuration.rescan, library: library,
+            scanner: scanner, index: index, reading: reading, rooms: rooms)
         sleep?.start { [rooms] asleep in
             for room in rooms.all { _ = try? room.handle(.sleepChanged(asleep: asleep)) }
         }
@@ -177,9 +189,13 @@ public final class Application {
     }
 
     /// Closes every viewer's stream, then stops the server.
+    /// Whether the watcher is still reading photos it found (at a first start: most of them).
+    var isReadingPhotos: Bool { photosReading.withLock { $0 } }
+
     public func stop() {
         heartbeat.cancel()
         watcher?.stop()
+        index?.flush()
         sleep?.stop()
         for room in rooms.all { room.closeAll() }
         server.stop()

@@ -76,6 +76,18 @@ extension Configuration {
             default: .description("`$XDG_CACHE_HOME/stackweb`, else `~/.cache/stackweb`")
         ) { config, value throws(Failure) in config.cache = value },
         CommandLineOption(
+            "--cache-size", "SIZE",
+            help:
+                "the most the folder of resized photos may hold (`K`, `M`, `G` suffixes); the least recently used go first",
+            default: .value("1G"), set: setCacheSize),
+        CommandLineOption(
+            "--rescan", "SECONDS",
+            help: """
+                look through the photo folder this often for changes inotify cannot see, such as those made on \
+                another machine of a NAS share; `0`: never
+                """,
+            default: .value("300"), set: setRescan),
+        CommandLineOption(
             "--token", "T", help: "the control token every POST must carry: 16 to 256 printable characters",
             default: .description("generated when `--host` is not a loopback address, none on loopback"),
             set: setToken),
@@ -163,6 +175,28 @@ extension Configuration {
         } catch {
             throw Failure(description: error.description)
         }
+    }
+
+    private static func setCacheSize(_ config: inout Configuration, _ value: String) throws(Failure) {
+        let units: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40]
+        var text = value.uppercased()
+        if text.hasSuffix("IB") || text.hasSuffix("B") {
+            text = String(text.dropLast(text.hasSuffix("IB") ? 2 : 1))
+        }
+        let unit = text.last.flatMap { units[$0] }
+        guard let number = Double(unit == nil ? text : String(text.dropLast())), number >= 0,
+            number * Double(unit ?? 1) >= Double(1 << 20), number * Double(unit ?? 1) < 1e15
+        else {
+            throw Failure(description: "--cache-size must be a size of 1M or more, such as 500M or 2G")
+        }
+        config.cacheSize = Int64(number * Double(unit ?? 1))
+    }
+
+    private static func setRescan(_ config: inout Configuration, _ value: String) throws(Failure) {
+        guard let seconds = Double(value), seconds == 0 || (0.1...86_400).contains(seconds) else {
+            throw Failure(description: "--rescan must be 0 (never) or 0.1 to 86400 seconds")
+        }
+        config.rescan = seconds == 0 ? nil : seconds
     }
 
     private static func setToken(_ config: inout Configuration, _ value: String) throws(Failure) {

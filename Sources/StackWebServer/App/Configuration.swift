@@ -31,6 +31,11 @@ public struct Configuration: Equatable, Sendable {
     var sleep: SleepSchedule?
     /// Folder for resized photos; `nil` uses `defaultCacheFolder()`.
     var cache: String?
+    /// The most bytes the folder of resized photos may hold; the least recently used go first.
+    var cacheSize: Int64 = 1 << 30
+    /// Seconds between stat-only rescans of the photo folder (changes on a NAS share made elsewhere
+    /// send no inotify event); `nil`: never.
+    var rescan: Double? = 300
     /// File the rooms' lasting state is saved to; `nil` keeps it in memory only.
     var state: String?
     var heartbeatSeconds = 15.0

@@ -13,6 +13,8 @@ struct Router: RequestResponder {
     let maxBodyBytes: Int
     let access: AccessPolicy
     let filter: RequestFilter
+    /// Whether the folder watcher is still reading photos it found (`stackweb_photos_reading`).
+    var photosReading = Locked(false)
 
     func refusal(forHead request: Request) -> Response? {
         if let refusal = filter.refusal(for: request) { return refusal }
@@ -274,6 +276,11 @@ struct Router: RequestResponder {
     private func metrics() -> Response {
         let all = rooms.all
         var text = "# HELP stackweb_rooms Rooms loaded.\n# TYPE stackweb_rooms gauge\nstackweb_rooms \(all.count)\n"
+        text += "# HELP stackweb_photos Photos in the library.\n# TYPE stackweb_photos gauge\n"
+        text += "stackweb_photos \(photos.withLock { $0.entries.count })\n"
+        text += "# HELP stackweb_photos_reading 1 while photos found are still being read (a first start).\n"
+        text +=
+            "# TYPE stackweb_photos_reading gauge\nstackweb_photos_reading \(photosReading.withLock { $0 } ? 1 : 0)\n"
         text += "# HELP stackweb_viewers Connected event-stream viewers.\n# TYPE stackweb_viewers gauge\n"
         for room in all.sorted(by: { $0.name < $1.name }) {
             text += "stackweb_viewers{room=\"\(room.name)\"} \(room.viewerCount)\n"

@@ -14,6 +14,9 @@ struct LibraryChange: Equatable, Sendable {
     var replaced: [String] = []
     /// Photos replaced in place with another upright size.
     var reshaped: [Photo] = []
+    /// The order the folder is shown in (`--order`), which says where added photos join a stack:
+    /// by date, at their `placements`; else (or nil) at the back.
+    var order: PhotoLibrary.Order?
 
     var isEmpty: Bool { added.isEmpty && removed.isEmpty && replaced.isEmpty && reshaped.isEmpty }
 
@@ -27,9 +30,19 @@ struct LibraryChange: Equatable, Sendable {
     /// The change from `old` to `new`.
     /// - Complexity: O(old + new).
     init(from old: PhotoLibrary, to new: PhotoLibrary) {
-        for entry in new.entries {
-            guard let before = old.entry(id: entry.photo.id) else {
-                added.append(entry.photo)
+        let removed = Set(old.entries.map(\.photo.id)).subtracting(new.entries.map(\.photo.id))
+        self.init(from: old, changed: new.entries, removed: removed, order: nil)
+    }
+
+    /// The change from `old` when a scan knows which entries it touched: `changed` (new or replaced;
+    /// sorted in `order`, or already in the library's order when nil) and `removed` ids. An
+    /// unchanged entry among `changed` is left out.
+    /// - Complexity: O(changed log changed), plus O(old) when something was removed.
+    init(from old: PhotoLibrary, changed: [PhotoLibrary.Entry], removed: Set<String>, order: PhotoLibrary.Order?) {
+        var added: [PhotoLibrary.Entry] = []
+        for entry in changed {
+            guard let before = old.entry(id: entry.photo.id), !removed.contains(entry.photo.id) else {
+                added.append(entry)
                 continue
             }
             guard before != entry else { continue }
@@ -39,6 +52,8 @@ struct LibraryChange: Equatable, Sendable {
                 reshaped.append(entry.photo)
             }
         }
-        removed = old.entries.map(\.photo.id).filter { new.entry(id: $0) == nil }
+        self.added = (order.map { added.sorted(by: $0.precedes) } ?? added).map(\.photo)
+        self.order = order
+        self.removed = removed.isEmpty ? [] : old.entries.map(\.photo.id).filter { removed.contains($0) }
     }
 }

@@ -1,4 +1,3 @@
-import CVips
 import Foundation
 import Glibc
 import StackModel
@@ -11,20 +10,40 @@ struct PhotoLibrary: Sendable {
         var path: String
         /// Path below the library's folder: the id's source and the caption's name.
         var relative: String
-        /// The file's size and modification time: a file replaced in place gets new ones.
-        var size: Int64
-        var modified: timespec
+        /// Device, inode, size and modification time: a file replaced in place gets a new one.
+        var identity: FileIdentity
         /// When the photo was taken, "YYYY-MM-DD HH:MM:SS" local time, from its EXIF; nil when unknown.
         var taken: String?
+        /// What `--order date` sorts by: when taken, else when last written (local time). Stored, as
+        /// formatting a time for each comparison would make a sort of 20,000 photos slow.
+        let dateKey: String
+
+        init(
+            photo: Photo, path: String, relative: String, size: Int64, modified: timespec, taken: String?,
+            device: UInt64 = 0, inode: UInt64 = 0
+        ) {
+            self.init(
+                photo: photo, path: path, relative: relative,
+                identity: FileIdentity(device: device, inode: inode, size: size, modified: modified), taken: taken)
+        }
+
+        init(photo: Photo, path: String, relative: String, identity: FileIdentity, taken: String?) {
+            self.photo = photo
+            self.path = path
+            self.relative = relative
+            self.identity = identity
+            self.taken = taken
+            dateKey = taken ?? Self.localTime(identity.seconds)
+        }
+
+        var size: Int64 { identity.size }
+        var modified: timespec { identity.modified }
 
         /// Short hash of size and modification time: part of the photo's URL, so that viewers fetch
         /// a replaced file again instead of drawing the cached old one.
         var version: String {
             String(FNV1a.hex("\(size)-\(modified.tv_sec).\(modified.tv_nsec)".utf8).prefix(8))
         }
-
-        /// What `--order date` sorts by: when taken, else when last written (local time).
-        var dateKey: String { taken ?? Self.localTime(modified.tv_sec) }
 
         /// Whether the file on disk is still the one this entry describes.
         func describes(size: Int64, modified: timespec) -> Bool {
@@ -52,6 +71,15 @@ struct PhotoLibrary: Sendable {
         case name
         /// By when taken (EXIF DateTimeOriginal, else the file's modification time), then by path.
         case date
+
+        /// Whether `a` comes before `b` in this order.
+        func precedes(_ a: Entry, _ b: Entry) -> Bool {
+            switch self {
+            case .name: a.relative < b.relative
+            // Photos taken in the same second stay in name order.
+            case .date: (a.dateKey, a.relative) < (b.dateKey, b.relative)
+            }
+        }
     }
 
     /// File endings read as images, with the type they are served as; everything else is ignored.
@@ -60,6 +88,12 @@ struct PhotoLibrary: Sendable {
         "heic": "image/heic", "heif": "image/heif", "avif": "image/avif",
     ]
     static var imageExtensions: Set<String> { Set(contentTypes.keys) }
+
+    /// Whether a file's name ends in an image extension (case-insensitively).
+    static func isImageName(_ name: String) -> Bool {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
+        return contentTypes[name[name.index(after: dot)...].lowercased()] != nil
+    }
 
     let entries: [Entry]
     private let byID: [String: Entry]
@@ -73,55 +107,41 @@ struct PhotoLibrary: Sendable {
 
     func entry(id: String) -> Entry? { byID[id] }
 
-    /// Scans `folder` recursively, in `order`. Files libvips cannot read are skipped. A file that
-    /// `previous` already read, unchanged since, is not read again: a rescan after one new photo
-    /// costs a directory walk, not a header read per photo.
+    /// Scans `folder` recursively, in `order`, keeping only files that decode whole. A file that
+    /// `previous` already read, unchanged since, is not read again.
     static func scan(folder: String, order: Order = .name, reusing previous: PhotoLibrary? = nil) throws
         -> PhotoLibrary
     {
-        let root = URL(fileURLWithPath: folder).resolvingSymlinksInPath().standardizedFileURL
-        guard
-            let walker = FileManager.default.enumerator(
-                at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
-        else {
+        guard var scanner = PhotoScanner(folder: folder, order: order, reusing: previous, log: { _ in }) else {
             throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: folder])
         }
-        var found: [(relative: String, path: String)] = []
-        for case let url as URL in walker where imageExtensions.contains(url.pathExtension.lowercased()) {
-            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
-            let path = url.standardizedFileURL.path
-            found.append((String(path.dropFirst(root.path.count + 1)), path))
+        // At start-up nothing is half-written that was not already: take every file as it is.
+        _ = scanner.scanAll(now: .infinity)
+        return scanner.library
+    }
+
+    /// This library with `changed` (new, or replaced in place: same id) and without `removed`,
+    /// in `order`. A merge: O(entries + changed log changed), no re-sort of what did not change.
+    func updating(changed: [Entry], removed: Set<String>, order: Order) -> PhotoLibrary {
+        let gone = removed.union(changed.map(\.photo.id))
+        let kept = gone.isEmpty ? entries : entries.filter { !gone.contains($0.photo.id) }
+        let incoming = changed.sorted(by: order.precedes)
+        var merged: [Entry] = []
+        merged.reserveCapacity(kept.count + incoming.count)
+        var next = incoming.startIndex
+        for entry in kept {
+            while next < incoming.endIndex, order.precedes(incoming[next], entry) {
+                merged.append(incoming[next])
+                next += 1
+            }
+            merged.append(entry)
         }
-        found.sort { $0.relative < $1.relative }
-        var entries = found.compactMap { file in
-            entry(relative: file.relative, path: file.path, previous: previous?.entry(id: id(of: file.relative)))
-        }
-        if order == .date {
-            // Stable, so photos taken in the same second stay in name order.
-            entries = entries.enumerated().sorted {
-                ($0.element.dateKey, $0.offset) < ($1.element.dateKey, $1.offset)
-            }.map(\.element)
-        }
-        return PhotoLibrary(entries: entries)
+        merged += incoming[next...]
+        return PhotoLibrary(entries: merged)
     }
 
     /// Ids come from the path relative to the folder, so saved state still matches after a restart.
     static func id(of relative: String) -> String { "p" + FNV1a.hex(relative.utf8).prefix(12) }
-
-    private static func entry(relative: String, path: String, previous: Entry?) -> Entry? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        if let previous, previous.path == path, previous.describes(size: Int64(info.st_size), modified: info.st_mtim) {
-            return previous
-        }
-        var width: Int32 = 0
-        var height: Int32 = 0
-        var taken = [CChar](repeating: 0, count: 32)
-        guard CVips_photoHeader(path, &width, &height, &taken, taken.count) == 0 else { return nil }
-        return Entry(
-            photo: Photo(id: id(of: relative), width: Int(width), height: Int(height)), path: path,
-            relative: relative, size: Int64(info.st_size), modified: info.st_mtim, taken: takenDate(taken))
-    }
 
     /// EXIF's "2024:07:14 10:22:33" as "2024-07-14 10:22:33"; nil when absent or not a date.
     static func takenDate(_ exif: [CChar]) -> String? {

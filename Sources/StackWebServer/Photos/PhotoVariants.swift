@@ -7,13 +7,17 @@ import Glibc
 ///
 /// A variant is keyed by the original's identity on disk (device, inode, size, modification time —
 /// a replaced file gets a new key without reading it) and the size asked for, snapped to a short
-/// ladder so a few files serve every screen. At most `maxConversions` run at once, off
-/// libmicrohttpd's thread.
+/// ladder so a few files serve every screen. Conversions run off libmicrohttpd's thread, at most
+/// `maxConversions` at once and within a budget of decoded megapixels (`PixelBudget`); the
+/// folder is kept under a size limit (`VariantCache`).
 final class PhotoVariants: Sendable {
     /// Long sides a variant may have; a request is rounded up to the next one.
     static let ladder = [128, 256, 512, 768, 1024, 1536, 2048, 3072, 4096]
     static let quality: Int32 = 82
     static let maxConversions = 2
+    /// Decoded megapixels in flight at most: two 24 MP JPEGs at full size, or one 48 MP PNG. A 24 MP
+    /// JPEG fitted to 1536 px decodes at half size: 6 MP.
+    static let megapixelBudget = 48.0
 
     /// What a variant is encoded as: WebP for browsers that say they take it (smaller), else JPEG.
     enum Format: String, Sendable {
@@ -34,11 +38,14 @@ final class PhotoVariants: Sendable {
     }
 
     let cacheFolder: String
-    private let workers = DispatchQueue(label: "stackweb.photos", attributes: .concurrent)
-    private let slots = DispatchSemaphore(value: PhotoVariants.maxConversions)
+    let cache: VariantCache
+    let budget = PixelBudget(budget: PhotoVariants.megapixelBudget, maxRunning: PhotoVariants.maxConversions)
+    /// Reads headers (to know a conversion's cost) before it is queued.
+    private let workers = DispatchQueue(label: "stackweb.photos", qos: .utility)
 
-    init(cacheFolder: String) {
+    init(cacheFolder: String, cacheLimit: Int64 = VariantCache.defaultLimit) {
         self.cacheFolder = cacheFolder
+        cache = VariantCache(folder: cacheFolder, limit: cacheLimit)
     }
 
     /// The ladder step at or above `size` (the largest step for anything bigger).
@@ -54,6 +61,7 @@ final class PhotoVariants: Sendable {
         let identity = "\(info.st_dev)-\(info.st_ino)-\(info.st_size)-\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
         let key = FNV1a.hex(Array(identity.utf8))
         let name = "\(key)-\(width)x\(height).\(format.rawValue)"
+        cache.used(name)
         return Variant(path: "\(cacheFolder)/\(name)", etag: "\"\(name)\"", format: format)
     }
 
@@ -62,27 +70,50 @@ final class PhotoVariants: Sendable {
         _ variant: Variant, from original: String, width: Int, height: Int,
         completion: @escaping @Sendable (Result<Variant, Failure>) -> Void
     ) {
-        workers.async { [slots, cacheFolder] in
-            slots.wait()
-            defer { slots.signal() }
+        workers.async { [budget, cache, cacheFolder] in
             if FileManager.default.fileExists(atPath: variant.path) { return completion(.success(variant)) }
-            do {
-                try FileManager.default.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
-            } catch {
-                return completion(.failure(Failure(description: "cannot create \(cacheFolder): \(error)")))
+            var header = CVipsHeader()
+            guard CVips_readHeader(original, &header) == 0 else {
+                return completion(.failure(Failure(description: "cannot read \(original)")))
             }
-            // Written beside and renamed into place, so a reader never sees half a file.
-            // The suffix names the format for libvips, so it stays last.
-            let temporary = "\(variant.path).tmp-\(UUID().uuidString).\(variant.format.rawValue)"
-            var message = [CChar](repeating: 0, count: 512)
-            let status = CVips_thumbnailToFile(
-                original, temporary, Int32(width), Int32(height), Self.quality, &message, message.count)
-            guard status == 0, rename(temporary, variant.path) == 0 else {
-                unlink(temporary)
-                let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                return completion(.failure(Failure(description: "cannot convert: \(text)")))
+            let loader = withUnsafeBytes(of: header.loader) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let cost = PixelBudget.decodedMegapixels(
+                storedWidth: Int(header.storedWidth), storedHeight: Int(header.storedHeight),
+                uprightWidth: Int(header.width), uprightHeight: Int(header.height), loader: loader,
+                interlaced: header.interlaced != 0, width: width, height: height)
+            budget.run(cost: cost) {
+                completion(
+                    Self.convert(
+                        variant, from: original, width: width, height: height, cache: cache, folder: cacheFolder))
             }
-            completion(.success(variant))
         }
+    }
+
+    private static func convert(
+        _ variant: Variant, from original: String, width: Int, height: Int, cache: VariantCache, folder: String
+    )
+        -> Result<Variant, Failure>
+    {
+        // Two requests for the same variant: the second finds it made.
+        if FileManager.default.fileExists(atPath: variant.path) { return .success(variant) }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            return .failure(Failure(description: "cannot create \(folder): \(error)"))
+        }
+        // Written beside and renamed into place, so a reader never sees half a file.
+        // The suffix names the format for libvips, so it stays last.
+        let temporary = "\(variant.path).tmp-\(UUID().uuidString).\(variant.format.rawValue)"
+        var message = [CChar](repeating: 0, count: 512)
+        let status = CVips_thumbnailToFile(
+            original, temporary, Int32(width), Int32(height), Self.quality, &message, message.count)
+        var info = stat()
+        guard status == 0, stat(temporary, &info) == 0, rename(temporary, variant.path) == 0 else {
+            unlink(temporary)
+            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return .failure(Failure(description: "cannot convert: \(text)"))
+        }
+        cache.added(URL(fileURLWithPath: variant.path).lastPathComponent, bytes: Int64(info.st_blocks) * 512)
+        return .success(variant)
     }
 }

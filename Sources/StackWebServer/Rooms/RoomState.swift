@@ -170,7 +170,9 @@ struct RoomState {
         // An unloaded room is restored from the library as it is by then.
         guard var stack else { return }
         self.stack = nil  // Uniquely referenced while it changes: a large stack is not copied.
-        let change = stack.follow(libraryChange, at: now, maxCards: settings.maxCards)
+        let change = stack.follow(
+            libraryChange, at: now, maxCards: settings.maxCards,
+            libraryOrder: libraryChange.order == .date ? library.entries.map(\.photo.id) : nil)
         self.stack = stack
         publish(change, at: now)
         if change.summaryChanged { save(.background) }

@@ -3,10 +3,13 @@ import StackModel
 extension Stack {
     /// Applies a change of the photo folder as commands of the model: a photo whose shape changed
     /// gets a new card of the right shape in the same place, removed photos' cards leave, new photos
-    /// join the back, and the cards of replaced files are drawn again (their URL changed).
-    /// Idempotent: a stack restored from the new folder already has the new photos. New photos past
-    /// `maxCards` are left out.
-    mutating func follow(_ libraryChange: LibraryChange, at now: Millis, maxCards: Int) -> StackChange {
+    /// join the back — or, in `--order date`, their place by date (`LibraryChange.placements`, with
+    /// `libraryOrder` the new library's photo ids) — and the cards of replaced files are drawn
+    /// again (their URL changed). Idempotent: a stack restored from the new folder already has the
+    /// new photos. New photos past `maxCards` are left out.
+    mutating func follow(
+        _ libraryChange: LibraryChange, at now: Millis, maxCards: Int, libraryOrder: [String]? = nil
+    ) -> StackChange {
         var change = StackChange()
         func apply(_ command: StackCommand) {
             // Checked against the stack just before: these cannot be refused.
@@ -21,8 +24,15 @@ extension Stack {
         for id in libraryChange.removed {
             if let card = cards.removeValue(forKey: id) { apply(.remove(cardID: card.id)) }
         }
-        for photo in libraryChange.added where cards[photo.id] == nil && count < maxCards {
-            apply(.insert(photo: photo, at: count))
+        let added = Array(libraryChange.added.filter { cards[$0.id] == nil }.prefix(max(0, maxCards - count)))
+        if libraryChange.order == .date, let libraryOrder, !added.isEmpty {
+            var stacked = [String?](repeating: nil, count: count)
+            for (photo, card) in cardsByPhoto() { stacked[card.position] = photo }
+            let placements = LibraryChange(added: added).placements(
+                libraryOrder: libraryOrder, stack: stacked.compactMap { $0 })
+            for placement in placements { apply(.insert(photo: placement.photo, at: min(placement.position, count))) }
+        } else {
+            for photo in added { apply(.insert(photo: photo, at: count)) }
         }
         let replaced = Set(libraryChange.replaced)
         change.merge(StackChange(cards: drawnCards(at: now).filter { replaced.contains($0.photo) }))

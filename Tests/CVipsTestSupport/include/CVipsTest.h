@@ -22,4 +22,13 @@ int CVipsTest_writeImage(const char *path, int width, int height);
 /// DateTimeOriginal. For tests. Why a shim: the save is variadic. Returns 0 on success.
 int CVipsTest_writeJPEGTaken(const char *path, int width, int height, const char *taken);
 
+/// The test card as a CMYK JPEG (converted with libvips' built-in CMYK profile, which is embedded),
+/// as print shops and some scanners write them. Why a shim: icc_export and the save are variadic.
+/// Returns 0 on success.
+int CVipsTest_writeCMYK(const char *path, int width, int height);
+
+/// The test card as a 16-bit-per-channel RGB PNG. Why a shim: cast and pngsave are variadic.
+/// Returns 0 on success.
+int CVipsTest_writePNG16(const char *path, int width, int height);
+
 #endif

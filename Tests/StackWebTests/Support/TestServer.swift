@@ -23,6 +23,8 @@ final class TestServer {
         } else {
             app = try Application(configuration: configuration)
         }
+        // The server answers before it has read a new folder's photos; tests start from all of them.
+        _ = PersistenceTests.eventually(30) { !app.isReadingPhotos }
     }
 
     deinit { app.stop() }

@@ -1,0 +1,265 @@
+"""Item `library` (issue "The photo frame on a real library"): a 20,000-photo folder as a frame meets it.
+
+20,000 small JPEGs (640×480, EXIF DateTimeOriginal) in year/month folders, and 8 distinct 24 MP
+JPEGs, are generated once with the `vips` command line and cached under /tmp (the EXIF block is
+spliced into one base JPEG per file, so generating costs seconds, not minutes). Measured:
+
+- start-up to the first answer (`GET /api/rooms/main` 200), with an empty cache and again with a warm one;
+  a server that reads the folder after it answers (`stackweb_photos_reading` in /metrics): also the
+  time until it has read every photo on the cold start (`indexed_cold_s`);
+- CPU of one rescan of the unchanged library (`--rescan` when the binary has it; else a file created
+  in the root, which made the old watcher rescan everything);
+- time from a photo copied into a month folder to the change event that adds it;
+- seconds from SIGTERM to the warm server's exit;
+- 8 concurrent first `?w=1536` requests for different 24 MP originals: wall time and peak RSS (VmHWM)
+  of the server process.
+
+  python3 Benchmarks/bench_library.py [--bin .build/release/stackweb] [--out bench-out]
+"""
+
+import argparse
+import http.client
+import json
+import os
+import random
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from common import HOST, StackWebServer, cpu_seconds, log, memory_kib  # noqa: E402
+
+LIBRARY = "/tmp/stackweb-bench-library"
+LARGE = "/tmp/stackweb-bench-large"
+COUNT = 20_000
+
+
+def _vips(*args):
+    subprocess.run(["vips", *args], check=True, capture_output=True)
+
+
+def _exif(taken):
+    """A minimal little-endian EXIF APP1 segment: IFD0 -> Exif IFD -> DateTimeOriginal."""
+    tiff = b"II*\x00" + struct.pack("<I", 8)
+    tiff += struct.pack("<H", 1) + struct.pack("<HHII", 0x8769, 4, 1, 26) + struct.pack("<I", 0)
+    tiff += struct.pack("<H", 1) + struct.pack("<HHII", 0x9003, 2, 20, 44) + struct.pack("<I", 0)
+    tiff += taken.encode() + b"\x00"
+    body = b"Exif\x00\x00" + tiff
+    return b"\xff\xe1" + struct.pack(">H", len(body) + 2) + body
+
+
+def make_library(root=LIBRARY, count=COUNT):
+    """Year/month folders 2010-2024 holding `count` JPEGs; made once (a marker file says complete)."""
+    marker = os.path.join(root, ".complete")
+    if os.path.exists(marker):
+        return root
+    shutil.rmtree(root, ignore_errors=True)
+    os.makedirs(root)
+    with tempfile.TemporaryDirectory() as work:
+        _vips("xyz", f"{work}/xy.v", "640", "480")
+        _vips("extract_band", f"{work}/xy.v", f"{work}/x.v", "0")
+        _vips("extract_band", f"{work}/xy.v", f"{work}/y.v", "1")
+        _vips("bandjoin", f"{work}/x.v {work}/y.v {work}/x.v", f"{work}/c.v")
+        _vips("linear", f"{work}/c.v", f"{work}/l.v", "0.4", "10")
+        _vips("cast", f"{work}/l.v", f"{work}/base.jpg[Q=85,strip]", "uchar")
+        with open(f"{work}/base.jpg", "rb") as f:
+            base = f.read()
+    rng = random.Random(7)
+    for index in range(count):
+        year = 2010 + index * 15 // count
+        month = rng.randint(1, 12)
+        taken = f"{year:04d}:{month:02d}:{rng.randint(1, 28):02d} {rng.randint(0, 23):02d}:" \
+                f"{rng.randint(0, 59):02d}:{rng.randint(0, 59):02d}"
+        folder = os.path.join(root, f"{year}", f"{month:02d}")
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, f"IMG_{index:05d}.jpg"), "wb") as out:
+            out.write(base[:2] + _exif(taken) + base[2:])
+    open(marker, "w").close()
+    return root
+
+
+def make_large(root=LARGE, count=8):
+    """`count` distinct 6000×4000 JPEGs (gradient plus noise, Q 90)."""
+    marker = os.path.join(root, ".complete")
+    if os.path.exists(marker):
+        return root
+    shutil.rmtree(root, ignore_errors=True)
+    os.makedirs(root)
+    with tempfile.TemporaryDirectory() as work:
+        _vips("xyz", f"{work}/xy.v", "6000", "4000")
+        _vips("extract_band", f"{work}/xy.v", f"{work}/x.v", "0")
+        _vips("extract_band", f"{work}/xy.v", f"{work}/y.v", "1")
+        for index in range(count):
+            _vips("gaussnoise", f"{work}/n.v", "6000", "4000", "--sigma", "30", "--mean", str(60 + 10 * index))
+            _vips("bandjoin", f"{work}/x.v {work}/y.v {work}/n.v", f"{work}/c.v")
+            _vips("linear", f"{work}/c.v", f"{work}/l.v", "0.04", "20")
+            _vips("cast", f"{work}/l.v", os.path.join(root, f"large-{index}.jpg[Q=90]"), "uchar")
+    open(marker, "w").close()
+    return root
+
+
+def _get(port, path, timeout=300):
+    connection = http.client.HTTPConnection(HOST, port, timeout=timeout)
+    connection.request("GET", path)
+    response = connection.getresponse()
+    body = response.read()
+    connection.close()
+    return response.status, body
+
+
+def _supports(binary, option):
+    out = subprocess.run([binary, "--help"], capture_output=True, text=True)
+    return option in out.stdout + out.stderr
+
+
+def startup(binary, args, stderr):
+    """Seconds from launch to the first answered snapshot, and the server (still running)."""
+    started = time.monotonic()
+    server = StackWebServer(binary, args=args, stderr_path=stderr).start(timeout=600)
+    while True:
+        status, body = _get(server.port, "/api/rooms/main")
+        if status == 200:
+            return time.monotonic() - started, server, json.loads(body)
+        time.sleep(0.01)
+
+
+def _reads_in_background(server):
+    return b"stackweb_photos_reading" in _get(server.port, "/metrics")[1]
+
+
+def rescan_cpu(server, library, has_rescan, period):
+    if has_rescan:
+        # Idle except for the periodic rescans: CPU over a window, per rescan.
+        time.sleep(period + 0.5)
+        before = cpu_seconds(server.pid)
+        rounds = 5
+        time.sleep(period * rounds)
+        return (cpu_seconds(server.pid) - before) / rounds
+    samples = []
+    for attempt in range(3):
+        before = cpu_seconds(server.pid)
+        path = os.path.join(library, f"trigger-{attempt}.txt")
+        open(path, "w").close()
+        time.sleep(4)
+        os.unlink(path)
+        samples.append(cpu_seconds(server.pid) - before)
+        time.sleep(4)
+    return sorted(samples)[1]
+
+
+def added_photo_ms(server, library):
+    """Copies a photo into a month folder; ms until the change event that grows the stack."""
+    connection = http.client.HTTPConnection(HOST, server.port, timeout=30)
+    connection.request("GET", "/api/rooms/main/events", headers={"Accept": "text/event-stream"})
+    response = connection.getresponse()
+    count = None
+    event = None
+    source = os.path.join(library, "2015", "06", sorted(os.listdir(os.path.join(library, "2015", "06")))[0])
+    target = os.path.join(library, "2024", "12", f"added-{time.time_ns()}.jpg")
+    started = None
+    while True:
+        line = response.fp.readline().decode().rstrip("\n")
+        if line.startswith("event:"):
+            event = line.split(":", 1)[1].strip()
+        elif line.startswith("data:"):
+            data = json.loads(line[5:])
+            if event == "snapshot":
+                count = data["count"]
+                started = time.monotonic()
+                shutil.copyfile(source, target)
+            elif event == "change" and data.get("count", count) > count:
+                elapsed = (time.monotonic() - started) * 1000
+                connection.close()
+                os.unlink(target)
+                return elapsed
+
+
+def conversions(binary, out_dir, large):
+    cache = tempfile.mkdtemp(prefix="stackweb-bench-cache-")
+    try:
+        _, server, snapshot = startup(binary, ["--photos", large, "--cache", cache],
+                                      os.path.join(out_dir, "server-library-large.log"))
+        try:
+            # A server that answers before it has read the folder: wait until it has.
+            if _reads_in_background(server):
+                while b"stackweb_photos_reading 0" not in _get(server.port, "/metrics")[1]:
+                    time.sleep(0.05)
+            status, body = _get(server.port, "/api/rooms/main")
+            ids = [card["photo"] for card in json.loads(body)["cards"]][:8]
+            before = memory_kib(server.pid)
+            statuses = []
+            started = time.monotonic()
+            threads = [threading.Thread(target=lambda i=i: statuses.append(_get(server.port, f"/photos/{i}?w=1536")[0]))
+                       for i in ids]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            elapsed = time.monotonic() - started
+            after = memory_kib(server.pid)
+        finally:
+            server.stop()
+        return {"count": len(ids), "statuses": sorted(statuses), "wall_s": round(elapsed, 2),
+                "hwm_before_mib": round(before["hwm"] / 1024), "hwm_mib": round(after["hwm"] / 1024)}
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+
+
+def run(binary, out_dir):
+    os.makedirs(out_dir, exist_ok=True)
+    started = time.monotonic()
+    library = make_library()
+    large = make_large()
+    log(f"library ready ({time.monotonic() - started:.0f} s)")
+    has_rescan = _supports(binary, "--rescan")
+    period = 3
+    cache = tempfile.mkdtemp(prefix="stackweb-bench-cache-")
+    results = {"photos": COUNT, "binary_has_rescan": has_rescan}
+    args = ["--photos", library, "--cache", cache, "--order", "date"]
+    if has_rescan:
+        args += ["--rescan", str(period)]
+    stderr = os.path.join(out_dir, "server-library.log")
+    try:
+        for label in ("startup_cold_s", "startup_warm_s"):
+            started_cold = time.monotonic()
+            seconds, server, snapshot = startup(binary, args, stderr)
+            results[label] = round(seconds, 2)
+            results["count"] = snapshot["count"]
+            if label == "startup_cold_s":
+                # A server that answers before it has read the folder: time until it has read it all
+                # (and written the photo index a warm start reads), when /metrics says so.
+                if _reads_in_background(server):
+                    while b"stackweb_photos_reading 0" not in _get(server.port, "/metrics")[1]:
+                        time.sleep(0.1)
+                    results["indexed_cold_s"] = round(time.monotonic() - started_cold, 1)
+                server.stop()
+                continue
+            # startup() already started it: `with server:` would start a second process and leave
+            # this one running.
+            try:
+                results["startup_rss_mib"] = round(memory_kib(server.pid)["rss"] / 1024)
+                results["rescan_cpu_s"] = round(rescan_cpu(server, library, has_rescan, period), 3)
+                results["added_photo_ms"] = round(added_photo_ms(server, library))
+            finally:
+                stopping = time.monotonic()
+                server.stop()
+                results["sigterm_exit_s"] = round(time.monotonic() - stopping, 2)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    results["conversions_24mp"] = conversions(binary, out_dir, large)
+    return results
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bin", default=".build/release/stackweb")
+    parser.add_argument("--out", default="bench-out")
+    args = parser.parse_args()
+    os.chdir(os.path.dirname(HERE))
+    print(json.dumps(run(args.bin, args.out), indent=1))

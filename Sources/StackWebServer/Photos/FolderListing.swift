@@ -1,0 +1,67 @@
+import Glibc
+
+/// One folder's direct contents as the scan needs them: subfolders by name, and image files by name
+/// with their identities. Read with `readdir` and `lstat` only: at 20,000 photos Foundation's
+/// enumerator (URLs, resource values) cost more than a second of CPU per rescan.
+struct FolderListing {
+    var subfolders: Set<String> = []
+    var images: [String: FileIdentity] = [:]
+
+    /// An empty listing: what a folder that cannot be read shows.
+    init() {}
+
+    /// Lists `path`; nil when it cannot be opened (gone, unmounted, no permission).
+    /// Symbolic links are neither followed nor listed: the folder is the boundary of what is
+    /// served, and a link inside it would only show a photo twice.
+    init?(path: String) {
+        guard let directory = opendir(path) else { return nil }
+        defer { closedir(directory) }
+        while let item = readdir(directory) {
+            let name = withUnsafePointer(to: &item.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            guard name != ".", name != "..", !FolderJunk.skips(name) else { continue }
+            var kind = item.pointee.d_type
+            let isImage = PhotoLibrary.isImageName(name)
+            // Most file systems say the type in the entry; others (some NAS shares) need a stat.
+            guard kind == UInt8(DT_DIR) || kind == UInt8(DT_UNKNOWN) || (kind == UInt8(DT_REG) && isImage) else {
+                continue
+            }
+            var info = stat()
+            guard lstat(path + "/" + name, &info) == 0 else { continue }
+            if kind == UInt8(DT_UNKNOWN) {
+                kind =
+                    (info.st_mode & S_IFMT) == S_IFDIR
+                    ? UInt8(DT_DIR) : (info.st_mode & S_IFMT) == S_IFREG ? UInt8(DT_REG) : 0
+            }
+            if kind == UInt8(DT_DIR) {
+                subfolders.insert(name)
+            } else if kind == UInt8(DT_REG), isImage {
+                images[name] = FileIdentity(info)
+            }
+        }
+    }
+}
+
+extension FolderListing {
+    /// The names of `path`'s subfolders (not junk, not links): what the watcher must watch too.
+    static func subfolders(of path: String) -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let item = readdir(directory) {
+            let kind = item.pointee.d_type
+            guard kind == UInt8(DT_DIR) || kind == UInt8(DT_UNKNOWN) else { continue }
+            let name = withUnsafePointer(to: &item.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            guard name != ".", name != "..", !FolderJunk.skips(name) else { continue }
+            var info = stat()
+            if kind == UInt8(DT_UNKNOWN), lstat(path + "/" + name, &info) != 0 || (info.st_mode & S_IFMT) != S_IFDIR {
+                continue
+            }
+            names.append(name)
+        }
+        return names
+    }
+}

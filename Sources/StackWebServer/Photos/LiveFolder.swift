@@ -1,0 +1,129 @@
+import Foundation
+
+/// The photo folder followed while the server runs: turns the watcher's events into scans, swaps
+/// the shared library and reports each change, and says once when the folder goes away and when it
+/// is back.
+///
+/// Everything but `stop` runs on the watcher's thread; the scanner sits behind a lock only so that
+/// the compiler can check that.
+final class LiveFolder: Sendable {
+    let folder: String
+    let library: Locked<PhotoLibrary>
+    private let order: PhotoLibrary.Order
+    private let scanner: Locked<PhotoScanner?>
+    /// The library as it was before the folder went away: its verdicts are reused when it is back.
+    private let lastSeen: Locked<PhotoLibrary?>
+    private let onChange: @Sendable (LibraryChange, PhotoLibrary) -> Void
+    private let log: @Sendable (String) -> Void
+    private let watcher: Locked<FolderWatcher?> = Locked(nil)
+    private let index: PhotoIndex?
+    /// Whether files found wait to be read; set after each scan.
+    private let reading: Locked<Bool>
+    /// Seconds of reading new files per turn of the watcher's loop: between turns it notices `stop`.
+    static let inspectionBudget = 0.5
+
+    /// Follows `folder`, whose photos `library` holds now. `onChange` runs after each swap of the
+    /// library, with the change and the new library, so a photo it names can already be fetched.
+    /// `scanner`: the start-up scan's, whose library `library` holds and whose backlog of files to
+    /// read the watcher's thread goes on with; nil: a new one reusing `library`'s verdicts.
+    /// `index`: where verdicts are kept across restarts.
+    init(
+        folder: String, order: PhotoLibrary.Order, library: Locked<PhotoLibrary>, scanner started: PhotoScanner? = nil,
+        index: PhotoIndex? = nil, reading: Locked<Bool> = Locked(false), timing: FolderWatcher.Timing,
+        log: @escaping @Sendable (String) -> Void,
+        onChange: @escaping @Sendable (LibraryChange, PhotoLibrary) -> Void
+    ) throws {
+        self.folder = folder
+        self.order = order
+        self.library = library
+        self.index = index
+        self.reading = reading
+        self.log = log
+        self.onChange = onChange
+        // The first scan on the watcher's thread reuses every verdict of the start-up scan.
+        let current = library.withLock { $0 }
+        var scanner =
+            started ?? PhotoScanner(folder: folder, order: order, reusing: current, shown: true, index: index, log: log)
+        scanner?.inspectionBudget = Self.inspectionBudget
+        self.scanner = Locked(scanner)
+        lastSeen = Locked(nil)
+        let watcher = try FolderWatcher(folder: folder, timing: timing) { [weak self] event in
+            self?.handle(event) ?? FolderWatcher.Followup()
+        }
+        self.watcher.withLock { $0 = watcher }
+    }
+
+    /// Whether files found are still being read (a first start on a new library, a big copy).
+    var isReading: Bool { reading.withLock { $0 } }
+
+    func stop() {
+        watcher.withLock { $0 }?.stop()
+    }
+
+    /// One watcher event; answers what it left to do.
+    private func handle(_ event: FolderWatcher.Event) -> FolderWatcher.Followup {
+        switch event {
+        case .gone:
+            scanner.withLock { $0 = nil }
+            reading.withLock { $0 = false }
+            let old = library.withLock { $0 }
+            lastSeen.withLock { $0 = old.entries.isEmpty ? $0 : old }
+            log("photo folder \(folder) is gone; waiting for it")
+            publish(LibraryChange(from: old, to: PhotoLibrary(entries: [])), library: PhotoLibrary(entries: []))
+            return FolderWatcher.Followup()
+        case .attached:
+            // The folder is a symbolic link swapped since the scanner was made (before the watcher's
+            // first look): follow it where it leads now, the photos shown as what to compare with.
+            let moved = scanner.withLock { $0.map { $0.root != PhotoScanner.realPath(folder) } ?? false }
+            if moved {
+                let current = library.withLock { $0 }
+                scanner.withLock {
+                    $0 = PhotoScanner(
+                        folder: folder, order: order, reusing: current, shown: true, index: index, log: log)
+                    $0?.inspectionBudget = Self.inspectionBudget
+                }
+            }
+            let returning = scanner.withLock { $0 == nil }
+            if returning {
+                let previous = lastSeen.withLock { $0 }
+                scanner.withLock {
+                    $0 = PhotoScanner(folder: folder, order: order, reusing: previous, index: index, log: log)
+                    $0?.inspectionBudget = Self.inspectionBudget
+                }
+            }
+            let pending = scan { $0.scanAll() }
+            if returning {
+                log("photo folder \(folder) is back: \(library.withLock { $0.entries.count }) photos")
+            }
+            return pending
+        case .changed(let folders, let closed):
+            return scan { $0.scan(folders: folders, closed: closed) }
+        case .rescan:
+            return scan { $0.scanAll() }
+        case .settle:
+            return scan { $0.scan(folders: $0.pendingFolders) }
+        case .more:
+            return scan { $0.scan(folders: []) }
+        }
+    }
+
+    /// Runs `body` on the scanner, publishes what changed; answers what is left to do.
+    private func scan(_ body: (inout PhotoScanner) -> LibraryChange?) -> FolderWatcher.Followup {
+        let outcome = scanner.withLock { scanner -> (LibraryChange?, PhotoLibrary, FolderWatcher.Followup)? in
+            guard var current = scanner else { return nil }
+            let change = body(&current)
+            scanner = current
+            let followup = FolderWatcher.Followup(settle: !current.pendingFolders.isEmpty, more: current.hasBacklog)
+            return (change, current.library, followup)
+        }
+        reading.withLock { $0 = outcome?.2.more ?? false }
+        guard let (change, new, followup) = outcome else { return FolderWatcher.Followup() }
+        if let change, !change.isEmpty { publish(change, library: new) }
+        return followup
+    }
+
+    private func publish(_ change: LibraryChange, library new: PhotoLibrary) {
+        library.withLock { $0 = new }
+        if !change.isEmpty { onChange(change, new) }
+    }
+}

@@ -1,0 +1,250 @@
+import Dispatch
+import Foundation
+import StackModel
+
+/// The folder as last seen, kept between scans so that a rescan only reads what changed.
+///
+/// Used by one thread at a time (start-up, then the watcher's). A scan lists folders with
+/// `readdir` and `lstat`; a file whose identity (device, inode, size, modification time) is
+/// unchanged is not read again. A new or changed file is taken only once it is complete — closed
+/// after writing (the watcher saw IN_CLOSE_WRITE or a rename into place), or unchanged for
+/// `settle` seconds — and only if it decodes whole; a file that does not is logged once per
+/// identity and skipped.
+///
+/// Files to read wait in a backlog, read in the order found: a scan reads at most
+/// `inspectionBudget` seconds' worth of them (nil: all; 0: none, a stat-only scan), so that a first
+/// start on 20,000 photos shows them as they are read instead of after. Each verdict is written to
+/// the photo index, whose records a later start reuses as it reuses a library.
+struct PhotoScanner {
+    /// The folder's real path (symbolic links resolved), and how photos are ordered.
+    let root: String
+    let order: PhotoLibrary.Order
+    /// Seconds a file must stay unchanged before it is taken when nobody saw it closed.
+    var settle = 1.0
+    /// Seconds of reading and decoding one scan may spend on the backlog; nil: no limit.
+    var inspectionBudget: Double?
+    private(set) var library: PhotoLibrary
+    private let log: @Sendable (String) -> Void
+
+    /// Per folder below the root ("" is the root): its subfolders' names and its image files' names.
+    private var subfolders: [String: Set<String>] = [:]
+    private var files: [String: Set<String>] = [:]
+    /// Accepted photos, by path below the root.
+    private var accepted: [String: PhotoLibrary.Entry] = [:]
+    /// Files seen incomplete: their identity then, and when it was first seen.
+    private var pending: [String: (identity: FileIdentity, since: Double)] = [:]
+    /// Files that did not decode, at the identity that did not: neither read nor logged again.
+    private var rejected: [String: FileIdentity] = [:]
+    /// Earlier verdicts to reuse by identity (a restart's library, or the folder before it went away).
+    private var known: [String: PhotoLibrary.Entry]
+    /// The paths the photo index held at start: those no scan lists are forgotten by it.
+    private var indexed: Set<String>?
+    private let index: PhotoIndex?
+    /// Files to read, in the order found, and the identity each had when last seen.
+    private var backlog: [String] = []
+    private var backlogStart = 0
+    private var waiting: [String: FileIdentity] = [:]
+
+    /// Whether files wait to be read.
+    var hasBacklog: Bool { !waiting.isEmpty }
+
+    /// Folders holding files that are not complete yet.
+    var pendingFolders: Set<String> { Set(pending.keys.map(Self.parent)) }
+
+    /// `previous`: verdicts to reuse by identity. `shown`: `previous` is also what the rooms show
+    /// now, so the first scan reports only what differs from it.
+    /// `index`: its records are earlier verdicts too (read once here), and new verdicts are written to it.
+    init?(
+        folder: String, order: PhotoLibrary.Order, reusing previous: PhotoLibrary? = nil, shown: Bool = false,
+        index: PhotoIndex? = nil, log: @escaping @Sendable (String) -> Void
+    ) {
+        let root = Self.realPath(folder)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), isFolder.boolValue else {
+            return nil
+        }
+        self.root = root
+        self.order = order
+        self.log = log
+        library = shown ? previous ?? PhotoLibrary(entries: []) : PhotoLibrary(entries: [])
+        known = Dictionary((previous?.entries ?? []).map { ($0.relative, $0) }, uniquingKeysWith: { a, _ in a })
+        self.index = index
+        if let index {
+            let records = index.load(root: root)
+            for record in records where known[record.relative] == nil {
+                if record.whole {
+                    let photo = Photo(
+                        id: PhotoLibrary.id(of: record.relative), width: record.width, height: record.height)
+                    known[record.relative] = PhotoLibrary.Entry(
+                        photo: photo, path: root + "/" + record.relative, relative: record.relative,
+                        identity: record.identity, taken: record.taken)
+                } else {
+                    // Logged when it was found; not again at each start.
+                    rejected[record.relative] = record.identity
+                }
+            }
+            indexed = Set(records.map(\.relative))
+        }
+    }
+
+    /// Everything below the root. Returns the change, or nil when nothing changed.
+    mutating func scanAll(now: Double = Date().timeIntervalSince1970) -> LibraryChange? {
+        scan(folders: [""], recursive: true, closed: [], now: now)
+    }
+
+    /// `folders` (paths below the root) without their known subfolders (each has its own watch);
+    /// new subfolders are walked whole. `closed` names files seen closed after writing.
+    mutating func scan(
+        folders: Set<String>, recursive: Bool = false, closed: Set<String> = [],
+        now: Double = Date().timeIntervalSince1970
+    ) -> LibraryChange? {
+        var pass = Pass(closed: closed, now: now)
+        // Parents first: a folder that went away is dropped with its subfolders before they are read.
+        for folder in folders.sorted()
+        where folder.isEmpty || subfolders[Self.parent(folder)]?.contains(Self.name(folder)) == true {
+            list(folder, recursive: recursive, into: &pass)
+        }
+        inspect(&pass)
+        if !known.isEmpty {
+            // The first scan after a restart or a return: what was shown and is not there is gone.
+            for entry in library.entries where accepted[entry.relative] == nil { pass.removed.insert(entry.photo.id) }
+            known = [:]
+        }
+        if let paths = indexed {
+            indexed = nil
+            for relative in paths where !pass.listed.contains(relative) {
+                pass.forgotten.append(relative)
+                if rejected[relative] != nil, files[Self.parent(relative)]?.contains(Self.name(relative)) != true {
+                    rejected[relative] = nil
+                }
+            }
+        }
+        // A folder that could not be listed (a share gone mid-scan) says nothing of its files.
+        index?.write(pass.verdicts, removed: pass.unlisted ? [] : pass.forgotten, root: root)
+        guard !pass.changed.isEmpty || !pass.removed.isEmpty else { return nil }
+        let old = library
+        library = library.updating(changed: pass.changed, removed: pass.removed, order: order)
+        return LibraryChange(from: old, changed: pass.changed, removed: pass.removed, order: order)
+    }
+
+    /// What one scan found.
+    private struct Pass {
+        var closed: Set<String>
+        var now: Double
+        /// New verdicts for the index, and paths it should forget.
+        var verdicts: [PhotoIndex.Record] = []
+        var forgotten: [String] = []
+        /// Whether a folder could not be listed.
+        var unlisted = false
+        /// Paths listed in this pass: a folder and its parent may both be listed.
+        var listed: Set<String> = []
+        var changed: [PhotoLibrary.Entry] = []
+        var removed: Set<String> = []
+    }
+
+    private mutating func list(_ folder: String, recursive: Bool, into pass: inout Pass) {
+        let listed = FolderListing(path: folder.isEmpty ? root : root + "/" + folder)
+        if listed == nil { pass.unlisted = true }
+        let listing = listed ?? FolderListing()
+        let prefix = folder.isEmpty ? "" : folder + "/"
+        for (name, identity) in listing.images {
+            consider(prefix + name, identity, &pass)
+        }
+        for name in files[folder] ?? [] where listing.images[name] == nil {
+            forget(prefix + name, &pass)
+        }
+        files[folder] = Set(listing.images.keys)
+        let before = subfolders[folder] ?? []
+        subfolders[folder] = listing.subfolders
+        for name in before.subtracting(listing.subfolders) { drop(prefix + name, &pass) }
+        for name in listing.subfolders where recursive || !before.contains(name) {
+            list(prefix + name, recursive: true, into: &pass)
+        }
+    }
+
+    private mutating func consider(_ relative: String, _ identity: FileIdentity, _ pass: inout Pass) {
+        guard pass.listed.insert(relative).inserted else { return }
+        if accepted[relative]?.identity == identity || rejected[relative] == identity {
+            waiting[relative] = nil
+            return
+        }
+        if let entry = known[relative], entry.identity == identity {
+            accepted[relative] = entry
+            if library.entry(id: entry.photo.id) != entry { pass.changed.append(entry) }
+            return
+        }
+        let waited = pending[relative].map { $0.identity == identity ? pass.now - $0.since : 0 } ?? 0
+        let quiet = pass.now - identity.modifiedSeconds
+        // A tenth of slack: the second look comes `settle` after the first by another clock.
+        guard pass.closed.contains(relative) || quiet >= settle * 0.9 || waited >= settle * 0.9 else {
+            if waited == 0 { pending[relative] = (identity, pass.now) }
+            return
+        }
+        pending[relative] = nil
+        if waiting.updateValue(identity, forKey: relative) == nil { backlog.append(relative) }
+    }
+
+    /// Reads the backlog's headers and decodes its files, one after the other, for at most
+    /// `inspectionBudget` seconds: run side by side on 20,000 files, libvips' decoders crashed the
+    /// process (a double free in a start-up scan).
+    private mutating func inspect(_ pass: inout Pass) {
+        let deadline = inspectionBudget.map { FolderWatcher.monotonicSeconds() + $0 }
+        while backlogStart < backlog.count {
+            if let deadline, FolderWatcher.monotonicSeconds() >= deadline { break }
+            let relative = backlog[backlogStart]
+            backlogStart += 1
+            guard let identity = waiting.removeValue(forKey: relative) else { continue }
+            let result = PhotoInspector.inspect(root + "/" + relative)
+            switch result {
+            case .success(let header):
+                let id = accepted[relative]?.photo.id ?? PhotoLibrary.id(of: relative)
+                let entry = PhotoLibrary.Entry(
+                    photo: Photo(id: id, width: header.width, height: header.height), path: root + "/" + relative,
+                    relative: relative, identity: identity, taken: header.taken)
+                accepted[relative] = entry
+                rejected[relative] = nil
+                pass.changed.append(entry)
+                pass.verdicts.append(
+                    PhotoIndex.Record(
+                        relative: relative, identity: identity, width: header.width, height: header.height,
+                        orientation: header.orientation, taken: header.taken, whole: true))
+            case .failure(let problem):
+                rejected[relative] = identity
+                log("skipping \(root)/\(relative): \(problem.reason)")
+                if let entry = accepted.removeValue(forKey: relative) { pass.removed.insert(entry.photo.id) }
+                pass.verdicts.append(PhotoIndex.Record(relative: relative, identity: identity, whole: false))
+            }
+        }
+        if backlogStart == backlog.count || backlogStart > 4096 {
+            backlog.removeFirst(backlogStart)
+            backlogStart = 0
+        }
+    }
+
+    private mutating func forget(_ relative: String, _ pass: inout Pass) {
+        if let entry = accepted.removeValue(forKey: relative) { pass.removed.insert(entry.photo.id) }
+        pending[relative] = nil
+        rejected[relative] = nil
+        waiting[relative] = nil
+        pass.forgotten.append(relative)
+    }
+
+    /// A folder that went away, with everything below it.
+    private mutating func drop(_ folder: String, _ pass: inout Pass) {
+        for name in files.removeValue(forKey: folder) ?? [] { forget(folder + "/" + name, &pass) }
+        for name in subfolders.removeValue(forKey: folder) ?? [] { drop(folder + "/" + name, &pass) }
+    }
+
+    /// `folder` with symbolic links resolved: what the photo index is keyed by.
+    static func realPath(_ folder: String) -> String {
+        URL(fileURLWithPath: folder).resolvingSymlinksInPath().standardizedFileURL.path
+    }
+
+    static func name(_ relative: String) -> String {
+        relative.lastIndex(of: "/").map { String(relative[relative.index(after: $0)...]) } ?? relative
+    }
+
+    static func parent(_ relative: String) -> String {
+        relative.lastIndex(of: "/").map { String(relative[..<$0]) } ?? ""
+    }
+}

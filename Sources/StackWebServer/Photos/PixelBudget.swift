@@ -1,0 +1,85 @@
+import Dispatch
+
+/// Runs image conversions so that both their number and the pixels they decode stay bounded:
+/// eight first requests for 108 MP originals must not decode eight of them at once.
+///
+/// Each job states its cost in decoded megapixels (after shrink-on-load); jobs start in the order
+/// they came while at most `maxRunning` run and their costs fit in `budget`. A job costlier than the
+/// whole budget runs alone. Nothing waits on a thread: a job that does not fit waits in a queue.
+final class PixelBudget: Sendable {
+    let budget: Double
+    let maxRunning: Int
+
+    private struct Waiting {
+        var cost: Double
+        var job: @Sendable () -> Void
+    }
+
+    private struct State {
+        var used = 0.0
+        var running = 0
+        var waiting: [Waiting] = []
+        /// The most megapixels in flight so far: what the tests check.
+        var peak = 0.0
+    }
+
+    private let state = Locked(State())
+    private let queue = DispatchQueue(label: "stackweb.conversions", qos: .utility, attributes: .concurrent)
+
+    init(budget: Double, maxRunning: Int) {
+        self.budget = budget
+        self.maxRunning = maxRunning
+    }
+
+    var peak: Double { state.withLock { $0.peak } }
+
+    func run(cost: Double, _ job: @escaping @Sendable () -> Void) {
+        state.withLock { $0.waiting.append(Waiting(cost: min(max(cost, 0), budget), job: job)) }
+        startWhatFits()
+    }
+
+    private func startWhatFits() {
+        let ready = state.withLock { state -> [Waiting] in
+            var ready: [Waiting] = []
+            while let next = state.waiting.first, state.running < maxRunning, state.used + next.cost <= budget {
+                state.waiting.removeFirst()
+                state.used += next.cost
+                state.running += 1
+                state.peak = max(state.peak, state.used)
+                ready.append(next)
+            }
+            return ready
+        }
+        for waiting in ready {
+            queue.async { [self] in
+                waiting.job()
+                state.withLock {
+                    $0.used -= waiting.cost
+                    $0.running -= 1
+                }
+                startWhatFits()
+            }
+        }
+    }
+
+    /// Megapixels libvips decodes to fit a `header`'s image into `width` × `height`: JPEG shrinks on
+    /// load by 2, 4 or 8 and WebP by any factor, unless progressive or interlaced (decoded whole);
+    /// other formats (PNG, TIFF, GIF, HEIC's main image) are decoded at full size.
+    static func decodedMegapixels(
+        storedWidth: Int, storedHeight: Int, uprightWidth: Int, uprightHeight: Int, loader: String, interlaced: Bool,
+        width: Int, height: Int
+    ) -> Double {
+        let full = Double(storedWidth) * Double(storedHeight)
+        guard uprightWidth > 0, uprightHeight > 0, !interlaced else { return full / 1e6 }
+        let scale = min(1, Double(width) / Double(uprightWidth), Double(height) / Double(uprightHeight))
+        switch loader {
+        case "jpegload":
+            let shrink = [8.0, 4, 2].first { 1 / $0 >= scale } ?? 1
+            return (Double(storedWidth) / shrink).rounded(.up) * (Double(storedHeight) / shrink).rounded(.up) / 1e6
+        case "webpload":
+            return full * scale * scale / 1e6
+        default:
+            return full / 1e6
+        }
+    }
+}
