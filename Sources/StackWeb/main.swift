@@ -57,8 +57,9 @@ private func say(_ line: String) {
 /// Blocks SIGINT and SIGTERM in this thread before any other thread exists, so that every thread
 /// (libvips workers, libmicrohttpd, the folder watcher, dispatch workers) inherits the mask and none
 /// can take one of them: they stay pending for the process until `sigwait` collects them. (A
-/// dispatch signal source on Linux reads a signalfd and relies on a handler to re-route a signal
-/// some thread took; with libvips threads born unmasked that made SIGTERM a matter of luck.)
+/// dispatch signal source on Linux reads a signalfd and installs a handler that re-routes a signal
+/// an unmasked thread took, libvips' workers among them, to its manager thread: it works, but it
+/// is one mechanism more than the server needs to stop.)
 /// The function returned blocks until one arrives, or returns at once if one came meanwhile.
 private func listenForTermination() -> () -> Void {
     var signals = sigset_t()
