@@ -27,8 +27,11 @@ enum ResponseInvariants {
                 answer.status == response.status && [200, 304].contains(answer.status), "shared \(answer.status)")
             precondition(answer.status == 304 || !answer.bytes.isEmpty, "an empty page file")
             return nil
-        case .file(let path):
-            precondition(response.status == 200 && FileManager.default.fileExists(atPath: path), "no file \(path)")
+        case .file(let file):
+            // Opened already, below the photo folder, a regular file: its descriptor is still ours.
+            let descriptor = file.take()
+            precondition(response.status == 200 && descriptor != nil, "a file answer without its descriptor")
+            if let descriptor { close(descriptor) }
             return nil
         case .deferred(let work):
             return check(waitFor(work))
