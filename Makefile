@@ -13,7 +13,7 @@ STATE ?= $(HOME)/.local/state/stackweb/state.db
 PYTHON ?= python3
 
 # Debian packages the project needs to build, run and test.
-APT_PACKAGES := libmicrohttpd-dev libvips-dev libsqlite3-dev pkg-config chromium chromium-driver firefox-esr nodejs openssl curl
+APT_PACKAGES := libmicrohttpd-dev libvips-dev libsqlite3-dev pkg-config chromium chromium-driver firefox-esr nodejs openssl curl libhiredis-dev redis-server nginx
 PIP_REQUIREMENTS := Tests/e2e/requirements.txt
 # What `make bench` needs beyond that: load generator, the nginx it compares with, its C client's
 # compiler, and the profilers for the analysis of missed budgets.

@@ -40,11 +40,18 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "CSQLite", dependencies: ["CSQLiteSystem"]),
+        // hiredis, the Redis client of a group of instances (--redis). Its calls the server makes
+        // (redisCommandArgv, redisAppendCommandArgv) take fixed arguments: no shim is needed.
+        .systemLibrary(
+            name: "CHiredis",
+            pkgConfig: "hiredis",
+            providers: [.apt(["libhiredis-dev"])]
+        ),
         .target(name: "StackModel", swiftSettings: strictSettings, linkerSettings: [.linkedLibrary("m")]),
         // The server as a library: everything but the entry point, so tests and fuzz targets link it.
         .target(
             name: "StackWebServer",
-            dependencies: ["StackModel", "CMicroHTTPD", "CVips", "CSQLite"],
+            dependencies: ["StackModel", "CMicroHTTPD", "CVips", "CSQLite", "CHiredis"],
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "StackWeb", dependencies: ["StackWebServer"], swiftSettings: strictSettings),

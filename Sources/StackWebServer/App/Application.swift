@@ -23,6 +23,8 @@ public final class Application {
     let tokenFile: String?
     let rooms: RoomRegistry
     let store: any RoomStore
+    /// This instance's name in its `--redis` group; `nil` alone.
+    public let instanceID: String?
     let server: HTTPServer
     private let heartbeat: any DispatchSourceTimer
     /// Follows the photo folder; `nil` when inotify is unavailable (the library then stays as started).
@@ -40,6 +42,10 @@ public final class Application {
     /// (damaged, not a database) is moved aside for a person to look at, and a new one is made: a
     /// photo frame must come back up by itself.
     static func openStore(_ configuration: Configuration) throws -> any RoomStore {
+        if let redis = configuration.redis {
+            return try RedisRoomStore(
+                connection: RedisConnection(url: redis), defaultStyle: configuration.style, fenced: false, log: warn)
+        }
         guard let path = configuration.state else { return MemoryRoomStore() }
         do {
             return try SQLiteStore(path: path, defaultStyle: configuration.style, log: warn)
@@ -57,6 +63,7 @@ public final class Application {
         throws
     {
         self.configuration = configuration
+        instanceID = configuration.redis.map { _ in configuration.instanceID ?? Application.randomInstanceID() }
         guard let resources = ResourceLocator.locate(explicit: configuration.resources) else {
             throw Failure.resourcesNotFound
         }
@@ -145,6 +152,12 @@ public final class Application {
         FileHandle.standardError.write(Data("stackweb: \(message)\n".utf8))
     }
 
+    /// Eight random hex digits: enough to tell a group's instances apart in logs and in Redis.
+    static func randomInstanceID() -> String {
+        let hex = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        return String(repeating: "0", count: 8 - hex.count) + hex
+    }
+
     /// A generated token goes to its file (`ControlTokenNotice`), so an operator without a terminal
     /// can find it; a token the operator gave is theirs already.
     private static func keepGeneratedToken(_ token: String?, configuration: Configuration) -> String? {
@@ -179,6 +192,9 @@ public final class Application {
         if wildcard, let name = NetworkAddresses.mdnsName() { hosts.append(name) }
         if !wildcard, !configuration.isLoopback { hosts.append(configuration.host) }
         var lines = hosts.map { "  view:    \(scheme)://\($0):\(server.port)/" }
+        if let redis = configuration.redis, let instanceID {
+            lines.append("  group:   instance \(instanceID) of the group at \(redis)")
+        }
         if let controlToken {
             let base = "\(scheme)://\(hosts.first ?? "127.0.0.1"):\(server.port)/"
             let source: ControlTokenNotice.Source = configuration.token != nil ? .given : .generated(file: tokenFile)

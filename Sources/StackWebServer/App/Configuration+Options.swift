@@ -149,6 +149,19 @@ extension Configuration {
             "--tls-key", "FILE", help: "the PEM private key of `--tls-cert`; keep it readable by this user only",
             default: .description("plain HTTP")
         ) { config, value throws(Failure) in config.tlsKey = value },
+        CommandLineOption(
+            "--redis", "URL",
+            help: """
+                share every room with the other instances of a group through this Redis, \
+                `redis://[:password@]host[:port][/db]`; a room's state lives there instead of `--state`
+                """,
+            details: "docs/scale-out.md shows a group of three behind nginx.",
+            default: .description("no group: this process alone")
+        ) { config, value throws(Failure) in config.redis = try RedisURL(parsing: value) },
+        CommandLineOption(
+            "--instance-id", "ID",
+            help: "this instance's name in its `--redis` group: 1 to 64 of a-z, A-Z, 0-9, `.`, `_`, `-`",
+            default: .description("drawn at random, printed at start"), set: setInstanceID),
         .finish("--help", aliases: ["-h"], help: "print this help and exit", outcome: .help),
         .finish("--version", help: "print the version and exit", outcome: .version),
     ]
@@ -197,6 +210,17 @@ extension Configuration {
             throw Failure(description: "--rescan must be 0 (never) or 0.1 to 86400 seconds")
         }
         config.rescan = seconds == 0 ? nil : seconds
+    }
+
+    private static func setInstanceID(_ config: inout Configuration, _ value: String) throws(Failure) {
+        let allowed = { (byte: UInt8) in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || [UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-")].contains(byte)
+        }
+        guard (1...64).contains(value.utf8.count), value.utf8.allSatisfy(allowed) else {
+            throw Failure(description: "--instance-id must be 1 to 64 of a-z, A-Z, 0-9, ., _ and -")
+        }
+        config.instanceID = value
     }
 
     private static func setToken(_ config: inout Configuration, _ value: String) throws(Failure) {

@@ -26,6 +26,9 @@ extension Configuration {
         if config.noToken && config.token != nil {
             throw Failure(description: "--token and --no-token contradict each other")
         }
+        if config.redis != nil && config.state != nil {
+            throw Failure(description: "--state and --redis contradict each other: a group keeps its rooms in Redis")
+        }
         return .run(config)
     }
 

@@ -49,6 +49,10 @@ public struct Configuration: Equatable, Sendable {
     /// PEM files for HTTPS (`--tls-cert`, `--tls-key`); both or neither.
     var tlsCertificate: String?
     var tlsKey: String?
+    /// `--redis`: the Redis of the group this instance belongs to; `nil`: one process alone.
+    var redis: RedisURL?
+    /// This instance's name in its group; `nil` draws one at start.
+    var instanceID: String?
     /// Connection limits; `nil` uses `ServerLimits.standard` for the host bound.
     var limits: ServerLimits?
 

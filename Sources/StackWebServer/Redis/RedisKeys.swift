@@ -1,0 +1,19 @@
+/// The names of a group's keys in Redis. Every key of one room carries the room's name as a hash tag
+/// (`{main}`), so that under Redis Cluster a room's keys share a slot and its scripts may touch them all.
+enum RedisKeys {
+    /// Every room of the group that has lasting state (a set of names).
+    static let rooms = Array("stackweb:rooms".utf8)
+
+    /// The room's lasting state (`SavedStack` as JSON).
+    static func state(_ room: String) -> [UInt8] { key(room, "state") }
+
+    /// The instance that owns the room now (its lease: a value with an expiry).
+    static func lease(_ room: String) -> [UInt8] { key(room, "lease") }
+
+    /// The room's fencing epoch: raised at each takeover; every write of the owner names it.
+    static func epoch(_ room: String) -> [UInt8] { key(room, "epoch") }
+
+    private static func key(_ room: String, _ name: String) -> [UInt8] {
+        Array("stackweb:{\(room)}:\(name)".utf8)
+    }
+}

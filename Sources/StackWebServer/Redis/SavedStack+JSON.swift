@@ -1,0 +1,28 @@
+import Foundation
+import StackModel
+
+extension SavedStack {
+    /// The room's lasting state as Redis keeps it.
+    private struct Record: Codable {
+        var style: String
+        var order: [String]
+        var tilts: [Int]
+        var removed: [String]
+        var swipeStacked: Bool
+    }
+
+    /// The room's lasting state as JSON, one Redis value.
+    var json: [UInt8] {
+        let record = Record(
+            style: style.rawValue, order: order, tilts: tilts, removed: removed, swipeStacked: swipeStacked)
+        return Array((try? JSONEncoder().encode(record)) ?? Data())
+    }
+
+    /// Reads what `json` wrote; an unknown style falls back to `defaultStyle`.
+    init?(json: [UInt8], defaultStyle: StyleName) {
+        guard let record = try? JSONDecoder().decode(Record.self, from: Data(json)) else { return nil }
+        self.init(
+            style: StyleName(rawValue: record.style) ?? defaultStyle, order: record.order, tilts: record.tilts,
+            removed: record.removed, swipeStacked: record.swipeStacked)
+    }
+}

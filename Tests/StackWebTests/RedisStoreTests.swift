@@ -1,0 +1,80 @@
+import Foundation
+import StackModel
+import Testing
+
+@testable import StackWebServer
+
+/// `--redis`: lasting state lives in a real `redis-server`, written before a change is acknowledged,
+/// so a new instance restores it exactly; a Redis that goes away degrades the server, not stops it.
+@Suite(.enabled(if: RedisServer.isInstalled, "needs redis-server"))
+struct RedisStoreTests {
+    static func state(of room: String, in redis: RedisServer) throws -> SavedStack? {
+        try redis.connection().command([Array("GET".utf8), RedisKeys.state(room)]).bytes
+            .flatMap { SavedStack(json: $0, defaultStyle: .pile) }
+    }
+
+    @Test func anAcknowledgedChangeIsInRedisAndANewInstanceRestoresIt() throws {
+        let redis = try RedisServer()
+        let first = try ServerProcess.start(arguments: ["--redis", redis.urlText])
+        let http = HTTPTestClient(port: first.port)
+        for command in [#"{"command":"next"}"#, #"{"command":"next"}"#, #"{"command":"style","style":"deck"}"#] {
+            #expect(try http.post("/api/rooms/main/commands", json: command).status == 200)
+        }
+        let before = try http.get("/api/rooms/main").json()
+        // Answered means kept: nothing is flushed on the way down.
+        first.kill9()
+        let saved = try #require(try Self.state(of: "main", in: redis))
+        #expect(saved.style == .deck)
+        let second = try ServerProcess.start(arguments: ["--redis", redis.urlText])
+        defer { second.stop() }
+        let after = try HTTPTestClient(port: second.port).get("/api/rooms/main").json()
+        #expect(after["current"] as? Int == before["current"] as? Int)
+        #expect(after["style"] as? String == "deck")
+        #expect(after["count"] as? Int == before["count"] as? Int)
+    }
+
+    @Test func aStoppedRedisDegradesTheServerUntilItReturns() throws {
+        let redis = try RedisServer()
+        let server = try ServerProcess.start(arguments: ["--redis", redis.urlText])
+        defer { server.stop() }
+        let http = HTTPTestClient(port: server.port)
+        let viewer = try SSETestClient(port: server.port, path: "/api/rooms/main/events")
+        #expect(try viewer.next().event == "snapshot")
+        redis.stop()
+        let refused = try http.post("/api/rooms/main/commands", json: #"{"command":"next"}"#)
+        #expect(refused.status == 503)
+        #expect(refused.header("retry-after") != nil)
+        let health = try http.get("/healthz")
+        #expect(health.status == 503)
+        #expect(try health.json()["status"] as? String == "degraded")
+        // The server stays up and its viewers keep their stream.
+        #expect(try viewer.next(where: { $0.event == "change" }).event == "change")
+        try redis.start()
+        // The pending state is written again by itself, and the server is healthy once it is.
+        #expect(PersistenceTests.eventually(5) { (try? http.get("/healthz").status) == 200 })
+        #expect(try http.post("/api/rooms/main/commands", json: #"{"command":"next"}"#).status == 200)
+        #expect(try Self.state(of: "main", in: redis) != nil)
+    }
+
+    @Test func theOptionsParse() throws {
+        let outcome = try Configuration.parse(
+            arguments: ["--redis", "redis://127.0.0.1:7000/1", "--instance-id", "a.1"], environment: [:])
+        guard case .run(let configuration) = outcome else { throw RedisError.unexpected("\(outcome)") }
+        #expect(configuration.redis == RedisURL(host: "127.0.0.1", port: 7000, database: 1))
+        #expect(configuration.instanceID == "a.1")
+        #expect(throws: Configuration.Failure.self) {
+            try Configuration.parse(arguments: ["--instance-id", "a b"], environment: [:])
+        }
+        #expect(throws: Configuration.Failure.self) {
+            try Configuration.parse(arguments: ["--redis", "redis://h", "--state", "/s.db"], environment: [:])
+        }
+    }
+
+    @Test func theInstanceIsNamedAtStart() throws {
+        let redis = try RedisServer()
+        let server = try ServerProcess.start(arguments: ["--redis", redis.urlText, "--instance-id", "web-7"])
+        defer { server.stop() }
+        let line = server.nextLine()
+        #expect(line == "  group:   instance web-7 of the group at \(redis.urlText)")
+    }
+}

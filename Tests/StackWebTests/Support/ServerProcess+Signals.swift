@@ -1,0 +1,15 @@
+import Foundation
+
+extension ServerProcess {
+    /// SIGKILL, as a crash or the OOM killer would: nothing is flushed. Waits for the exit.
+    func kill9() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// SIGSTOP: the process stays, frozen, every thread and timer with it.
+    func pause() { kill(process.processIdentifier, SIGSTOP) }
+
+    /// SIGCONT after `pause`.
+    func resume() { kill(process.processIdentifier, SIGCONT) }
+}
