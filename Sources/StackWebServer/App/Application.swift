@@ -33,6 +33,8 @@ public final class Application {
     private let index: PhotoIndex?
     private let photosReading: Locked<Bool>
     private let sleep: SleepClock?
+    /// In a group, the leases of the rooms this instance runs.
+    private let leases: RoomLeases?
 
     public convenience init(configuration: Configuration) throws {
         try self.init(configuration: configuration, store: Application.openStore(configuration))
@@ -44,7 +46,7 @@ public final class Application {
     static func openStore(_ configuration: Configuration) throws -> any RoomStore {
         if let redis = configuration.redis {
             return try RedisRoomStore(
-                connection: RedisConnection(url: redis), defaultStyle: configuration.style, fenced: false, log: warn)
+                connection: RedisConnection(url: redis), defaultStyle: configuration.style, fenced: true, log: warn)
         }
         guard let path = configuration.state else { return MemoryRoomStore() }
         do {
@@ -63,7 +65,8 @@ public final class Application {
         throws
     {
         self.configuration = configuration
-        instanceID = configuration.redis.map { _ in configuration.instanceID ?? Application.randomInstanceID() }
+        let instanceID = configuration.redis.map { _ in configuration.instanceID ?? Application.randomInstanceID() }
+        self.instanceID = instanceID
         guard let resources = ResourceLocator.locate(explicit: configuration.resources) else {
             throw Failure.resourcesNotFound
         }
@@ -96,9 +99,15 @@ public final class Application {
             idleUnload: configuration.idleUnloadSeconds * 1000,
             slideshowInterval: configuration.interval.map { $0 * 1000 },
             maxCards: configuration.maxCards)
+        let groupStore = store as? RedisRoomStore
+        var leases: RoomLeases?
+        if let redis = configuration.redis, let instanceID {
+            leases = RoomLeases(instanceID: instanceID, connection: RedisConnection(url: redis), defaultStyle: style)
+        }
+        self.leases = leases
         rooms = RoomRegistry(
             maxRooms: configuration.maxRooms, store: store, settings: settings, scheduler: scheduler, library: library,
-            asleep: { sleep?.asleep ?? false }, listedRooms: configuration.rooms
+            asleep: { sleep?.asleep ?? false }, listedRooms: configuration.rooms, ownership: leases
         ) { name, saved in
             // New tilts come from the room's name, so a room without saved state looks the same each start.
             let seed = FNV1a.hash(name.utf8)
@@ -144,6 +153,16 @@ public final class Application {
             scanner: scanner, index: index, reading: reading, rooms: rooms)
         sleep?.start { [rooms] asleep in
             for room in rooms.all { _ = try? room.handle(.sleepChanged(asleep: asleep)) }
+        }
+        leases?.start { [rooms] change in
+            switch change {
+            case .gained(let room, let epoch, let saved):
+                groupStore?.owned(room, epoch: epoch, saved: saved)
+                rooms.existingRoom(named: room)?.takeOver()
+            case .lost(let room):
+                groupStore?.disowned(room)
+                rooms.existingRoom(named: room)?.relinquish()
+            }
         }
     }
 
@@ -216,5 +235,7 @@ public final class Application {
         for room in rooms.all { room.closeAll() }
         server.stop()
         store.flush()
+        // Given back only once written: another instance takes the rooms over at once, from there.
+        leases?.stop()
     }
 }

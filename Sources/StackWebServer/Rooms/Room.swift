@@ -12,6 +12,8 @@ final class Room: Sendable {
     private let restore: @Sendable () -> Stack
     /// Told, outside the room's lock, when a transient room's last viewer has left.
     private let unwatched: @Sendable (Room) -> Void
+    /// In a group, which instance runs the room; `nil` alone (this one runs it).
+    private let ownership: (any RoomOwnership)?
 
     private struct Core {
         var state: RoomState
@@ -36,10 +38,11 @@ final class Room: Sendable {
 
     init(
         name: String, settings: RoomSettings, library: PhotoLibrary, asleep: Bool, scheduler: any RoomScheduler,
-        store: any RoomStore, transient: Bool = false, restore: @escaping @Sendable () -> Stack,
-        unwatched: @escaping @Sendable (Room) -> Void = { _ in }
+        store: any RoomStore, transient: Bool = false, ownership: (any RoomOwnership)? = nil,
+        restore: @escaping @Sendable () -> Stack, unwatched: @escaping @Sendable (Room) -> Void = { _ in }
     ) {
         self.name = name
+        self.ownership = ownership
         self.scheduler = scheduler
         self.store = store
         self.restore = restore
@@ -72,6 +75,20 @@ final class Room: Sendable {
                 store.save(stack.saved(), room: name, urgency: .background, whenDurable: nil)
             }
         }
+    }
+
+    /// This instance runs the room from now on (its lease was taken): the stack comes from the store
+    /// as the last owner left it, and the viewers here get it as a snapshot.
+    func takeOver() {
+        core.withLock { core in
+            let effects = core.state.takeOver(restore(), at: scheduler.now())
+            _ = perform(effects, in: &core)
+        }
+    }
+
+    /// Another instance runs the room now: this one stops applying input and running its clock.
+    func relinquish() {
+        core.withLock { $0.state.relinquish() }
     }
 
     /// Whether the room is only watched so far (nothing it does is kept).
@@ -145,8 +162,17 @@ final class Room: Sendable {
             core.streams[viewer] = nil
             core.viewerLeft = true
         }
+        if let ownership, !event.concernsLocalViewers, !ownership.owns(name) {
+            if event.isInput { throw .runElsewhere }
+            return Applied(seq: core.state.seq, durability: nil)
+        }
         if core.state.needsStack(for: event) { loadIfNeeded(&core) }
         let effects = try core.state.handle(event, at: scheduler.now())
+        return Applied(seq: core.state.seq, durability: perform(effects, in: &core))
+    }
+
+    /// Carries out what the room asked for; the durability of the lasting change among them, if any.
+    private func perform(_ effects: [RoomEffect], in core: inout Core) -> Durability? {
         var durability: Durability?
         var refused: [ViewerID] = []
         for effect in effects {
@@ -165,9 +191,8 @@ final class Room: Sendable {
                 durability = waiting ?? durability
             }
         }
-        let applied = Applied(seq: core.state.seq, durability: durability)
         // A stream that refuses bytes is gone or too slow: it is dropped at once and costs nothing more.
         for viewer in refused { _ = try? apply(.viewerLeft(viewer), in: &core) }
-        return applied
+        return durability
     }
 }

@@ -31,6 +31,23 @@ enum RoomEvent: Sendable {
     /// Time to show every viewer the connection is alive (and find the ones that are gone).
     case heartbeatDue
 
+    /// Whether the event is a person's input (only the room's owner applies it, in a group).
+    var isInput: Bool {
+        switch self {
+        case .pointerBatchReceived, .commandReceived, .playPressed, .pausePressed: true
+        case .opened, .viewerJoined, .viewerLeft, .timerFired, .libraryChanged, .sleepChanged, .heartbeatDue: false
+        }
+    }
+
+    /// Whether every instance with the room handles the event, owner or not: it is about this
+    /// instance's own viewers.
+    var concernsLocalViewers: Bool {
+        switch self {
+        case .viewerJoined, .viewerLeft, .heartbeatDue: true
+        default: false
+        }
+    }
+
     /// Whether handling the event needs the room's stack in memory whatever the room's state
     /// (`RoomState.needsStack(for:)` adds the cases that depend on it).
     var needsStack: Bool {
@@ -61,4 +78,6 @@ enum RoomRefusal: Error, Equatable {
     case refusedByStack(StackError)
     /// An insert into a stack that holds `RoomSettings.maxCards` already.
     case stackFull(limit: Int)
+    /// Another instance of the group runs the room (or none does yet): input is not applied here.
+    case runElsewhere
 }

@@ -232,6 +232,32 @@ struct RoomState {
         effects.append(.wake(at: deadline))
     }
 
+    // MARK: - Ownership (a group of instances)
+
+    /// This instance runs the room from now on, from `stack` as the group's store keeps it. What
+    /// viewers here saw may be out of date, so each gets a fresh snapshot; the changes numbered
+    /// before are not replayed.
+    mutating func takeOver(_ stack: Stack, at now: Millis) -> [RoomEffect] {
+        effects = []
+        self.stack = stack
+        replay = ReplayBuffer(capacity: RoomSettings.replayCapacity)
+        armedWake = nil
+        lastActivity = now
+        seq += 1
+        if !viewers.isEmpty {
+            effects.append(.broadcast(ServerSentEvent.encode(id: seq, event: "snapshot", data: snapshot(at: now))))
+        }
+        armWake(at: now)
+        return effects
+    }
+
+    /// Another instance runs the room now: this one forgets its stack and the changes it numbered.
+    mutating func relinquish() {
+        stack = nil
+        replay = ReplayBuffer(capacity: RoomSettings.replayCapacity)
+        armedWake = nil
+    }
+
     // MARK: - Output
 
     /// Numbers the change, encodes it once for every viewer and keeps it for replays.

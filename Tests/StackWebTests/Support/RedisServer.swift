@@ -2,8 +2,10 @@ import Foundation
 
 @testable import StackWebServer
 
-/// A real `redis-server` on a free port with its data in a temporary folder, memory only (no RDB,
-/// no AOF): started ready to answer, killed and its folder removed when the test lets it go.
+/// A real `redis-server` on a free port with its data in a temporary folder: memory only (no RDB,
+/// no AOF), or `persistent` (an append-only file synced at each write, as a group that must survive
+/// a restart of Redis runs it). Started ready to answer, killed and its folder removed when the test
+/// lets it go.
 final class RedisServer {
     /// Where Debian installs it; tests that need Redis are skipped without it.
     static let executable = "/usr/bin/redis-server"
@@ -11,12 +13,14 @@ final class RedisServer {
 
     let port: Int32
     let folder: URL
+    let persistent: Bool
     private var process: Process?
 
     var url: RedisURL { RedisURL(host: "127.0.0.1", port: port) }
     var urlText: String { "redis://127.0.0.1:\(port)/0" }
 
-    init() throws {
+    init(persistent: Bool = false) throws {
+        self.persistent = persistent
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("stackweb-redis-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         port = try Self.freePort()
@@ -33,8 +37,9 @@ final class RedisServer {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.executable)
         process.arguments = [
-            "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-            "--dir", folder.path, "--logfile", folder.appendingPathComponent("redis.log").path,
+            "--port", String(port), "--bind", "127.0.0.1", "--save", "",
+            "--appendonly", persistent ? "yes" : "no", "--appendfsync", "always", "--dir", folder.path, "--logfile",
+            folder.appendingPathComponent("redis.log").path,
         ]
         try process.run()
         self.process = process

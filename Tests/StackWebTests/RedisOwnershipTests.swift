@@ -1,0 +1,154 @@
+import Foundation
+import StackModel
+import Testing
+
+@testable import StackWebServer
+
+/// One owner per room in a group, fenced: a lease and an epoch in a real `redis-server`, instances
+/// as real processes.
+@Suite(.enabled(if: RedisServer.isInstalled, "needs redis-server"))
+struct RedisOwnershipTests {
+    static func lease(of room: String, in redis: RedisServer) -> String? {
+        (try? redis.connection().command([Array("GET".utf8), RedisKeys.lease(room)]))?.text
+    }
+
+    static func epoch(of room: String, in redis: RedisServer) -> Int? {
+        (try? redis.connection().command([Array("GET".utf8), RedisKeys.epoch(room)]))?.text.flatMap { Int($0) }
+    }
+
+    static func instance(_ id: String, of redis: RedisServer) throws -> ServerProcess {
+        try ServerProcess.start(arguments: ["--redis", redis.urlText, "--instance-id", id])
+    }
+
+    static let next = #"{"command":"next"}"#
+
+    @Test func oneInstanceRunsARoomAndAnotherTakesItOverWhenItStops() throws {
+        let redis = try RedisServer()
+        let first = try Self.instance("a", of: redis)
+        #expect(PersistenceTests.eventually { Self.lease(of: "main", in: redis) == "a" })
+        let second = try Self.instance("b", of: redis)
+        defer { second.stop() }
+        let a = HTTPTestClient(port: first.port)
+        let b = HTTPTestClient(port: second.port)
+        #expect(try a.post("/api/rooms/main/commands", json: Self.next).status == 200)
+        let refused = try b.post("/api/rooms/main/commands", json: Self.next)
+        #expect(refused.status == 503)
+        #expect(refused.header("retry-after") == "1")
+        let current = try a.get("/api/rooms/main").json()["current"] as? Int
+        // A clean stop gives the lease back: the other instance takes over without waiting for it to expire.
+        let stopped = Date()
+        #expect(first.stop() == 0)
+        #expect(PersistenceTests.eventually { Self.lease(of: "main", in: redis) == "b" })
+        #expect(Date().timeIntervalSince(stopped) < 1.5)
+        #expect(Self.epoch(of: "main", in: redis) == 2)
+        #expect(try b.get("/api/rooms/main").json()["current"] as? Int == current)
+        #expect(try b.post("/api/rooms/main/commands", json: Self.next).status == 200)
+    }
+
+    @Test func theFirstPostToARoomNobodyRunsTakesIt() throws {
+        let redis = try RedisServer()
+        let server = try Self.instance("a", of: redis)
+        defer { server.stop() }
+        let http = HTTPTestClient(port: server.port)
+        #expect(try http.post("/api/rooms/hall/commands", json: Self.next).status == 200)
+        #expect(Self.lease(of: "hall", in: redis) == "a")
+        #expect(try RedisStoreTests.state(of: "hall", in: redis) != nil)
+    }
+
+    @Test func aPausedOwnerCanNeverWriteAgain() throws {
+        let redis = try RedisServer()
+        let owner = try Self.instance("a", of: redis)
+        defer { owner.stop() }
+        #expect(PersistenceTests.eventually { Self.lease(of: "main", in: redis) == "a" })
+        let a = HTTPTestClient(port: owner.port)
+        #expect(try a.post("/api/rooms/main/commands", json: Self.next).status == 200)
+        let successor = try Self.instance("b", of: redis)
+        defer { successor.stop() }
+        let b = HTTPTestClient(port: successor.port)
+
+        owner.pause()
+        // The lease runs out while the owner is frozen; the other instance takes the room.
+        #expect(PersistenceTests.eventually(6) { Self.lease(of: "main", in: redis) == "b" })
+        #expect(Self.epoch(of: "main", in: redis) == 2)
+        #expect(try b.post("/api/rooms/main/commands", json: #"{"command":"style","style":"grid"}"#).status == 200)
+        let kept = try #require(try RedisStoreTests.state(of: "main", in: redis))
+        #expect(kept.style == .grid)
+
+        owner.resume()
+        // However its clock and its renewals catch up, the old owner's input is never applied or kept.
+        let watched = Date()
+        while Date().timeIntervalSince(watched) < 2 {
+            let reply = try a.post("/api/rooms/main/commands", json: #"{"command":"style","style":"deck"}"#)
+            #expect(reply.status == 503)
+            #expect(try RedisStoreTests.state(of: "main", in: redis) == kept)
+        }
+        #expect(Self.lease(of: "main", in: redis) == "b")
+        #expect(Self.epoch(of: "main", in: redis) == 2)
+    }
+
+    /// The fence itself, without the local check in front of it: a store that still believes it
+    /// owns the room writes with its old epoch, and Redis refuses.
+    @Test func aWriteWithAnOldEpochIsRefusedByRedis() throws {
+        let redis = try RedisServer()
+        let connection = redis.connection()
+        try connection.command([Array("SET".utf8), RedisKeys.epoch("main"), Array("1".utf8)])
+        let store = try RedisRoomStore(connection: connection, defaultStyle: .pile, fenced: true, log: { _ in })
+        let first = SavedStack(style: .grid, order: ["a", "b"], tilts: [0, 1])
+        store.owned("main", epoch: 1, saved: nil)
+        let kept = Durability()
+        store.save(first, room: "main", urgency: .acknowledged, whenDurable: kept.complete)
+        #expect(PersistenceTests.eventually { kept.outcome != nil })
+        #expect(kept.outcome.map { (try? $0.get()) != nil } == true)
+        // Another instance takes over.
+        try connection.command([Array("INCR".utf8), RedisKeys.epoch("main")])
+        let refused = Durability()
+        store.save(
+            SavedStack(style: .deck, order: ["b", "a"], tilts: [0, 1]), room: "main", urgency: .acknowledged,
+            whenDurable: refused.complete)
+        #expect(PersistenceTests.eventually { refused.outcome != nil })
+        #expect(refused.outcome.map { (try? $0.get()) == nil } == true)
+        #expect(try RedisStoreTests.state(of: "main", in: redis) == first)
+        #expect(store.refusedWrites == 1)
+        #expect(store.failure == nil, "a fenced write is not a failure of Redis")
+        // Not owning a room at all: refused without a write.
+        store.disowned("main")
+        let unowned = Durability()
+        store.save(first, room: "main", urgency: .acknowledged, whenDurable: unowned.complete)
+        #expect(PersistenceTests.eventually { unowned.outcome != nil })
+        #expect(unowned.outcome.map { (try? $0.get()) == nil } == true)
+    }
+}
+
+/// The owner of a room killed outright: its lease runs out and an instance with viewers of the room
+/// takes it over from what Redis kept.
+@Suite(.enabled(if: RedisServer.isInstalled, "needs redis-server"))
+struct RedisFailoverTests {
+    @Test func aKilledOwnersRoomMovesWithinSecondsAndNothingAcknowledgedIsLost() throws {
+        let redis = try RedisServer()
+        let owner = try RedisOwnershipTests.instance("a", of: redis)
+        #expect(PersistenceTests.eventually { RedisOwnershipTests.lease(of: "main", in: redis) == "a" })
+        let survivor = try RedisOwnershipTests.instance("b", of: redis)
+        defer { survivor.stop() }
+        let viewer = try SSETestClient(port: survivor.port, path: "/api/rooms/main/events")
+        #expect(try viewer.next().event == "snapshot")
+
+        let a = HTTPTestClient(port: owner.port)
+        for command in [#"{"command":"next"}"#, #"{"command":"next"}"#, #"{"command":"style","style":"deck"}"#] {
+            #expect(try a.post("/api/rooms/main/commands", json: command).status == 200)
+        }
+        let acknowledged = try a.get("/api/rooms/main").json()
+        owner.kill9()
+        let killed = Date()
+        #expect(PersistenceTests.eventually(5) { RedisOwnershipTests.lease(of: "main", in: redis) == "b" })
+        let moved = Date().timeIntervalSince(killed)
+        #expect(moved <= 3.5, "the room moved \(moved) s after its owner was killed")
+        // The survivor's viewer stayed connected and is shown the room as the owner last acknowledged it.
+        let taken = try viewer.next(timeout: 2) { $0.event == "snapshot" }.json()
+        #expect(taken["current"] as? Int == acknowledged["current"] as? Int)
+        #expect(taken["style"] as? String == "deck")
+        let b = HTTPTestClient(port: survivor.port)
+        #expect(try b.post("/api/rooms/main/commands", json: RedisOwnershipTests.next).status == 200)
+        let change = try viewer.next { $0.event == "change" }
+        #expect(try change.json()["current"] as? Int != acknowledged["current"] as? Int)
+    }
+}
