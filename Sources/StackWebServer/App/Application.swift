@@ -33,8 +33,8 @@ public final class Application {
     private let index: PhotoIndex?
     private let photosReading: Locked<Bool>
     private let sleep: SleepClock?
-    /// In a group, the leases of the rooms this instance runs.
-    private let leases: RoomLeases?
+    /// In a group, the leases, publisher and follower of the rooms.
+    private let group: RedisGroup?
 
     public convenience init(configuration: Configuration) throws {
         try self.init(configuration: configuration, store: Application.openStore(configuration))
@@ -100,14 +100,14 @@ public final class Application {
             slideshowInterval: configuration.interval.map { $0 * 1000 },
             maxCards: configuration.maxCards)
         let groupStore = store as? RedisRoomStore
-        var leases: RoomLeases?
+        var group: RedisGroup?
         if let redis = configuration.redis, let instanceID {
-            leases = RoomLeases(instanceID: instanceID, connection: RedisConnection(url: redis), defaultStyle: style)
+            group = RedisGroup(url: redis, instanceID: instanceID, defaultStyle: style, log: Application.warn)
         }
-        self.leases = leases
+        self.group = group
         rooms = RoomRegistry(
             maxRooms: configuration.maxRooms, store: store, settings: settings, scheduler: scheduler, library: library,
-            asleep: { sleep?.asleep ?? false }, listedRooms: configuration.rooms, ownership: leases
+            asleep: { sleep?.asleep ?? false }, listedRooms: configuration.rooms, group: group
         ) { name, saved in
             // New tilts come from the room's name, so a room without saved state looks the same each start.
             let seed = FNV1a.hash(name.utf8)
@@ -154,16 +154,7 @@ public final class Application {
         sleep?.start { [rooms] asleep in
             for room in rooms.all { _ = try? room.handle(.sleepChanged(asleep: asleep)) }
         }
-        leases?.start { [rooms] change in
-            switch change {
-            case .gained(let room, let epoch, let saved):
-                groupStore?.owned(room, epoch: epoch, saved: saved)
-                rooms.existingRoom(named: room)?.takeOver()
-            case .lost(let room):
-                groupStore?.disowned(room)
-                rooms.existingRoom(named: room)?.relinquish()
-            }
-        }
+        group?.start(rooms: rooms, store: groupStore)
     }
 
     /// Start-up and runtime warnings go to standard error.
@@ -236,6 +227,6 @@ public final class Application {
         server.stop()
         store.flush()
         // Given back only once written: another instance takes the rooms over at once, from there.
-        leases?.stop()
+        group?.stop()
     }
 }

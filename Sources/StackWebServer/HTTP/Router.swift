@@ -107,7 +107,7 @@ struct Router: RequestResponder {
     /// Liveness, plus the versions a page compares with its own. 503 "degraded" while changes
     /// cannot be kept (a full disk): a monitor or a load balancer sees it, and it clears by itself.
     private func health() -> Response {
-        let failure = rooms.store.failure ?? rooms.ownership?.failure
+        let failure = rooms.store.failure ?? rooms.group?.failure
         var writer = JSONWriter()
         writer.object { json in
             json.field("status", failure == nil ? "ok" : "degraded")
@@ -179,12 +179,12 @@ struct Router: RequestResponder {
         let applied: Room.Applied
         do {
             applied = try room.handle(event)
-        } catch .runElsewhere where rooms.ownership?.isUndecided(room.name) == true {
+        } catch .runElsewhere where rooms.group?.isUndecided(room.name) == true {
             // The first use of a room in a group: answered once this instance has tried to take it.
             return Response(
                 status: 200,
                 body: .deferred { [self] complete in
-                    rooms.ownership?.whenDecided(room.name) {
+                    rooms.group?.whenDecided(room.name) {
                         let answer = apply(event, to: room)
                         if case .deferred(let later) = answer.body { later(complete) } else { complete(answer) }
                     }

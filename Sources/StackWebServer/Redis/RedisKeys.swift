@@ -13,6 +13,10 @@ enum RedisKeys {
     /// The room's fencing epoch: raised at each takeover; every write of the owner names it.
     static func epoch(_ room: String) -> [UInt8] { key(room, "epoch") }
 
+    /// What the room's owner publishes (`RoomRelay.Entry`), a stream capped near the replay ring's
+    /// size; entry ids are `SEQ-0` for a change or a takeover, `SEQ-1` for a snapshot after change SEQ.
+    static func events(_ room: String) -> [UInt8] { key(room, "events") }
+
     private static func key(_ room: String, _ name: String) -> [UInt8] {
         Array("stackweb:{\(room)}:\(name)".utf8)
     }

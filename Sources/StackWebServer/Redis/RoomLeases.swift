@@ -15,7 +15,7 @@ import StackModel
 /// Every room this instance has in memory is wanted: when its owner dies, its lease expires and
 /// one of the instances that want it takes it over at its next attempt (every `attemptInterval`).
 /// All Redis calls run on the leases' own queue and connection.
-final class RoomLeases: RoomOwnership {
+final class RoomLeases: Sendable {
     static let leaseMilliseconds = 3000
     static let renewInterval = 1.0
     static let attemptInterval = 0.25
@@ -25,8 +25,9 @@ final class RoomLeases: RoomOwnership {
 
     /// What changed, told on the leases' queue.
     enum Change {
-        /// This instance runs the room now, from `saved` (the room's state in Redis, `nil` for none).
-        case gained(room: String, epoch: Int, saved: SavedStack?)
+        /// This instance runs the room now, from `saved` (the room's state in Redis, `nil` for none);
+        /// `lastSeq` is the id of the last event any owner published.
+        case gained(room: String, epoch: Int, saved: SavedStack?, lastSeq: Int)
         /// Another instance runs it, or may: this one must stop.
         case lost(room: String)
     }
@@ -34,7 +35,8 @@ final class RoomLeases: RoomOwnership {
     static let acquire = RedisScript(
         """
         if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return false end
-        return {redis.call('INCR', KEYS[2]), redis.call('GET', KEYS[3])}
+        local last = redis.call('XREVRANGE', KEYS[4], '+', '-', 'COUNT', 1)
+        return {redis.call('INCR', KEYS[2]), redis.call('GET', KEYS[3]), last[1] and last[1][1] or '0-0'}
         """)
     static let renew = RedisScript(
         """
@@ -128,6 +130,11 @@ final class RoomLeases: RoomOwnership {
         }
     }
 
+    /// Rooms wanted here that another instance runs (or none yet): their viewers here follow the owner.
+    var followed: Set<String> {
+        state.withLock { state in state.wanted.filter { state.owned[$0] == nil } }
+    }
+
     func isUndecided(_ room: String) -> Bool {
         state.withLock { $0.wanted.contains(room) && !$0.decided.contains(room) }
     }
@@ -186,7 +193,7 @@ final class RoomLeases: RoomOwnership {
 
     private func acquire(_ rooms: [String], sentAt: DispatchTime) {
         let arguments = [Array(instanceID.utf8), Array(String(Self.leaseMilliseconds).utf8)]
-        let keys = { (room: String) in [RedisKeys.epoch(room), RedisKeys.state(room)] }
+        let keys = { (room: String) in [RedisKeys.epoch(room), RedisKeys.state(room), RedisKeys.events(room)] }
         let round = { () throws(RedisError) in
             try self.run(Self.acquire, rooms, keys: keys, arguments: { _ in arguments })
         }
@@ -197,7 +204,8 @@ final class RoomLeases: RoomOwnership {
                 guard let fields = reply.array, let epoch = fields.first?.integer, state.running else { continue }
                 state.owned[room] = Held(epoch: epoch, renewedAt: sentAt)
                 let saved = fields.dropFirst().first?.bytes.flatMap { SavedStack(json: $0, defaultStyle: defaultStyle) }
-                gained.append(.gained(room: room, epoch: epoch, saved: saved))
+                let lastSeq = fields.dropFirst(2).first?.text.flatMap(RedisStreamID.init)?.seq ?? 0
+                gained.append(.gained(room: room, epoch: epoch, saved: saved, lastSeq: lastSeq))
             }
         }
         let tell = changed.withLock { $0 }

@@ -13,7 +13,7 @@ final class Room: Sendable {
     /// Told, outside the room's lock, when a transient room's last viewer has left.
     private let unwatched: @Sendable (Room) -> Void
     /// In a group, which instance runs the room; `nil` alone (this one runs it).
-    private let ownership: (any RoomOwnership)?
+    private let group: (any RoomGroup)?
 
     private struct Core {
         var state: RoomState
@@ -25,6 +25,10 @@ final class Room: Sendable {
         var expectedViewers = 0
         /// A viewer left during the event being handled (only then can a room become abandoned).
         var viewerLeft = false
+        /// In a group, while another instance runs the room: what its owner published.
+        var relay = RoomRelay()
+        /// While this instance runs the room in a group: changes published since the last snapshot.
+        var changesSinceBase = 0
 
         var abandoned: Bool { transient && streams.isEmpty && expectedViewers == 0 }
     }
@@ -38,11 +42,11 @@ final class Room: Sendable {
 
     init(
         name: String, settings: RoomSettings, library: PhotoLibrary, asleep: Bool, scheduler: any RoomScheduler,
-        store: any RoomStore, transient: Bool = false, ownership: (any RoomOwnership)? = nil,
+        store: any RoomStore, transient: Bool = false, group: (any RoomGroup)? = nil,
         restore: @escaping @Sendable () -> Stack, unwatched: @escaping @Sendable (Room) -> Void = { _ in }
     ) {
         self.name = name
-        self.ownership = ownership
+        self.group = group
         self.scheduler = scheduler
         self.store = store
         self.restore = restore
@@ -78,17 +82,32 @@ final class Room: Sendable {
     }
 
     /// This instance runs the room from now on (its lease was taken): the stack comes from the store
-    /// as the last owner left it, and the viewers here get it as a snapshot.
-    func takeOver() {
+    /// as the last owner left it, numbered on from `lastSeq`; every viewer in the group gets it as a
+    /// snapshot.
+    func takeOver(after lastSeq: Int) {
         core.withLock { core in
-            let effects = core.state.takeOver(restore(), at: scheduler.now())
+            let effects = core.state.takeOver(restore(), after: lastSeq, at: scheduler.now())
+            core.relay = RoomRelay()
             _ = perform(effects, in: &core)
+            publishSnapshot(in: &core, as: RoomRelay.Entry.takeover)
         }
     }
 
-    /// Another instance runs the room now: this one stops applying input and running its clock.
+    /// Another instance runs the room now: this one stops applying input and running its clock, and
+    /// shows its viewers what the new owner publishes.
     func relinquish() {
-        core.withLock { $0.state.relinquish() }
+        core.withLock { core in
+            core.state.relinquish()
+            core.relay = RoomRelay(watching: Set(core.streams.keys))
+        }
+    }
+
+    /// What the room's owner published, as read from the group (see `RoomRelay.receive`).
+    func relay(_ entries: [RoomRelay.Entry], catchingUp: Bool) {
+        core.withLock { core in
+            guard let group, !group.owns(name) else { return }
+            _ = perform(core.relay.receive(entries, catchingUp: catchingUp), in: &core)
+        }
     }
 
     /// Whether the room is only watched so far (nothing it does is kept).
@@ -161,14 +180,41 @@ final class Room: Sendable {
         if case .viewerLeft(let viewer) = event {
             core.streams[viewer] = nil
             core.viewerLeft = true
+            core.relay.leave(viewer)
         }
-        if let ownership, !event.concernsLocalViewers, !ownership.owns(name) {
-            if event.isInput { throw .runElsewhere }
-            return Applied(seq: core.state.seq, durability: nil)
-        }
+        if let group, !group.owns(name) { return try applyRunElsewhere(event, in: &core) }
         if core.state.needsStack(for: event) { loadIfNeeded(&core) }
         let effects = try core.state.handle(event, at: scheduler.now())
         return Applied(seq: core.state.seq, durability: perform(effects, in: &core))
+    }
+
+    /// An event at an instance of a group that does not run the room: its viewers here are served
+    /// from what the owner publishes, a person's input is refused, the clock and the photo folder
+    /// are the owner's business.
+    private func applyRunElsewhere(_ event: RoomEvent, in core: inout Core) throws(RoomRefusal) -> Applied {
+        if event.isInput { throw .runElsewhere }
+        var effects: [RoomEffect] = []
+        switch event {
+        case .viewerJoined(let viewer, let lastEventID):
+            effects = try core.state.handle(.viewerAttached(viewer), at: scheduler.now())
+            effects += core.relay.join(viewer, lastEventID: lastEventID)
+        case .viewerLeft, .heartbeatDue:
+            effects = try core.state.handle(event, at: scheduler.now())
+        default: break
+        }
+        _ = perform(effects, in: &core)
+        return Applied(seq: core.state.seq, durability: nil)
+    }
+
+    /// Publishes the room's snapshot to the group (after a takeover, and every so many changes, so
+    /// that viewers joining elsewhere start from a recent one).
+    private func publishSnapshot(in core: inout Core, as entry: (Int, [UInt8]) -> RoomRelay.Entry) {
+        guard let group, core.state.isLoaded else { return }
+        let seq = core.state.seq
+        let snapshot = ServerSentEvent.encode(
+            id: seq, event: "snapshot", data: core.state.snapshot(at: scheduler.now()))
+        group.publish(entry(seq, snapshot), of: name)
+        core.changesSinceBase = 0
     }
 
     /// Carries out what the room asked for; the durability of the lasting change among them, if any.
@@ -179,6 +225,13 @@ final class Room: Sendable {
             switch effect {
             case .broadcast(let bytes):
                 for (viewer, stream) in core.streams where !stream.send(bytes) { refused.append(viewer) }
+                if let group, let change = RoomRelay.change(broadcast: bytes) {
+                    group.publish(change, of: name)
+                    core.changesSinceBase += 1
+                    if core.changesSinceBase >= RoomRelay.baseInterval {
+                        publishSnapshot(in: &core, as: RoomRelay.Entry.base)
+                    }
+                }
             case .send(let bytes, let viewer):
                 if let stream = core.streams[viewer], !stream.send(bytes) { refused.append(viewer) }
             case .wake(let deadline):

@@ -13,6 +13,9 @@ enum RoomEvent: Sendable {
     case opened
     /// A viewer opened the event stream, resuming after `lastEventID` when it sent one.
     case viewerJoined(ViewerID, lastEventID: Int?)
+    /// A viewer opened the event stream at an instance of a group that does not run the room: it is
+    /// counted here, and its opening and the changes come from the owner through the group.
+    case viewerAttached(ViewerID)
     /// A viewer's stream ended (closed by the peer, or dropped as too slow).
     case viewerLeft(ViewerID)
     /// A page posted a batch of pointer samples, in the page's order, from the client at `address`.
@@ -35,7 +38,9 @@ enum RoomEvent: Sendable {
     var isInput: Bool {
         switch self {
         case .pointerBatchReceived, .commandReceived, .playPressed, .pausePressed: true
-        case .opened, .viewerJoined, .viewerLeft, .timerFired, .libraryChanged, .sleepChanged, .heartbeatDue: false
+        case .opened, .viewerJoined, .viewerAttached, .viewerLeft, .timerFired, .libraryChanged, .sleepChanged,
+            .heartbeatDue:
+            false
         }
     }
 
@@ -43,7 +48,7 @@ enum RoomEvent: Sendable {
     /// instance's own viewers.
     var concernsLocalViewers: Bool {
         switch self {
-        case .viewerJoined, .viewerLeft, .heartbeatDue: true
+        case .viewerJoined, .viewerAttached, .viewerLeft, .heartbeatDue: true
         default: false
         }
     }
@@ -53,7 +58,7 @@ enum RoomEvent: Sendable {
     var needsStack: Bool {
         switch self {
         case .viewerJoined, .pointerBatchReceived, .commandReceived, .playPressed, .pausePressed: true
-        case .opened, .viewerLeft, .timerFired, .libraryChanged, .sleepChanged, .heartbeatDue: false
+        case .opened, .viewerAttached, .viewerLeft, .timerFired, .libraryChanged, .sleepChanged, .heartbeatDue: false
         }
     }
 }

@@ -32,7 +32,7 @@ final class RoomRegistry: Sendable {
     let listedRooms: Set<String>?
     private let rooms = Locked<Rooms>(Rooms())
     /// In a group (`--redis`), which rooms this instance runs; `nil` alone.
-    let ownership: (any RoomOwnership)?
+    let group: (any RoomGroup)?
 
     private struct Rooms {
         var real: [String: Room] = [:]
@@ -42,10 +42,10 @@ final class RoomRegistry: Sendable {
     init(
         maxRooms: Int, store: any RoomStore, settings: RoomSettings, scheduler: any RoomScheduler,
         library: Locked<PhotoLibrary>, asleep: @escaping @Sendable () -> Bool = { false },
-        listedRooms: [String]? = nil, ownership: (any RoomOwnership)? = nil,
+        listedRooms: [String]? = nil, group: (any RoomGroup)? = nil,
         makeStack: @escaping @Sendable (String, SavedStack?) -> Stack
     ) {
-        self.ownership = ownership
+        self.group = group
         self.listedRooms = listedRooms.map(Set.init)
         self.maxRooms = maxRooms
         self.library = library
@@ -77,7 +77,7 @@ final class RoomRegistry: Sendable {
             let room = rooms.transient.removeValue(forKey: name) ?? makeRoom(name)
             room.becomeLasting()
             rooms.real[name] = room
-            ownership?.want(name)
+            group?.want(name)
             return room
         }
     }
@@ -95,7 +95,7 @@ final class RoomRegistry: Sendable {
                 try checkRoomForOneMore(in: rooms, name: name)
                 let room = makeRoom(name)
                 rooms.real[name] = room
-                ownership?.want(name)
+                group?.want(name)
                 return room
             }
             // As many transient rooms as real ones: a bound on memory, not a door to the limit.
@@ -105,7 +105,7 @@ final class RoomRegistry: Sendable {
             guard rooms.transient.count < maxRooms else { throw .tooManyRooms(limit: maxRooms) }
             room.expectViewer()
             rooms.transient[name] = room
-            ownership?.want(name)
+            group?.want(name)
             return room
         }
     }
@@ -115,7 +115,7 @@ final class RoomRegistry: Sendable {
         rooms.withLock { rooms in
             if rooms.transient[room.name] === room, room.isAbandoned {
                 rooms.transient[room.name] = nil
-                ownership?.unwant(room.name)
+                group?.unwant(room.name)
             }
         }
     }
@@ -145,7 +145,7 @@ final class RoomRegistry: Sendable {
     private func makeRoom(_ name: String, transient: Bool = false) -> Room {
         Room(
             name: name, settings: settings, library: library.withLock { $0 }, asleep: asleep(), scheduler: scheduler,
-            store: store, transient: transient, ownership: ownership,
+            store: store, transient: transient, group: group,
             restore: { [store, makeStack] in makeStack(name, store.load(room: name)) },
             unwatched: { [weak self] room in self?.release(ifUnwatched: room) })
     }

@@ -65,6 +65,7 @@ struct RoomState {
         switch event {
         case .opened: break
         case .viewerJoined(let viewer, let lastEventID): viewerJoined(viewer, lastEventID: lastEventID, at: now)
+        case .viewerAttached(let viewer): viewerAttached(viewer, at: now)
         case .viewerLeft(let viewer): viewerLeft(viewer, at: now)
         case .pointerBatchReceived(let samples, let address): try pointerBatchReceived(samples, from: address, at: now)
         case .commandReceived(let command): try commandReceived(command, at: now)
@@ -95,6 +96,12 @@ struct RoomState {
             opening += ServerSentEvent.encode(id: seq, event: "snapshot", data: snapshot(at: now))
         }
         effects.append(.send(opening, to: viewer))
+        viewerCountChanged(at: now)
+    }
+
+    private mutating func viewerAttached(_ viewer: ViewerID, at now: Millis) {
+        viewers.insert(viewer)
+        lastActivity = now
         viewerCountChanged(at: now)
     }
 
@@ -234,16 +241,17 @@ struct RoomState {
 
     // MARK: - Ownership (a group of instances)
 
-    /// This instance runs the room from now on, from `stack` as the group's store keeps it. What
-    /// viewers here saw may be out of date, so each gets a fresh snapshot; the changes numbered
-    /// before are not replayed.
-    mutating func takeOver(_ stack: Stack, at now: Millis) -> [RoomEffect] {
+    /// This instance runs the room from now on, from `stack` as the group's store keeps it, numbering
+    /// on from `lastSeq` (the last id any owner gave): ids keep increasing across owners. What viewers
+    /// here saw may be out of date, so each gets a fresh snapshot; the changes numbered before are not
+    /// replayed.
+    mutating func takeOver(_ stack: Stack, after lastSeq: Int = 0, at now: Millis) -> [RoomEffect] {
         effects = []
         self.stack = stack
         replay = ReplayBuffer(capacity: RoomSettings.replayCapacity)
         armedWake = nil
         lastActivity = now
-        seq += 1
+        seq = max(seq, lastSeq) + 1
         if !viewers.isEmpty {
             effects.append(.broadcast(ServerSentEvent.encode(id: seq, event: "snapshot", data: snapshot(at: now))))
         }

@@ -1,6 +1,8 @@
-/// Which rooms this instance runs, in a group of instances (`--redis`): only the owner of a room
-/// applies its input and runs its clock. Alone, the server runs every room and has none of this.
-protocol RoomOwnership: Sendable {
+/// The group of instances this one belongs to (`--redis`), as rooms see it: which rooms this
+/// instance runs (only the owner of a room applies its input and runs its clock), and where the
+/// owner publishes what the room does, for the other instances' viewers. Alone, the server runs every
+/// room and has none of this.
+protocol RoomGroup: Sendable {
     /// Whether this instance runs the room now. Answers from memory, at once.
     func owns(_ room: String) -> Bool
     /// The room is in memory here: take it whenever nobody runs it.
@@ -12,6 +14,8 @@ protocol RoomOwnership: Sendable {
     /// Calls `body` once the first attempt at the room is over (at once if it is), on any thread
     /// but libmicrohttpd's.
     func whenDecided(_ room: String, _ body: @escaping @Sendable () -> Void)
+    /// Hands an entry of a room this instance runs to the group, in order. Returns at once.
+    func publish(_ entry: RoomRelay.Entry, of room: String)
     /// Why ownership cannot be kept or taken now (the group's Redis is unreachable); `nil` while healthy.
     var failure: StoreFailure? { get }
 }

@@ -1,0 +1,117 @@
+import Dispatch
+import Foundation
+
+/// Reads what the owners of the rooms this instance follows (viewers here, owner elsewhere) publish,
+/// and hands it to the rooms: on a thread of its own, blocked in `XREAD BLOCK` on a connection of
+/// its own. A room newly followed first gets the history its stream holds (its latest snapshot and
+/// the changes around it), then every entry as it comes.
+final class RoomFollower: Sendable {
+    /// How long one `XREAD` waits: also how soon a room newly followed is read.
+    static let blockMilliseconds = 200
+
+    private let connection: RedisConnection
+    private let followed: @Sendable () -> Set<String>
+    private let deliver: @Sendable (_ room: String, _ entries: [RoomRelay.Entry], _ catchingUp: Bool) -> Void
+    private let running = Locked(false)
+    private let finished = DispatchSemaphore(value: 0)
+    private let pause = DispatchSemaphore(value: 0)
+
+    init(
+        url: RedisURL, followed: @escaping @Sendable () -> Set<String>,
+        deliver: @escaping @Sendable (String, [RoomRelay.Entry], Bool) -> Void
+    ) {
+        connection = RedisConnection(url: url, timeout: 2 + Double(Self.blockMilliseconds) / 1000)
+        self.followed = followed
+        self.deliver = deliver
+    }
+
+    func start() {
+        running.withLock { $0 = true }
+        Thread.detachNewThread { [self] in
+            run()
+            finished.signal()
+        }
+    }
+
+    /// Stops the reader and waits for its thread to end (at most one `XREAD` wait).
+    func stop() {
+        guard
+            running.withLock({ state in
+                defer { state = false }; return state
+            })
+        else { return }
+        pause.signal()
+        finished.wait()
+    }
+
+    private func run() {
+        var cursors: [String: String] = [:]
+        while running.withLock({ $0 }) {
+            let rooms = followed()
+            cursors = cursors.filter { rooms.contains($0.key) }
+            var failed = false
+            for room in rooms where cursors[room] == nil {
+                do {
+                    let reply = try connection.command([Array("XRANGE".utf8), RedisKeys.events(room), [45], [43]])
+                    let (entries, last) = Self.entries(reply)
+                    deliver(room, entries, true)
+                    cursors[room] = last ?? "0-0"
+                } catch {
+                    failed = true
+                }
+            }
+            if !cursors.isEmpty, !failed {
+                failed = !read(&cursors)
+            }
+            // Nothing to wait on in Redis (nothing followed, or Redis unreachable): wait here instead.
+            if cursors.isEmpty || failed { _ = pause.wait(timeout: .now() + .milliseconds(Self.blockMilliseconds)) }
+        }
+    }
+
+    /// One `XREAD BLOCK` over every followed stream; `false` when Redis could not be asked.
+    private func read(_ cursors: inout [String: String]) -> Bool {
+        let rooms = Array(cursors.keys)
+        let keys = rooms.map(RedisKeys.events)
+        let byKey = Dictionary(uniqueKeysWithValues: zip(keys, rooms))
+        let command =
+            ["XREAD", "COUNT", String(RoomSettings.replayCapacity), "BLOCK", String(Self.blockMilliseconds), "STREAMS"]
+            .map { Array($0.utf8) } + keys + rooms.map { Array(cursors[$0]!.utf8) }
+        guard let reply = try? connection.command(command) else { return false }
+        for stream in reply.array ?? [] {
+            guard let fields = stream.array, fields.count == 2, let key = fields[0].bytes, let room = byKey[key]
+            else { continue }
+            let (entries, last) = Self.entries(fields[1])
+            if let last { cursors[room] = last }
+            if !entries.isEmpty { deliver(room, entries, false) }
+        }
+        return true
+    }
+
+    /// A stream's entries (`XRANGE`'s or one stream of `XREAD`'s reply) and the id of the last.
+    static func entries(_ reply: RedisReply) -> ([RoomRelay.Entry], last: String?) {
+        var entries: [RoomRelay.Entry] = []
+        var last: String?
+        for item in reply.array ?? [] {
+            guard let parts = item.array, parts.count == 2, let id = parts[0].text else { continue }
+            last = id
+            guard let seq = RedisStreamID(id)?.seq, let fields = parts[1].array else { continue }
+            var kind: String?
+            var bytes: [UInt8]?
+            for pair in stride(from: 0, to: fields.count - 1, by: 2) {
+                switch fields[pair].text {
+                case "k": kind = fields[pair + 1].text
+                case "d": bytes = fields[pair + 1].bytes
+                default: break
+                }
+            }
+            guard let bytes else { continue }
+            switch kind {
+            case "c": entries.append(.change(seq: seq, bytes: bytes))
+            case "t": entries.append(.takeover(seq: seq, bytes: bytes))
+            case "b": entries.append(.base(seq: seq, bytes: bytes))
+            default: continue
+            }
+        }
+        return (entries, last)
+    }
+}

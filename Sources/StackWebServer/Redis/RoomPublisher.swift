@@ -1,0 +1,111 @@
+import Dispatch
+
+/// Publishes what the rooms this instance runs do to each room's stream in Redis: every change once,
+/// in order, with the snapshots other instances start their viewers from. On its own queue and
+/// connection, so a room's lock is never held across a Redis call; whatever the rooms hand over
+/// while a round trip is under way goes in the next one, pipelined.
+///
+/// Fenced like the store: a script appends only while the epoch this instance holds the room with
+/// is the room's, so an owner that lost the room cannot add to its history.
+final class RoomPublisher: Sendable {
+    /// Appends one entry if the epoch is still the room's, trimming the stream near the replay ring's size.
+    static let append = RedisScript(
+        """
+        if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+        redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], ARGV[3], 'k', ARGV[4], 'd', ARGV[5])
+        return 1
+        """)
+
+    private let connection: RedisConnection
+    /// The epoch this instance holds a room with, while it runs it.
+    private let epoch: @Sendable (String) -> Int?
+    private let log: @Sendable (String) -> Void
+    private let queue = DispatchQueue(label: "stackweb.redis.publish")
+    private let pending = Locked(Pending())
+
+    private struct Pending {
+        var entries: [(room: String, entry: RoomRelay.Entry)] = []
+        var queued = false
+        /// Entries appended and Redis commands sent so far (the cost of a change through Redis).
+        var published = 0
+        var commands = 0
+    }
+
+    init(
+        connection: RedisConnection, epoch: @escaping @Sendable (String) -> Int?,
+        log: @escaping @Sendable (String) -> Void
+    ) {
+        self.connection = connection
+        self.epoch = epoch
+        self.log = log
+    }
+
+    /// Queues the entry; returns at once.
+    func publish(_ entry: RoomRelay.Entry, of room: String) {
+        let schedule = pending.withLock { pending in
+            pending.entries.append((room, entry))
+            defer { pending.queued = true }
+            return !pending.queued
+        }
+        if schedule { queue.async { [self] in drain() } }
+    }
+
+    /// Waits until everything queued so far has been sent.
+    func flush() {
+        queue.sync { drain() }
+    }
+
+    /// Entries appended to streams, and Redis commands sent for them, since start.
+    var counts: (published: Int, commands: Int) { pending.withLock { ($0.published, $0.commands) } }
+
+    /// Sends every queued entry in one pipeline. Runs on `queue` only.
+    private func drain() {
+        let entries = pending.withLock { pending in
+            defer {
+                pending.entries.removeAll()
+                pending.queued = false
+            }
+            return pending.entries
+        }
+        guard !entries.isEmpty else { return }
+        do {
+            let replies = try send(entries)
+            let appended = replies.filter { $0.integer == 1 }.count
+            pending.withLock {
+                $0.published += appended
+                $0.commands += replies.count
+            }
+            if let refusal = replies.first(where: { if case .error = $0 { true } else { false } }) {
+                log("warning: a room's change was not published: \(refusal)")
+            }
+        } catch {
+            log("warning: \(entries.count) changes were not published: \(error)")
+        }
+    }
+
+    private func send(_ entries: [(room: String, entry: RoomRelay.Entry)]) throws(RedisError) -> [RedisReply] {
+        var commands: [[[UInt8]]] = []
+        for (room, entry) in entries {
+            guard let epoch = epoch(room) else { continue }
+            let (kind, bytes): (String, [UInt8]) =
+                switch entry {
+                case .change(_, let bytes): ("c", bytes)
+                case .takeover(_, let bytes): ("t", bytes)
+                case .base(_, let bytes): ("b", bytes)
+                }
+            commands.append(
+                try Self.append.call(
+                    keys: [RedisKeys.epoch(room), RedisKeys.events(room)],
+                    arguments: [
+                        Array(String(epoch).utf8), Array(String(RoomSettings.replayCapacity).utf8),
+                        Array(RedisStreamID(entry).text.utf8), Array(kind.utf8), bytes,
+                    ], on: connection))
+        }
+        let replies = try connection.pipeline(commands)
+        if replies.contains(where: RedisScript.isUnknown) {
+            try Self.append.load(on: connection)
+            return try send(entries)
+        }
+        return replies
+    }
+}

@@ -1,0 +1,114 @@
+/// A room as an instance of a group that does not run it sees it: what the owner published to the
+/// group, fanned out to this instance's viewers. Pure: `receive` and `join` return the effects.
+///
+/// The owner publishes every change once, and now and then the room's whole snapshot (when it takes
+/// the room over, and every `RoomRelay.baseInterval` changes), so a viewer joining here gets the
+/// latest snapshot and the changes after it — or, resuming with `Last-Event-ID`, only what it missed.
+struct RoomRelay {
+    /// Changes between two published snapshots: a joining viewer gets at most this many after one.
+    static let baseInterval = 32
+
+    /// What the owner publishes for a room, in order; the bytes are the event as viewers get it.
+    enum Entry: Equatable, Sendable {
+        /// A numbered change, sent to every viewer.
+        case change(seq: Int, bytes: [UInt8])
+        /// The room's snapshot after a takeover: sent to every viewer (what they saw may be stale).
+        case takeover(seq: Int, bytes: [UInt8])
+        /// The room's snapshot as a starting point for viewers who join; sent to nobody already watching.
+        case base(seq: Int, bytes: [UInt8])
+
+        var seq: Int {
+            switch self {
+            case .change(let seq, _), .takeover(let seq, _), .base(let seq, _): seq
+            }
+        }
+    }
+
+    /// The change a room broadcast, as its owner publishes it; `nil` for anything else a room
+    /// broadcasts (a snapshot, the presence count, a heartbeat), which is not numbered as a change.
+    static func change(broadcast bytes: [UInt8]) -> Entry? {
+        guard bytes.starts(with: "id: ".utf8), let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
+            let seq = Int(String(decoding: bytes[4..<newline], as: UTF8.self)),
+            bytes[(newline + 1)...].starts(with: "event: change\n".utf8)
+        else { return nil }
+        return .change(seq: seq, bytes: bytes)
+    }
+
+    /// The latest snapshot published, if any has been seen yet.
+    private(set) var base: (seq: Int, bytes: [UInt8])?
+    private var replay = ReplayBuffer(capacity: RoomSettings.replayCapacity)
+    /// The id of the last event received.
+    private(set) var latest = 0
+    /// Viewers that have had their opening, and those waiting for a first snapshot to have one.
+    private(set) var watching: Set<ViewerID>
+    private(set) var waiting: [ViewerID: Int?] = [:]
+
+    /// `watching`: viewers already shown the room (by this instance, when it ran it).
+    init(watching: Set<ViewerID> = []) {
+        self.watching = watching
+    }
+
+    /// A viewer joined here: its opening now, or once a snapshot has been received.
+    mutating func join(_ viewer: ViewerID, lastEventID: Int?) -> [RoomEffect] {
+        guard base != nil else {
+            waiting[viewer] = lastEventID
+            return []
+        }
+        watching.insert(viewer)
+        return [.send(Array("retry: 1000\n\n".utf8) + opening(after: lastEventID), to: viewer)]
+    }
+
+    mutating func leave(_ viewer: ViewerID) {
+        watching.remove(viewer)
+        waiting[viewer] = nil
+    }
+
+    /// Entries as read from the group, in order. `catchingUp`: the history found when this instance
+    /// began to follow the room; those watching already are brought up to date with one snapshot.
+    mutating func receive(_ entries: [Entry], catchingUp: Bool = false) -> [RoomEffect] {
+        var effects: [RoomEffect] = []
+        for entry in entries where entry.seq > latest || (entry.seq == latest && isBase(entry)) {
+            latest = entry.seq
+            switch entry {
+            case .change(let seq, let bytes):
+                replay.append(seq: seq, bytes: bytes)
+                if !catchingUp { effects += watching.map { .send(bytes, to: $0) } }
+            case .takeover(let seq, let bytes):
+                base = (seq, bytes)
+                replay = ReplayBuffer(capacity: RoomSettings.replayCapacity)
+                if !catchingUp { effects += watching.map { .send(bytes, to: $0) } }
+            case .base(let seq, let bytes):
+                base = (seq, bytes)
+            }
+        }
+        if catchingUp, base != nil {
+            effects += watching.map { .send(opening(after: nil), to: $0) }
+        }
+        if base != nil {
+            for (viewer, lastEventID) in waiting.sorted(by: { $0.key.number < $1.key.number }) {
+                watching.insert(viewer)
+                effects.append(.send(Array("retry: 1000\n\n".utf8) + opening(after: lastEventID), to: viewer))
+            }
+            waiting.removeAll()
+        }
+        return effects
+    }
+
+    private func isBase(_ entry: Entry) -> Bool {
+        if case .base = entry { return true }
+        return false
+    }
+
+    /// The events after `lastEventID` when they are all here, else the latest snapshot and the
+    /// changes after it.
+    /// - Precondition: a snapshot has been received.
+    private func opening(after lastEventID: Int?) -> [UInt8] {
+        if let lastEventID, let missed = replay.events(after: lastEventID, latest: latest),
+            missed.reduce(0, { $0 + $1.count }) <= RoomSettings.maxReplayBytes
+        {
+            return missed.flatMap { $0 }
+        }
+        let base = base!
+        return base.bytes + (replay.events(after: base.seq, latest: latest) ?? []).flatMap { $0 }
+    }
+}

@@ -1,0 +1,62 @@
+import Testing
+
+@testable import StackWebServer
+
+/// The relay alone: what a viewer at an instance that does not run the room gets, and when.
+@Suite struct RoomRelayTests {
+    static func event(_ seq: Int, _ name: String = "change") -> [UInt8] {
+        Array("id: \(seq)\nevent: \(name)\ndata: {}\n\n".utf8)
+    }
+    static let retry = Array("retry: 1000\n\n".utf8)
+
+    @Test func aViewerWaitsForAFirstSnapshotThenGetsItWithTheChangesAfter() {
+        var relay = RoomRelay()
+        #expect(relay.join(ViewerID(number: 1), lastEventID: nil) == [])
+        let effects = relay.receive(
+            [
+                .change(seq: 3, bytes: Self.event(3)), .base(seq: 3, bytes: Self.event(3, "snapshot")),
+                .change(seq: 4, bytes: Self.event(4)),
+            ], catchingUp: true)
+        #expect(effects == [.send(Self.retry + Self.event(3, "snapshot") + Self.event(4), to: ViewerID(number: 1))])
+    }
+
+    @Test func changesGoToEveryViewerAndBaseSnapshotsToNone() {
+        var relay = RoomRelay()
+        _ = relay.receive([.takeover(seq: 1, bytes: Self.event(1, "snapshot"))])
+        _ = relay.join(ViewerID(number: 1), lastEventID: nil)
+        #expect(
+            relay.receive([.change(seq: 2, bytes: Self.event(2))]) == [.send(Self.event(2), to: ViewerID(number: 1))])
+        #expect(relay.receive([.base(seq: 2, bytes: Self.event(2, "snapshot"))]) == [])
+        // A takeover shows every viewer the room afresh.
+        #expect(
+            relay.receive([.takeover(seq: 3, bytes: Self.event(3, "snapshot"))])
+                == [.send(Self.event(3, "snapshot"), to: ViewerID(number: 1))])
+    }
+
+    @Test func aResumingViewerGetsOnlyWhatItMissed() {
+        var relay = RoomRelay()
+        _ = relay.receive(
+            [.takeover(seq: 1, bytes: Self.event(1, "snapshot"))]
+                + (2...5).map {
+                    .change(seq: $0, bytes: Self.event($0))
+                })
+        #expect(
+            relay.join(ViewerID(number: 2), lastEventID: 3)
+                == [.send(Self.retry + Self.event(4) + Self.event(5), to: ViewerID(number: 2))])
+        // From before what the relay holds: the snapshot and everything after it.
+        #expect(
+            relay.join(ViewerID(number: 3), lastEventID: 0)
+                == [
+                    .send(
+                        Self.retry + Self.event(1, "snapshot") + (2...5).flatMap { Self.event($0) },
+                        to: ViewerID(number: 3))
+                ])
+    }
+
+    @Test func onlyNumberedChangesArePublished() {
+        #expect(RoomRelay.change(broadcast: Self.event(7)) == .change(seq: 7, bytes: Self.event(7)))
+        #expect(RoomRelay.change(broadcast: Self.event(7, "snapshot")) == nil)
+        #expect(RoomRelay.change(broadcast: Array("event: presence\ndata: {}\n\n".utf8)) == nil)
+        #expect(RoomRelay.change(broadcast: Array(": heartbeat\n\n".utf8)) == nil)
+    }
+}
