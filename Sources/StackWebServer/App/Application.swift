@@ -154,7 +154,7 @@ public final class Application {
         sleep?.start { [rooms] asleep in
             for room in rooms.all { _ = try? room.handle(.sleepChanged(asleep: asleep)) }
         }
-        group?.start(rooms: rooms, store: groupStore)
+        group?.start(rooms: rooms, store: groupStore) { input, answer in router.answer(forwarded: input, answer) }
     }
 
     /// Start-up and runtime warnings go to standard error.

@@ -149,7 +149,7 @@ struct Router: RequestResponder {
         } catch {
             return .error(error.status, error.message)
         }
-        return apply(.pointerBatchReceived(samples, from: request.client), to: room)
+        return apply(.pointerBatchReceived(samples, from: request.client), to: room, request: request)
     }
 
     private func command(_ room: Room, _ request: Request) -> Response {
@@ -160,22 +160,24 @@ struct Router: RequestResponder {
             return .error(error.status, error.message)
         }
         switch command {
-        case .play: return apply(.playPressed, to: room)
-        case .pause: return apply(.pausePressed, to: room)
-        case .stack(let command): return apply(.commandReceived(command), to: room)
-        case .shuffle: return apply(.commandReceived(.shuffle(seed: UInt64.random(in: 0...UInt64.max))), to: room)
+        case .play: return apply(.playPressed, to: room, request: request)
+        case .pause: return apply(.pausePressed, to: room, request: request)
+        case .stack(let command): return apply(.commandReceived(command), to: room, request: request)
+        case .shuffle:
+            return apply(
+                .commandReceived(.shuffle(seed: UInt64.random(in: 0...UInt64.max))), to: room, request: request)
         case .insert(let photoID, let position):
             guard let entry = photos.withLock({ $0.entry(id: photoID) }) else {
                 return .error(404, "no photo \(photoID.prefix(40))")
             }
-            return apply(.commandReceived(.insert(photo: entry.photo, at: position)), to: room)
+            return apply(.commandReceived(.insert(photo: entry.photo, at: position)), to: room, request: request)
         }
     }
 
     /// Hands the event to the room and answers `{"seq": N}` — once what it changed is kept, when it
     /// changed lasting state: an acknowledged change survives even `kill -9`. The wait happens off
     /// this thread (the connection is parked); drags change nothing lasting and are answered at once.
-    private func apply(_ event: RoomEvent, to room: Room) -> Response {
+    private func apply(_ event: RoomEvent, to room: Room, request: Request) -> Response {
         let applied: Room.Applied
         do {
             applied = try room.handle(event)
@@ -185,9 +187,16 @@ struct Router: RequestResponder {
                 status: 200,
                 body: .deferred { [self] complete in
                     rooms.group?.whenDecided(room.name) {
-                        let answer = apply(event, to: room)
-                        if case .deferred(let later) = answer.body { later(complete) } else { complete(answer) }
+                        Self.settle(apply(event, to: room, request: request), complete)
                     }
+                })
+        } catch .runElsewhere where !request.forwarded && rooms.group != nil {
+            // Another instance runs the room: it applies the input and its answer is this one.
+            let input = ForwardedInput(path: request.path, body: request.body, client: request.client)
+            return Response(
+                status: 200,
+                body: .deferred { [rooms] complete in
+                    rooms.group?.forward(input, of: room.name) { complete(Self.response(forwarded: $0)) }
                 })
         } catch {
             return Self.refusal(error)
@@ -200,6 +209,33 @@ struct Router: RequestResponder {
         return Response(
             status: 200,
             body: .deferred { complete in durability.whenKnown { complete(Self.acknowledgement(answer, $0)) } })
+    }
+
+    /// Hands `response` to `complete` once it is known: at once, or when a deferred one completes.
+    static func settle(_ response: Response, _ complete: @escaping @Sendable (Response) -> Void) {
+        if case .deferred(let later) = response.body { later(complete) } else { complete(response) }
+    }
+
+    /// Applies input another instance carried here, as if it had been posted here, and hands the
+    /// answer to `answer` once it is known (a lasting change: once kept).
+    func answer(forwarded input: ForwardedInput, _ answer: @escaping @Sendable (ForwardedAnswer) -> Void) {
+        var request = Request(
+            method: "POST", path: input.path, headers: ["content-type": "application/json"], body: input.body,
+            client: input.client)
+        request.forwarded = true
+        Self.settle(respond(to: request)) { response in
+            let body: [UInt8]
+            if case .bytes(let bytes) = response.body { body = bytes } else { body = [] }
+            let retryAfter = response.headers.first { $0.0 == "Retry-After" }?.1
+            answer(ForwardedAnswer(status: response.status, retryAfter: retryAfter, body: body))
+        }
+    }
+
+    /// The owner's answer to forwarded input, as this instance gives it.
+    static func response(forwarded answer: ForwardedAnswer) -> Response {
+        var response = Response.json(answer.body, status: answer.status)
+        if let retryAfter = answer.retryAfter { response.headers.append(("Retry-After", retryAfter)) }
+        return response
     }
 
     private static func acknowledgement(_ answer: Response, _ outcome: Durability.Outcome) -> Response {

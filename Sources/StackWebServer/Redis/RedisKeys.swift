@@ -17,6 +17,13 @@ enum RedisKeys {
     /// size; entry ids are `SEQ-0` for a change or a takeover, `SEQ-1` for a snapshot after change SEQ.
     static func events(_ room: String) -> [UInt8] { key(room, "events") }
 
+    /// Input other instances carry to the room's owner, a capped stream read by the owners' consumer
+    /// group (`owners`): each entry is delivered once, whichever instance owns the room by then.
+    static func input(_ room: String) -> [UInt8] { key(room, "input") }
+
+    /// The owners' answers to the input an instance carried, a capped stream that instance reads.
+    static func answers(_ instanceID: String) -> [UInt8] { Array("stackweb:instance:\(instanceID):answers".utf8) }
+
     private static func key(_ room: String, _ name: String) -> [UInt8] {
         Array("stackweb:{\(room)}:\(name)".utf8)
     }

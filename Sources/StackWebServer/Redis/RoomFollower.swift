@@ -2,9 +2,10 @@ import Dispatch
 import Foundation
 
 /// Reads what the owners of the rooms this instance follows (viewers here, owner elsewhere) publish,
-/// and hands it to the rooms: on a thread of its own, blocked in `XREAD BLOCK` on a connection of
-/// its own. A room newly followed first gets the history its stream holds (its latest snapshot and
-/// the changes around it), then every entry as it comes.
+/// and hands it to the rooms — and the owners' answers to the input this instance carried to them:
+/// on a thread of its own, blocked in `XREAD BLOCK` on a connection of its own. A room newly
+/// followed first gets the history its stream holds (its latest snapshot and the changes around
+/// it), then every entry as it comes.
 final class RoomFollower: Sendable {
     /// How long one `XREAD` waits: also how soon a room newly followed is read.
     static let blockMilliseconds = 200
@@ -12,16 +13,22 @@ final class RoomFollower: Sendable {
     private let connection: RedisConnection
     private let followed: @Sendable () -> Set<String>
     private let deliver: @Sendable (_ room: String, _ entries: [RoomRelay.Entry], _ catchingUp: Bool) -> Void
+    /// The stream the owners answer this instance's forwarded input on, and who hears each answer.
+    private let answers: [UInt8]
+    private let answered: @Sendable ([String: [UInt8]]) -> Void
     private let running = Locked(false)
     private let finished = DispatchSemaphore(value: 0)
     private let pause = DispatchSemaphore(value: 0)
 
     init(
-        url: RedisURL, followed: @escaping @Sendable () -> Set<String>,
+        url: RedisURL, answers: [UInt8], followed: @escaping @Sendable () -> Set<String>,
+        answered: @escaping @Sendable ([String: [UInt8]]) -> Void,
         deliver: @escaping @Sendable (String, [RoomRelay.Entry], Bool) -> Void
     ) {
         connection = RedisConnection(url: url, timeout: 2 + Double(Self.blockMilliseconds) / 1000)
+        self.answers = answers
         self.followed = followed
+        self.answered = answered
         self.deliver = deliver
     }
 
@@ -46,13 +53,18 @@ final class RoomFollower: Sendable {
 
     private func run() {
         var cursors: [String: String] = [:]
+        // From the start of the stream: an answer may come before this thread's first read. Answers
+        // to an earlier process of the same name are there too; their ids match nothing waiting.
+        var answersCursor = "0-0"
         while running.withLock({ $0 }) {
+            var failed = false
             let rooms = followed()
             cursors = cursors.filter { rooms.contains($0.key) }
-            var failed = false
             for room in rooms where cursors[room] == nil {
                 do {
-                    let reply = try connection.command([Array("XRANGE".utf8), RedisKeys.events(room), [45], [43]])
+                    let reply = try connection.command([
+                        Array("XRANGE".utf8), RedisKeys.events(room), Array("-".utf8), Array("+".utf8),
+                    ])
                     let (entries, last) = Self.entries(reply)
                     deliver(room, entries, true)
                     cursors[room] = last ?? "0-0"
@@ -60,26 +72,36 @@ final class RoomFollower: Sendable {
                     failed = true
                 }
             }
-            if !cursors.isEmpty, !failed {
-                failed = !read(&cursors)
+            if !failed {
+                failed = !read(&cursors, answersCursor: &answersCursor)
             }
-            // Nothing to wait on in Redis (nothing followed, or Redis unreachable): wait here instead.
-            if cursors.isEmpty || failed { _ = pause.wait(timeout: .now() + .milliseconds(Self.blockMilliseconds)) }
+            // Redis unreachable: wait here rather than spin.
+            if failed { _ = pause.wait(timeout: .now() + .milliseconds(Self.blockMilliseconds)) }
         }
     }
 
-    /// One `XREAD BLOCK` over every followed stream; `false` when Redis could not be asked.
-    private func read(_ cursors: inout [String: String]) -> Bool {
+    /// One `XREAD BLOCK` over every followed stream and this instance's answers; `false` when Redis
+    /// could not be asked.
+    private func read(_ cursors: inout [String: String], answersCursor: inout String) -> Bool {
         let rooms = Array(cursors.keys)
         let keys = rooms.map(RedisKeys.events)
         let byKey = Dictionary(uniqueKeysWithValues: zip(keys, rooms))
         let command =
             ["XREAD", "COUNT", String(RoomSettings.replayCapacity), "BLOCK", String(Self.blockMilliseconds), "STREAMS"]
-            .map { Array($0.utf8) } + keys + rooms.map { Array(cursors[$0]!.utf8) }
+            .map { Array($0.utf8) } + keys + [answers] + rooms.map { Array(cursors[$0]!.utf8) }
+            + [Array(answersCursor.utf8)]
         guard let reply = try? connection.command(command) else { return false }
         for stream in reply.array ?? [] {
-            guard let fields = stream.array, fields.count == 2, let key = fields[0].bytes, let room = byKey[key]
-            else { continue }
+            guard let fields = stream.array, fields.count == 2, let key = fields[0].bytes else { continue }
+            if key == answers {
+                for entry in fields[1].array ?? [] {
+                    guard let parts = entry.array, parts.count == 2 else { continue }
+                    answersCursor = parts[0].text ?? answersCursor
+                    answered(RoomInputReader.fields(parts[1].array ?? []))
+                }
+                continue
+            }
+            guard let room = byKey[key] else { continue }
             let (entries, last) = Self.entries(fields[1])
             if let last { cursors[room] = last }
             if !entries.isEmpty { deliver(room, entries, false) }

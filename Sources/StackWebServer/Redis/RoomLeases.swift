@@ -135,6 +135,12 @@ final class RoomLeases: Sendable {
         state.withLock { state in state.wanted.filter { state.owned[$0] == nil } }
     }
 
+    /// Rooms this instance runs now.
+    var ownedRooms: Set<String> {
+        let now = DispatchTime.now()
+        return state.withLock { Set($0.owned.filter { now < $0.value.validUntil }.keys) }
+    }
+
     func isUndecided(_ room: String) -> Bool {
         state.withLock { $0.wanted.contains(room) && !$0.decided.contains(room) }
     }

@@ -23,8 +23,15 @@ final class RoomPublisher: Sendable {
     private let queue = DispatchQueue(label: "stackweb.redis.publish")
     private let pending = Locked(Pending())
 
+    /// What is sent, in order: entries of rooms this instance runs, and plain commands (input carried
+    /// to another owner, answers to input carried here).
+    private enum Item {
+        case entry(room: String, RoomRelay.Entry)
+        case command([[UInt8]])
+    }
+
     private struct Pending {
-        var entries: [(room: String, entry: RoomRelay.Entry)] = []
+        var entries: [Item] = []
         var queued = false
         /// Entries appended and Redis commands sent so far (the cost of a change through Redis).
         var published = 0
@@ -42,8 +49,17 @@ final class RoomPublisher: Sendable {
 
     /// Queues the entry; returns at once.
     func publish(_ entry: RoomRelay.Entry, of room: String) {
+        enqueue(.entry(room: room, entry))
+    }
+
+    /// Queues plain commands, sent in order with the entries; their replies are not looked at.
+    func send(_ commands: [[[UInt8]]]) {
+        for command in commands { enqueue(.command(command)) }
+    }
+
+    private func enqueue(_ item: Item) {
         let schedule = pending.withLock { pending in
-            pending.entries.append((room, entry))
+            pending.entries.append(item)
             defer { pending.queued = true }
             return !pending.queued
         }
@@ -70,22 +86,38 @@ final class RoomPublisher: Sendable {
         guard !entries.isEmpty else { return }
         do {
             let replies = try send(entries)
-            let appended = replies.filter { $0.integer == 1 }.count
+            let published = zip(entries, replies).filter { item, reply in
+                if case .entry = item { reply.integer == 1 } else { false }
+            }
             pending.withLock {
-                $0.published += appended
+                $0.published += published.count
                 $0.commands += replies.count
             }
-            if let refusal = replies.first(where: { if case .error = $0 { true } else { false } }) {
-                log("warning: a room's change was not published: \(refusal)")
+            for (item, reply) in zip(entries, replies) {
+                guard case .entry = item, case .error(let message) = reply else { continue }
+                log("warning: a room's change was not published: \(message)")
             }
         } catch {
             log("warning: \(entries.count) changes were not published: \(error)")
         }
     }
 
-    private func send(_ entries: [(room: String, entry: RoomRelay.Entry)]) throws(RedisError) -> [RedisReply] {
+    /// One reply per item, in order (an entry of a room no longer run here is not sent: `.null`).
+    private func send(_ items: [Item]) throws(RedisError) -> [RedisReply] {
         var commands: [[[UInt8]]] = []
-        for (room, entry) in entries {
+        var sent: [Int] = []
+        for (index, item) in items.enumerated() {
+            let room: String
+            let entry: RoomRelay.Entry
+            switch item {
+            case .command(let command):
+                commands.append(command)
+                sent.append(index)
+                continue
+            case .entry(let itemRoom, let itemEntry):
+                room = itemRoom
+                entry = itemEntry
+            }
             guard let epoch = epoch(room) else { continue }
             let (kind, bytes): (String, [UInt8]) =
                 switch entry {
@@ -100,12 +132,18 @@ final class RoomPublisher: Sendable {
                         Array(String(epoch).utf8), Array(String(RoomSettings.replayCapacity).utf8),
                         Array(RedisStreamID(entry).text.utf8), Array(kind.utf8), bytes,
                     ], on: connection))
+            sent.append(index)
         }
         let replies = try connection.pipeline(commands)
+        var all = [RedisReply](repeating: .null, count: items.count)
+        for (index, reply) in zip(sent, replies) { all[index] = reply }
         if replies.contains(where: RedisScript.isUnknown) {
+            // Redis restarted and forgot the script: it is loaded again and the entries repeated
+            // (every one of them was refused); the plain commands went through and are not repeated.
             try Self.append.load(on: connection)
-            return try send(entries)
+            let entries = items.indices.filter { if case .entry = items[$0] { true } else { false } }
+            for (index, reply) in zip(entries, try send(entries.map { items[$0] })) { all[index] = reply }
         }
-        return replies
+        return all
     }
 }

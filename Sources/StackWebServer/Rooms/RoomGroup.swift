@@ -16,6 +16,9 @@ protocol RoomGroup: Sendable {
     func whenDecided(_ room: String, _ body: @escaping @Sendable () -> Void)
     /// Hands an entry of a room this instance runs to the group, in order. Returns at once.
     func publish(_ entry: RoomRelay.Entry, of room: String)
+    /// Carries input to the room's owner and hands back its answer, once, on any thread but
+    /// libmicrohttpd's (an owner that does not answer in time is a 503).
+    func forward(_ input: ForwardedInput, of room: String, answer: @escaping @Sendable (ForwardedAnswer) -> Void)
     /// Why ownership cannot be kept or taken now (the group's Redis is unreachable); `nil` while healthy.
     var failure: StoreFailure? { get }
 }

@@ -1,0 +1,18 @@
+/// A person's input (a pointer batch, a command) that reached an instance of a group that does not
+/// run the room: carried to the owner as it came, and applied there as if posted there.
+struct ForwardedInput: Equatable, Sendable {
+    /// The request's path: `/api/rooms/ROOM/pointer` or `/api/rooms/ROOM/commands`.
+    var path: String
+    var body: [UInt8]
+    /// The poster's address, for the owner's per-address rate limit.
+    var client: String
+}
+
+/// The owner's answer to a `ForwardedInput`, carried back to the instance the person waits at.
+struct ForwardedAnswer: Equatable, Sendable {
+    var status: Int
+    /// `Retry-After` in seconds, when the answer says to come back.
+    var retryAfter: String?
+    /// The JSON body.
+    var body: [UInt8]
+}
