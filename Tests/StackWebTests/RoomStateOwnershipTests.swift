@@ -37,4 +37,27 @@ import Testing
         #expect(state.takeOver(Stack(photos: Base.photos, seed: 1), at: Base.t0) == [.wake(at: Base.t0 + 60_000)])
         #expect(state.seq == 1)
     }
+
+    @Test func viewersElsewhereAreCountedInThePresence() throws {
+        var state = Base.loadedState()
+        _ = try state.handle(.viewerJoined(ViewerID(number: 1), lastEventID: nil), at: Base.t0)
+        _ = try state.handle(.timerFired, at: Base.t0 + 500)
+        #expect(
+            Base.kinds(try state.handle(.viewersElsewhereCounted(4), at: Base.t0 + 600)) == [.wake(at: Base.t0 + 1100)])
+        let presence = try state.handle(.timerFired, at: Base.t0 + 1100)
+        #expect(presence == [.broadcast(Array("event: presence\ndata: {\"viewers\":5}\n\n".utf8))])
+        // The same count again changes nothing.
+        #expect(try state.handle(.viewersElsewhereCounted(4), at: Base.t0 + 1200) == [])
+    }
+
+    @Test func aViewerAttachedElsewhereIsCountedWithoutAnOpening() throws {
+        var state = RoomState(
+            name: "r", settings: RoomSettings(), library: PhotoLibrary(entries: []), asleep: false, now: Base.t0)
+        #expect(
+            Base.kinds(try state.handle(.viewerAttached(ViewerID(number: 1)), at: Base.t0)) == [
+                .wake(at: Base.t0 + 500)
+            ])
+        #expect(state.viewerCount == 1)
+        #expect(!state.isLoaded)
+    }
 }

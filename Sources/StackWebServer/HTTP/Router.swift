@@ -303,15 +303,22 @@ struct Router: RequestResponder {
         return found
     }
 
-    /// Every loaded room with its viewers, ordered by name.
+    /// Every loaded room with its viewers, ordered by name; in a group, every room of the group with
+    /// its viewers at every instance, as last counted.
     private func roomList() -> Response {
+        let listings =
+            rooms.group?.listing
+            ?? Dictionary(
+                uniqueKeysWithValues: rooms.real.map { room in
+                    let listing = room.listing()
+                    return (room.name, RoomListing(viewers: listing.viewers, count: listing.count, seq: listing.seq))
+                })
         var writer = JSONWriter()
         writer.object { json in
             json.array("rooms") { list in
-                for room in rooms.real.sorted(by: { $0.name < $1.name }) {
-                    let listing = room.listing()
+                for (name, listing) in listings.sorted(by: { $0.key < $1.key }) {
                     list.object { entry in
-                        entry.field("room", room.name)
+                        entry.field("room", name)
                         entry.field("viewers", listing.viewers)
                         entry.field("count", listing.count)
                         entry.field("seq", listing.seq)

@@ -17,6 +17,7 @@ final class RedisGroup: RoomGroup {
     let instanceID: String
     let leases: RoomLeases
     let publisher: RoomPublisher
+    let presence: GroupPresence
     private let url: RedisURL
     private let readers = Locked<(RoomFollower, RoomInputReader)?>(nil)
     private let forwarding = Locked(Forwarding())
@@ -39,6 +40,7 @@ final class RedisGroup: RoomGroup {
             instanceID: instanceID, connection: RedisConnection(url: url), defaultStyle: defaultStyle)
         self.leases = leases
         publisher = RoomPublisher(connection: RedisConnection(url: url), epoch: { leases.epoch(of: $0) }, log: log)
+        presence = GroupPresence(url: url, instanceID: instanceID, defaultStyle: defaultStyle)
     }
 
     /// Starts taking rooms, following the others' and reading the input carried here, which
@@ -77,10 +79,12 @@ final class RedisGroup: RoomGroup {
         readers.withLock { $0 = (follower, reader) }
         follower.start()
         reader.start()
+        presence.start(rooms: rooms)
     }
 
     /// Sends what is queued, stops reading and gives the leases back.
     func stop() {
+        presence.stop()
         publisher.flush()
         if let (follower, reader) = readers.withLock({ $0 }) {
             reader.stop()
@@ -130,4 +134,5 @@ final class RedisGroup: RoomGroup {
     func whenDecided(_ room: String, _ body: @escaping @Sendable () -> Void) { leases.whenDecided(room, body) }
     func publish(_ entry: RoomRelay.Entry, of room: String) { publisher.publish(entry, of: room) }
     var failure: StoreFailure? { leases.failure }
+    var listing: [String: RoomListing]? { presence.listing }
 }

@@ -24,6 +24,9 @@ enum RedisKeys {
     /// The owners' answers to the input an instance carried, a capped stream that instance reads.
     static func answers(_ instanceID: String) -> [UInt8] { Array("stackweb:instance:\(instanceID):answers".utf8) }
 
+    /// Each instance's count of the room's viewers, with the time it lapses (a hash by instance id).
+    static func viewers(_ room: String) -> [UInt8] { key(room, "viewers") }
+
     private static func key(_ room: String, _ name: String) -> [UInt8] {
         Array("stackweb:{\(room)}:\(name)".utf8)
     }

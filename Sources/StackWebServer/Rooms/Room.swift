@@ -198,7 +198,12 @@ final class Room: Sendable {
         case .viewerJoined(let viewer, let lastEventID):
             effects = try core.state.handle(.viewerAttached(viewer), at: scheduler.now())
             effects += core.relay.join(viewer, lastEventID: lastEventID)
-        case .viewerLeft, .heartbeatDue:
+        case .viewerLeft, .viewersElsewhereCounted, .heartbeatDue:
+            effects = try core.state.handle(event, at: scheduler.now())
+        case .timerFired:
+            // Only the presence count is due here (the clock of the stack is the owner's): a stack
+            // loaded for a snapshot is let go first, so that nothing else runs.
+            core.state.relinquish()
             effects = try core.state.handle(event, at: scheduler.now())
         default: break
         }

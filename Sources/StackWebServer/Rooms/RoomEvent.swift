@@ -16,6 +16,8 @@ enum RoomEvent: Sendable {
     /// A viewer opened the event stream at an instance of a group that does not run the room: it is
     /// counted here, and its opening and the changes come from the owner through the group.
     case viewerAttached(ViewerID)
+    /// In a group: the room's viewers at the other instances were counted.
+    case viewersElsewhereCounted(Int)
     /// A viewer's stream ended (closed by the peer, or dropped as too slow).
     case viewerLeft(ViewerID)
     /// A page posted a batch of pointer samples, in the page's order, from the client at `address`.
@@ -38,8 +40,9 @@ enum RoomEvent: Sendable {
     var isInput: Bool {
         switch self {
         case .pointerBatchReceived, .commandReceived, .playPressed, .pausePressed: true
-        case .opened, .viewerJoined, .viewerAttached, .viewerLeft, .timerFired, .libraryChanged, .sleepChanged,
-            .heartbeatDue:
+        case .opened, .viewerJoined, .viewerAttached, .viewerLeft, .viewersElsewhereCounted, .timerFired,
+            .libraryChanged,
+            .sleepChanged, .heartbeatDue:
             false
         }
     }
@@ -48,7 +51,7 @@ enum RoomEvent: Sendable {
     /// instance's own viewers.
     var concernsLocalViewers: Bool {
         switch self {
-        case .viewerJoined, .viewerAttached, .viewerLeft, .heartbeatDue: true
+        case .viewerJoined, .viewerAttached, .viewerLeft, .viewersElsewhereCounted, .heartbeatDue: true
         default: false
         }
     }
@@ -58,7 +61,10 @@ enum RoomEvent: Sendable {
     var needsStack: Bool {
         switch self {
         case .viewerJoined, .pointerBatchReceived, .commandReceived, .playPressed, .pausePressed: true
-        case .opened, .viewerAttached, .viewerLeft, .timerFired, .libraryChanged, .sleepChanged, .heartbeatDue: false
+        case .opened, .viewerAttached, .viewerLeft, .viewersElsewhereCounted, .timerFired, .libraryChanged,
+            .sleepChanged,
+            .heartbeatDue:
+            false
         }
     }
 }

@@ -19,6 +19,15 @@ protocol RoomGroup: Sendable {
     /// Carries input to the room's owner and hands back its answer, once, on any thread but
     /// libmicrohttpd's (an owner that does not answer in time is a 503).
     func forward(_ input: ForwardedInput, of room: String, answer: @escaping @Sendable (ForwardedAnswer) -> Void)
+    /// Every room of the group as last counted (about once a second), by name; `nil` before the first count.
+    var listing: [String: RoomListing]? { get }
     /// Why ownership cannot be kept or taken now (the group's Redis is unreachable); `nil` while healthy.
     var failure: StoreFailure? { get }
+}
+
+/// What `GET /api/rooms` says of a room.
+struct RoomListing: Equatable, Sendable {
+    var viewers: Int
+    var count: Int
+    var seq: Int
 }

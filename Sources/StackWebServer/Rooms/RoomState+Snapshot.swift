@@ -15,7 +15,8 @@ extension RoomState {
         let stack = stack!
         return RoomEncoder.Summary(
             room: name, seq: seq, serverTime: now, style: stack.style, stage: stack.stage, count: stack.count,
-            current: stack.current, playing: slideshow.playing, asleep: asleep, viewers: viewers.count,
+            current: stack.current, playing: slideshow.playing, asleep: asleep,
+            viewers: viewers.count + viewersElsewhere,
             heldBy: stack.holder, stacked: stack.swipeStacked)
     }
 }

@@ -19,6 +19,8 @@ struct RoomState {
     /// The id of the last change event; ids only increase, across unloads.
     private(set) var seq = 0
     private(set) var viewers: Set<ViewerID> = []
+    /// In a group: the room's viewers at the other instances, as last counted.
+    private(set) var viewersElsewhere = 0
     private(set) var slideshow: Slideshow
     private var replay = ReplayBuffer(capacity: RoomSettings.replayCapacity)
     /// Server time of the last thing that happened here, to tell when the room has been idle.
@@ -67,6 +69,11 @@ struct RoomState {
         case .viewerJoined(let viewer, let lastEventID): viewerJoined(viewer, lastEventID: lastEventID, at: now)
         case .viewerAttached(let viewer): viewerAttached(viewer, at: now)
         case .viewerLeft(let viewer): viewerLeft(viewer, at: now)
+        case .viewersElsewhereCounted(let count):
+            if count != viewersElsewhere {
+                viewersElsewhere = count
+                viewerCountChanged(at: now)
+            }
         case .pointerBatchReceived(let samples, let address): try pointerBatchReceived(samples, from: address, at: now)
         case .commandReceived(let command): try commandReceived(command, at: now)
         case .playPressed: playingChanged(to: true, at: now)
@@ -193,7 +200,7 @@ struct RoomState {
         if let due = presenceDue, now >= due {
             presenceDue = nil
             var writer = JSONWriter()
-            writer.object { $0.field("viewers", viewers.count) }
+            writer.object { $0.field("viewers", viewers.count + viewersElsewhere) }
             effects.append(.broadcast(ServerSentEvent.encode(event: "presence", data: writer.bytes)))
         }
         if let due = unloadDue, now >= due { unload() }

@@ -1,0 +1,104 @@
+import Dispatch
+import StackModel
+
+/// Counts every room's viewers across the group, about once a second, on a queue and a connection of
+/// its own: each instance adds its own count of each room it has (kept `ttlMilliseconds`, so a dead
+/// instance's viewers drop out by themselves) and reads back the group's total, which the room
+/// shows (`viewers`), together with what `GET /api/rooms` lists of every room of the group.
+final class GroupPresence: Sendable {
+    static let interval = 1.0
+    static let ttlMilliseconds = 3000
+
+    /// Records this instance's count (ARGV 2) for the room and returns the group's fresh total, the
+    /// room's lasting state and the id of its last event. Times are Redis's own, so the instances'
+    /// clocks do not matter.
+    static let count = RedisScript(
+        """
+        local now = redis.call('TIME')
+        local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+        if tonumber(ARGV[2]) > 0 then
+          redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ':' .. (ms + tonumber(ARGV[3])))
+        else
+          redis.call('HDEL', KEYS[1], ARGV[1])
+        end
+        local total = 0
+        local all = redis.call('HGETALL', KEYS[1])
+        for i = 1, #all, 2 do
+          local count, expires = string.match(all[i + 1], '(%d+):(%d+)')
+          if tonumber(expires) >= ms then total = total + tonumber(count) else redis.call('HDEL', KEYS[1], all[i]) end
+        end
+        local last = redis.call('XREVRANGE', KEYS[3], '+', '-', 'COUNT', 1)
+        return {total, redis.call('GET', KEYS[2]), last[1] and last[1][1] or '0-0'}
+        """)
+
+    private let connection: RedisConnection
+    private let instanceID: String
+    private let defaultStyle: StyleName
+    private let queue = DispatchQueue(label: "stackweb.redis.presence")
+    /// Made once, scheduled once in `start`, cancelled once in `stop`: the timer's own calls are thread-safe.
+    nonisolated(unsafe) private let timer: any DispatchSourceTimer
+    private let counted = Locked<[String: RoomListing]?>(nil)
+
+    init(url: RedisURL, instanceID: String, defaultStyle: StyleName) {
+        connection = RedisConnection(url: url)
+        self.instanceID = instanceID
+        self.defaultStyle = defaultStyle
+        timer = DispatchSource.makeTimerSource(queue: queue)
+    }
+
+    /// Every room of the group as last counted.
+    var listing: [String: RoomListing]? { counted.withLock { $0 } }
+
+    func start(rooms: RoomRegistry) {
+        timer.schedule(deadline: .now(), repeating: Self.interval)
+        timer.setEventHandler { [weak self, weak rooms] in
+            if let rooms { self?.count(rooms) }
+        }
+        timer.resume()
+    }
+
+    func stop() {
+        timer.cancel()
+        queue.sync {}
+    }
+
+    /// One round: this instance's counts in, the group's totals out. Runs on `queue` only.
+    private func count(_ rooms: RoomRegistry) {
+        let here = rooms.all
+        let real = Set(rooms.real.map(\.name))
+        let local = Dictionary(here.map { ($0.name, $0.viewerCount) }, uniquingKeysWith: { first, _ in first })
+        guard let members = try? connection.command([Array("SMEMBERS".utf8), RedisKeys.rooms]).array else { return }
+        let names = Array(Set(members.compactMap(\.text)).union(local.keys))
+        var commands: [[[UInt8]]] = []
+        for name in names {
+            guard
+                let command = try? Self.count.call(
+                    keys: [RedisKeys.viewers(name), RedisKeys.state(name), RedisKeys.events(name)],
+                    arguments: [
+                        Array(instanceID.utf8), Array(String(local[name] ?? 0).utf8),
+                        Array(String(Self.ttlMilliseconds).utf8),
+                    ], on: connection)
+            else { return }
+            commands.append(command)
+        }
+        guard let replies = try? connection.pipeline(commands) else { return }
+        if replies.contains(where: RedisScript.isUnknown) {
+            _ = try? Self.count.load(on: connection)
+            return
+        }
+        var listing: [String: RoomListing] = [:]
+        for (name, reply) in zip(names, replies) {
+            guard let fields = reply.array, let total = fields.first?.integer else { continue }
+            let saved = fields.dropFirst().first?.bytes.flatMap { SavedStack(json: $0, defaultStyle: defaultStyle) }
+            let seq = fields.dropFirst(2).first?.text.flatMap(RedisStreamID.init)?.seq ?? 0
+            if let room = here.first(where: { $0.name == name }) {
+                _ = try? room.handle(.viewersElsewhereCounted(max(0, total - (local[name] ?? 0))))
+            }
+            // The group's rooms: those with lasting state, and the real ones here.
+            if saved != nil || real.contains(name) {
+                listing[name] = RoomListing(viewers: total, count: saved?.order.count ?? 0, seq: seq)
+            }
+        }
+        counted.withLock { $0 = listing }
+    }
+}

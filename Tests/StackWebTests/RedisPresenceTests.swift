@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+@testable import StackWebServer
+
+/// Presence is the group's: `viewers` counts every instance's viewers of the room, and
+/// `GET /api/rooms` lists the rooms of the whole group, whichever instance is asked.
+@Suite(.enabled(if: RedisServer.isInstalled, "needs redis-server"))
+struct RedisPresenceTests {
+    static func viewersListed(_ room: String, at port: UInt16) -> (viewers: Int, count: Int)? {
+        let rooms = (try? HTTPTestClient(port: port).get("/api/rooms").json())?["rooms"] as? [[String: Any]]
+        guard let entry = rooms?.first(where: { $0["room"] as? String == room }) else { return nil }
+        return (entry["viewers"] as? Int ?? -1, entry["count"] as? Int ?? -1)
+    }
+
+    @Test func viewersAreSummedAcrossInstances() throws {
+        let redis = try RedisServer()
+        let (owner, other) = try RedisFanOutTests.group(redis)
+        defer {
+            owner.stop()
+            other.stop()
+        }
+        let here = try (0..<2).map { _ in try SSETestClient(port: owner.port, path: "/api/rooms/main/events") }
+        let there = try (0..<3).map { _ in try SSETestClient(port: other.port, path: "/api/rooms/main/events") }
+        for viewer in here + there { _ = try viewer.next() }
+        // Both instances' viewers are told the group's count.
+        for viewer in [here[0], there[0]] {
+            let counted = try viewer.next(timeout: 5) {
+                $0.event == "presence" && (try? $0.json()["viewers"] as? Int) == 5
+            }
+            #expect(counted.event == "presence")
+        }
+        #expect(PersistenceTests.eventually(3) { Self.viewersListed("main", at: other.port)?.viewers == 5 })
+        #expect(PersistenceTests.eventually(3) { Self.viewersListed("main", at: owner.port)?.viewers == 5 })
+        // A dead instance's viewers drop out of the count by themselves.
+        other.kill9()
+        #expect(PersistenceTests.eventually(6) { Self.viewersListed("main", at: owner.port)?.viewers == 2 })
+    }
+
+    @Test func everyInstanceListsTheGroupsRooms() throws {
+        let redis = try RedisServer()
+        let (owner, other) = try RedisFanOutTests.group(redis)
+        defer {
+            owner.stop()
+            other.stop()
+        }
+        #expect(
+            try HTTPTestClient(port: owner.port).post("/api/rooms/hall/commands", json: RedisOwnershipTests.next).status
+                == 200)
+        let count = try HTTPTestClient(port: owner.port).get("/api/rooms/hall").json()["count"] as? Int
+        #expect(PersistenceTests.eventually(3) { Self.viewersListed("hall", at: other.port)?.count == count })
+    }
+}
