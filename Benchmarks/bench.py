@@ -3,7 +3,7 @@
 (tables, budgets met or missed, SVG charts in Benchmarks/charts/). Not a test: nothing here fails on
 a number; a measurement that cannot run is reported as skipped, with why.
 
-  python3 Benchmarks/bench.py [--bin .build/release/stackweb] [--only latency,fanout,idle,static,model,photos,client,frames,state,profile,library]
+  python3 Benchmarks/bench.py [--bin .build/release/stackweb] [--only latency,fanout,idle,static,model,photos,client,frames,state,profile,library,group]
                               [--report-only] [--out bench-out]
 
 Raw results go to bench-out/results.json; `--report-only` rewrites BENCHMARKS.md from them.
@@ -23,7 +23,8 @@ sys.path.insert(0, HERE)
 
 from common import log, raise_nofile, steal_share  # noqa: E402
 
-ITEMS = ["latency", "fanout", "idle", "static", "model", "photos", "client", "frames", "state", "profile", "library"]
+ITEMS = ["latency", "fanout", "idle", "static", "model", "photos", "client", "frames", "state", "profile", "library",
+         "group"]
 
 
 def _version(command):
@@ -111,6 +112,7 @@ def run(args):
     results["loadavg_start"] = os.getloadavg()
 
     import bench_client
+    import bench_group
     import bench_frames
     import bench_library
     import bench_photos
@@ -131,6 +133,7 @@ def run(args):
         "frames": lambda: bench_frames.run(args.bin, args.out, repeat=3),
         "state": lambda: bench_state.run(args.bin, args.peer_bin),
         "library": lambda: bench_library.run(args.bin, args.out),
+        "group": lambda: bench_group.run(args.bin, args.out),
         "profile": lambda: {"server": bench_profile.server_profiles(args.bin, exe, args.out),
                             "model": bench_profile.model_profile(args.build_dir)},
     }

@@ -401,6 +401,7 @@ def write(results, report_path, charts_dir):
 
     out += frames_section(results.get("frames"))
     out += state_section(results.get("state"))
+    out += group_section(results.get("group"))
 
     # profiles
     out += ["## Profiles", ""]
@@ -524,3 +525,31 @@ def state_section(state):
     if state.get("next_p50_ratio") is not None:
         out += ["", f"`next` p50 of this build over the peer's: {state['next_p50_ratio']}×."]
     return out + [""]
+
+
+def group_section(group):
+    """A group of three instances and one redis-server (docs/scale-out.md) beside one instance alone."""
+    out = ["## 10. A group of instances through Redis", ""]
+    if not group or _skipped(group):
+        return out + [f"Skipped: {(group or {}).get('skipped', 'not run')}.", ""]
+    latency, failover = group["latency"], group["failover"]
+    single, many = latency["single"], latency["group"]
+    out += [f"`{group['command']}` (Benchmarks/bench_group.py; a Python client, so its own time is in every "
+            f"figure). A drag of {latency['moves']} moves, each posted at the room's owner once the last one reached "
+            f"every viewer: one instance with {latency['viewers_per_instance']} viewers, then {many['instances']} "
+            f"instances and one redis-server with {latency['viewers_per_instance']} viewers each; the group's "
+            "latency is at the viewers of the two instances that do not run the room.", ""]
+    out += _table(["", "p50 ms", "p99 ms", "max ms", "lost"], [
+        ("one instance, its viewers", _num(single["any_viewer"]["p50"]), _num(single["any_viewer"]["p99"]),
+         _num(single["any_viewer"]["max"]), str(single["lost"])),
+        ("group, viewers of another instance", _num(many["any_viewer_elsewhere"]["p50"]),
+         _num(many["any_viewer_elsewhere"]["p99"]), _num(many["any_viewer_elsewhere"]["max"]), str(many["lost"])),
+    ])
+    out += ["", f"Group p50 over the single instance's: {_num(latency.get('p50_ratio'), '×')}. Through Redis, per "
+            f"move: {_num(many['commands_per_move'])} commands and {_num(many['bytes_in_per_move'])} bytes into "
+            f"Redis, whatever the viewers (the group's background — leases, presence, blocked reads — is "
+            f"{_num(many['background_commands_per_s'])} commands/s, measured idle and taken out).", ""]
+    runs = ", ".join("–" if r is None else f"{r:.2f}" for r in failover["runs_s"])
+    out += [f"Owner killed (`kill -9`) → the first change seen by a viewer of a surviving instance, input posted "
+            f"there every 50 ms: {runs} s (p50 {_num(failover['p50_s'])} s, max {_num(failover['max_s'])} s).", ""]
+    return out
