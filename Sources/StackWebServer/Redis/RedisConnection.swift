@@ -12,8 +12,6 @@ final class RedisConnection: Sendable {
     /// Seconds a connect, a write or a reply may take.
     let timeout: Double
     private let context = Locked<UnsafeMutablePointer<redisContext>?>(nil)
-    /// The connected socket, outside `context`'s lock so that `disconnect` can reach a blocked call.
-    private let socket = Locked<Int32>(-1)
 
     init(url: RedisURL, timeout: Double = 2) {
         self.url = url
@@ -54,19 +52,10 @@ final class RedisConnection: Sendable {
             do throws(RedisError) {
                 return try Self.exchange(commands, on: connected)
             } catch {
-                socket.withLock { $0 = -1 }
                 redisFree(connected)
                 context = nil
                 throw error
             }
-        }
-    }
-
-    /// Drops the connection now (a test stopping a reader, shutdown); the next call connects again.
-    /// Another thread blocked on it gets `.unavailable` when its wait ends.
-    func disconnect() {
-        socket.withLock { socket in
-            if socket >= 0 { shutdown(socket, Int32(SHUT_RDWR)) }
         }
     }
 
@@ -116,7 +105,6 @@ final class RedisConnection: Sendable {
             redisFree(context)
             throw error
         }
-        socket.withLock { $0 = context.pointee.fd }
         return context
     }
 
