@@ -31,6 +31,8 @@ final class RoomRegistry: Sendable {
     /// `--rooms`: the only rooms there are; `nil` when any valid name may be made.
     let listedRooms: Set<String>?
     private let rooms = Locked<Rooms>(Rooms())
+    /// Told the photos a room shows next (see `RoomEffect.upcoming`).
+    private let upcoming: @Sendable ([String]) -> Void
 
     private struct Rooms {
         var real: [String: Room] = [:]
@@ -40,8 +42,10 @@ final class RoomRegistry: Sendable {
     init(
         maxRooms: Int, store: any RoomStore, settings: RoomSettings, scheduler: any RoomScheduler,
         library: Locked<PhotoLibrary>, asleep: @escaping @Sendable () -> Bool = { false },
-        listedRooms: [String]? = nil, makeStack: @escaping @Sendable (String, SavedStack?) -> Stack
+        listedRooms: [String]? = nil, upcoming: @escaping @Sendable ([String]) -> Void = { _ in },
+        makeStack: @escaping @Sendable (String, SavedStack?) -> Stack
     ) {
+        self.upcoming = upcoming
         self.listedRooms = listedRooms.map(Set.init)
         self.maxRooms = maxRooms
         self.library = library
@@ -137,6 +141,6 @@ final class RoomRegistry: Sendable {
             name: name, settings: settings, library: library.withLock { $0 }, asleep: asleep(), scheduler: scheduler,
             store: store, transient: transient,
             restore: { [store, makeStack] in makeStack(name, store.load(room: name)) },
-            unwatched: { [weak self] room in self?.release(ifUnwatched: room) })
+            unwatched: { [weak self] room in self?.release(ifUnwatched: room) }, upcoming: upcoming)
     }
 }
