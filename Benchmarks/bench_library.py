@@ -12,7 +12,9 @@ spliced into one base JPEG per file, so generating costs seconds, not minutes). 
 - time from a photo copied into a month folder to the change event that adds it;
 - seconds from SIGTERM to the warm server's exit;
 - 8 concurrent first `?w=1536` requests for different 24 MP originals: wall time and peak RSS (VmHWM)
-  of the server process.
+  of the server process;
+- a slideshow step over 24 MP originals: how long the new front photo's `?w=1024` takes to come once
+  the server has had the step's interval to get ready (made ahead), against a photo nobody made ahead.
 
   python3 Benchmarks/bench_library.py [--bin .build/release/stackweb] [--out bench-out]
 """
@@ -211,6 +213,55 @@ def conversions(binary, out_dir, large):
         shutil.rmtree(cache, ignore_errors=True)
 
 
+def _post(port, path, body):
+    connection = http.client.HTTPConnection(HOST, port, timeout=60)
+    connection.request("POST", path, body=json.dumps(body), headers={"Content-Type": "application/json"})
+    status = connection.getresponse().status
+    connection.close()
+    return status
+
+
+def _variants(cache):
+    return [name for name in os.listdir(cache) if not name.startswith("photo-index") and ".tmp-" not in name]
+
+
+def slideshow_step(binary, out_dir, large):
+    """Milliseconds to the new front photo after a step (made ahead), and to a photo not made ahead."""
+    cache = tempfile.mkdtemp(prefix="stackweb-bench-cache-")
+    try:
+        _, server, _ = startup(binary, ["--photos", large, "--cache", cache],
+                               os.path.join(out_dir, "server-library-step.log"))
+        try:
+            if _reads_in_background(server):
+                while b"stackweb_photos_reading 0" not in _get(server.port, "/metrics")[1]:
+                    time.sleep(0.05)
+            cards = json.loads(_get(server.port, "/api/rooms/main")[1])["cards"]
+            order = [card["photo"] for card in sorted(cards, key=lambda card: card["position"])]
+            # A page shows the front photo, the room steps on, the page shows the new front.
+            for front in order[:2]:
+                if front != order[0]:
+                    _post(server.port, "/api/rooms/main/commands", {"command": "next"})
+                _get(server.port, f"/photos/{front}?w=1024")
+            # The interval: the three photos after the front one are made meanwhile.
+            deadline = time.monotonic() + 120
+            while len(_variants(cache)) < 5 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            made_ahead = len(_variants(cache)) - 2
+            _post(server.port, "/api/rooms/main/commands", {"command": "next"})
+            started = time.monotonic()
+            status_ahead, _ = _get(server.port, f"/photos/{order[2]}?w=1024")
+            ahead_ms = (time.monotonic() - started) * 1000
+            started = time.monotonic()
+            status_cold, _ = _get(server.port, f"/photos/{order[-1]}?w=1024")
+            cold_ms = (time.monotonic() - started) * 1000
+        finally:
+            server.stop()
+        return {"made_ahead": made_ahead, "statuses": [status_ahead, status_cold],
+                "next_front_ms": round(ahead_ms, 1), "not_made_ahead_ms": round(cold_ms, 1)}
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+
+
 def run(binary, out_dir):
     os.makedirs(out_dir, exist_ok=True)
     started = time.monotonic()
@@ -253,6 +304,7 @@ def run(binary, out_dir):
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     results["conversions_24mp"] = conversions(binary, out_dir, large)
+    results["slideshow_step_24mp"] = slideshow_step(binary, out_dir, large)
     return results
 
 
