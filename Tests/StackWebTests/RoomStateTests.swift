@@ -147,11 +147,12 @@ import Testing
         #expect(state.seq == 2)
     }
 
-    @Test func aSlideshowStepIsSavedInTheBackground() throws {
+    @Test func aSlideshowStepIsSavedInTheBackgroundAndAsksForTheNextPhotos() throws {
         var state = Self.loadedState(settings: RoomSettings(idleUnload: 60_000, slideshowInterval: 1000))
         _ = try state.handle(.opened, at: Self.t0)
         let step = try state.handle(.timerFired, at: Self.t0 + 1000)
         #expect(Self.kinds(step).prefix(2) == [.broadcast(event: "change"), .save(.background)])
+        #expect(Self.kinds(step).last == .upcoming(["p2", "p3", "p4"]))
     }
 
     @Test func sleepIsToldToEveryViewerAndNotSaved() throws {
