@@ -46,7 +46,8 @@ final class PhotoAnswers: Sendable {
     }
 
     /// Makes the variants of `photoIDs` (a room's next cards) at the sizes asked for lately, in the
-    /// background and only while no conversion waits: a request someone waits for always goes first.
+    /// background, and only while few conversions wait: most of the queue stays for requests someone
+    /// is waiting for.
     func prefetch(_ photoIDs: [String], library: Locked<PhotoLibrary>) {
         let sizes = variants.asked.recent()
         guard !sizes.isEmpty, !photoIDs.isEmpty else { return }

@@ -27,6 +27,9 @@ final class PhotoVariants: Sendable {
     /// past this is a guest trying sizes, and gets 429 with `Retry-After` rather than a queue that
     /// grows without end.
     static let maxWaitingConversions = 16
+    /// Variants made ahead (`PhotoAnswers.prefetch`) are queued only while fewer than this many
+    /// conversions wait: the rest of the queue stays for requests someone is waiting for.
+    static let maxWaitingToMakeAhead = 4
     /// The largest long side made as WebP. Its encoder's cost grows faster than JPEG's with the
     /// output's size: from a 24 MP JPEG (`vips thumbnail`, libvips 8.14, Q 82) a 1536-px variant
     /// took 1.3× JPEG's time as WebP, a 2048-px one 2×, a 4096-px one 4×; and the bytes WebP saves
@@ -132,8 +135,8 @@ final class PhotoVariants: Sendable {
         if !queued { finish(variant, .failure(.busy)) }
     }
 
-    /// Whether a conversion asked for now would have to wait for others first.
-    var isBusy: Bool { budget.waiting > 0 }
+    /// Whether a variant nobody waits for should not be queued now (see `maxWaitingToMakeAhead`).
+    var isBusy: Bool { budget.waiting >= Self.maxWaitingToMakeAhead }
 
     private func finish(_ variant: Variant, _ result: Result<Variant, Failure>) {
         let waiting = inFlight.withLock { $0.removeValue(forKey: variant.path) ?? [] }
