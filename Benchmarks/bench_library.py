@@ -56,17 +56,28 @@ def _exif(taken):
     return b"\xff\xe1" + struct.pack(">H", len(body) + 2) + body
 
 
-def make_library(root=LIBRARY, count=COUNT):
-    """Year/month folders 2010-2024 holding `count` JPEGs; made once (a marker file says complete)."""
-    marker = os.path.join(root, ".complete")
-    if os.path.exists(marker):
-        return root
+def _made_before(root):
+    """Whether `root` was made completely before (its marker file is there); else empties it."""
+    if os.path.exists(os.path.join(root, ".complete")):
+        return True
     shutil.rmtree(root, ignore_errors=True)
     os.makedirs(root)
+    return False
+
+
+def _gradient(work, width, height):
+    """`x.v` and `y.v` in `work`: each pixel's column and row, the bands the generated photos mix."""
+    _vips("xyz", f"{work}/xy.v", str(width), str(height))
+    _vips("extract_band", f"{work}/xy.v", f"{work}/x.v", "0")
+    _vips("extract_band", f"{work}/xy.v", f"{work}/y.v", "1")
+
+
+def make_library(root=LIBRARY, count=COUNT):
+    """Year/month folders 2010-2024 holding `count` JPEGs; made once (a marker file says complete)."""
+    if _made_before(root):
+        return root
     with tempfile.TemporaryDirectory() as work:
-        _vips("xyz", f"{work}/xy.v", "640", "480")
-        _vips("extract_band", f"{work}/xy.v", f"{work}/x.v", "0")
-        _vips("extract_band", f"{work}/xy.v", f"{work}/y.v", "1")
+        _gradient(work, 640, 480)
         _vips("bandjoin", f"{work}/x.v {work}/y.v {work}/x.v", f"{work}/c.v")
         _vips("linear", f"{work}/c.v", f"{work}/l.v", "0.4", "10")
         _vips("cast", f"{work}/l.v", f"{work}/base.jpg[Q=85,strip]", "uchar")
@@ -82,27 +93,22 @@ def make_library(root=LIBRARY, count=COUNT):
         os.makedirs(folder, exist_ok=True)
         with open(os.path.join(folder, f"IMG_{index:05d}.jpg"), "wb") as out:
             out.write(base[:2] + _exif(taken) + base[2:])
-    open(marker, "w").close()
+    open(os.path.join(root, ".complete"), "w").close()
     return root
 
 
 def make_large(root=LARGE, count=8):
     """`count` distinct 6000×4000 JPEGs (gradient plus noise, Q 90)."""
-    marker = os.path.join(root, ".complete")
-    if os.path.exists(marker):
+    if _made_before(root):
         return root
-    shutil.rmtree(root, ignore_errors=True)
-    os.makedirs(root)
     with tempfile.TemporaryDirectory() as work:
-        _vips("xyz", f"{work}/xy.v", "6000", "4000")
-        _vips("extract_band", f"{work}/xy.v", f"{work}/x.v", "0")
-        _vips("extract_band", f"{work}/xy.v", f"{work}/y.v", "1")
+        _gradient(work, 6000, 4000)
         for index in range(count):
             _vips("gaussnoise", f"{work}/n.v", "6000", "4000", "--sigma", "30", "--mean", str(60 + 10 * index))
             _vips("bandjoin", f"{work}/x.v {work}/y.v {work}/n.v", f"{work}/c.v")
             _vips("linear", f"{work}/c.v", f"{work}/l.v", "0.04", "20")
             _vips("cast", f"{work}/l.v", os.path.join(root, f"large-{index}.jpg[Q=90]"), "uchar")
-    open(marker, "w").close()
+    open(os.path.join(root, ".complete"), "w").close()
     return root
 
 
@@ -133,6 +139,20 @@ def startup(binary, args, stderr):
 
 def _reads_in_background(server):
     return b"stackweb_photos_reading" in _get(server.port, "/metrics")[1]
+
+
+def _wait_until_read(server, poll=0.05):
+    """Returns once a server that answers before it has read the folder says it has read it all."""
+    if _reads_in_background(server):
+        while b"stackweb_photos_reading 0" not in _get(server.port, "/metrics")[1]:
+            time.sleep(poll)
+
+
+def _server_on(binary, folder, cache, log_path):
+    """A server on `folder` that has read every photo in it."""
+    _, server, _ = startup(binary, ["--photos", folder, "--cache", cache], log_path)
+    _wait_until_read(server)
+    return server
 
 
 def rescan_cpu(server, library, has_rescan, period):
@@ -185,13 +205,8 @@ def added_photo_ms(server, library):
 def conversions(binary, out_dir, large):
     cache = tempfile.mkdtemp(prefix="stackweb-bench-cache-")
     try:
-        _, server, snapshot = startup(binary, ["--photos", large, "--cache", cache],
-                                      os.path.join(out_dir, "server-library-large.log"))
+        server = _server_on(binary, large, cache, os.path.join(out_dir, "server-library-large.log"))
         try:
-            # A server that answers before it has read the folder: wait until it has.
-            if _reads_in_background(server):
-                while b"stackweb_photos_reading 0" not in _get(server.port, "/metrics")[1]:
-                    time.sleep(0.05)
             status, body = _get(server.port, "/api/rooms/main")
             ids = [card["photo"] for card in json.loads(body)["cards"]][:8]
             before = memory_kib(server.pid)
@@ -229,12 +244,8 @@ def slideshow_step(binary, out_dir, large):
     """Milliseconds to the new front photo after a step (made ahead), and to a photo not made ahead."""
     cache = tempfile.mkdtemp(prefix="stackweb-bench-cache-")
     try:
-        _, server, _ = startup(binary, ["--photos", large, "--cache", cache],
-                               os.path.join(out_dir, "server-library-step.log"))
+        server = _server_on(binary, large, cache, os.path.join(out_dir, "server-library-step.log"))
         try:
-            if _reads_in_background(server):
-                while b"stackweb_photos_reading 0" not in _get(server.port, "/metrics")[1]:
-                    time.sleep(0.05)
             cards = json.loads(_get(server.port, "/api/rooms/main")[1])["cards"]
             order = [card["photo"] for card in sorted(cards, key=lambda card: card["position"])]
             # A page shows the front photo, the room steps on, the page shows the new front.
@@ -286,8 +297,7 @@ def run(binary, out_dir):
                 # A server that answers before it has read the folder: time until it has read it all
                 # (and written the photo index a warm start reads), when /metrics says so.
                 if _reads_in_background(server):
-                    while b"stackweb_photos_reading 0" not in _get(server.port, "/metrics")[1]:
-                        time.sleep(0.1)
+                    _wait_until_read(server, poll=0.1)
                     results["indexed_cold_s"] = round(time.monotonic() - started_cold, 1)
                 server.stop()
                 continue
