@@ -547,7 +547,7 @@ def library_section(library):
             f"{library['photos']:,} generated 640×480 JPEGs with EXIF dates in year/month folders, "
             "`--order date`, then 8 generated 24 MP (6000×4000) JPEGs.", ""]
     rows = []
-    for key, label, unit in (("startup_cold_s", "start to first answer, empty cache", "s"),
+    for key, label, unit in (("startup_cold_s", "start to first answer, empty cache (median of 3)", "s"),
                              ("indexed_cold_s", "… until every photo is read and indexed (in the background)", "s"),
                              ("startup_warm_s", "start to first answer, warm (photo index)", "s"),
                              ("startup_rss_mib", "RSS after a warm start", "MiB"),
@@ -559,6 +559,8 @@ def library_section(library):
         budget = LIBRARY_BUDGETS.get(key)
         verdict = "" if budget is None else _verdict(library[key] <= budget) + f" (≤ {budget} {unit})"
         rows.append((label, f"{_num(library[key])} {unit}", verdict))
+    if library.get("startup_cold_runs_s"):
+        rows.append(("… each cold start", " / ".join(f"{value} s" for value in library["startup_cold_runs_s"]), ""))
     conversions = library.get("conversions_24mp")
     if conversions:
         rows.append((f"{conversions['count']} concurrent first `?w=1536` of 24 MP originals: peak RSS",
