@@ -1,4 +1,7 @@
 import CHiredis
+// `struct timeval` reaches Swift first through libvips' headers, so Swift holds CVips to be the module
+// that defines its members: without this import they are out of sight here.
+import CVips
 import Glibc
 
 /// One connection to Redis through hiredis (its blocking API). Every call blocks its caller until

@@ -12,6 +12,8 @@ final class Room: Sendable {
     private let restore: @Sendable () -> Stack
     /// Told, outside the room's lock, when a transient room's last viewer has left.
     private let unwatched: @Sendable (Room) -> Void
+    /// Told the photos that come next when the front card changes; must return at once.
+    private let upcoming: @Sendable ([String]) -> Void
     /// In a group, which instance runs the room; `nil` alone (this one runs it).
     private let group: (any RoomGroup)?
 
@@ -43,7 +45,8 @@ final class Room: Sendable {
     init(
         name: String, settings: RoomSettings, library: PhotoLibrary, asleep: Bool, scheduler: any RoomScheduler,
         store: any RoomStore, transient: Bool = false, group: (any RoomGroup)? = nil,
-        restore: @escaping @Sendable () -> Stack, unwatched: @escaping @Sendable (Room) -> Void = { _ in }
+        restore: @escaping @Sendable () -> Stack, unwatched: @escaping @Sendable (Room) -> Void = { _ in },
+        upcoming: @escaping @Sendable ([String]) -> Void = { _ in }
     ) {
         self.name = name
         self.group = group
@@ -51,6 +54,7 @@ final class Room: Sendable {
         self.store = store
         self.restore = restore
         self.unwatched = unwatched
+        self.upcoming = upcoming
         let state = RoomState(name: name, settings: settings, library: library, asleep: asleep, now: scheduler.now())
         core = Locked(Core(state: state, transient: transient))
         // A slideshow runs from the start, watched or not (a frame may connect later).
@@ -247,6 +251,8 @@ final class Room: Sendable {
                 let waiting = urgency == .acknowledged ? Durability() : nil
                 store.save(saved, room: name, urgency: urgency, whenDurable: waiting?.complete)
                 durability = waiting ?? durability
+            case .upcoming(let photos):
+                upcoming(photos)
             }
         }
         // A stream that refuses bytes is gone or too slow: it is dropped at once and costs nothing more.

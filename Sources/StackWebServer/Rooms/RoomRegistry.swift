@@ -31,6 +31,8 @@ final class RoomRegistry: Sendable {
     /// `--rooms`: the only rooms there are; `nil` when any valid name may be made.
     let listedRooms: Set<String>?
     private let rooms = Locked<Rooms>(Rooms())
+    /// Told the photos a room shows next (see `RoomEffect.upcoming`).
+    private let upcoming: @Sendable ([String]) -> Void
     /// In a group (`--redis`), which rooms this instance runs; `nil` alone.
     let group: (any RoomGroup)?
 
@@ -43,9 +45,11 @@ final class RoomRegistry: Sendable {
         maxRooms: Int, store: any RoomStore, settings: RoomSettings, scheduler: any RoomScheduler,
         library: Locked<PhotoLibrary>, asleep: @escaping @Sendable () -> Bool = { false },
         listedRooms: [String]? = nil, group: (any RoomGroup)? = nil,
+        upcoming: @escaping @Sendable ([String]) -> Void = { _ in },
         makeStack: @escaping @Sendable (String, SavedStack?) -> Stack
     ) {
         self.group = group
+        self.upcoming = upcoming
         self.listedRooms = listedRooms.map(Set.init)
         self.maxRooms = maxRooms
         self.library = library
@@ -147,6 +151,6 @@ final class RoomRegistry: Sendable {
             name: name, settings: settings, library: library.withLock { $0 }, asleep: asleep(), scheduler: scheduler,
             store: store, transient: transient, group: group,
             restore: { [store, makeStack] in makeStack(name, store.load(room: name)) },
-            unwatched: { [weak self] room in self?.release(ifUnwatched: room) })
+            unwatched: { [weak self] room in self?.release(ifUnwatched: room) }, upcoming: upcoming)
     }
 }
