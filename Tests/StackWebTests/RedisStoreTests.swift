@@ -61,6 +61,13 @@ struct RedisStoreTests {
         #expect(try Self.state(of: "main", in: redis)?.style == .grid)
     }
 
+    @Test func anInstanceThatCannotReachRedisDoesNotStart() {
+        // It would otherwise start its rooms from nothing and overwrite what the group keeps.
+        #expect(throws: (any Error).self) {
+            try ServerProcess.start(arguments: ["--redis", "redis://127.0.0.1:1/0"], readPhotos: false)
+        }
+    }
+
     @Test func theOptionsParse() throws {
         let outcome = try Configuration.parse(
             arguments: ["--redis", "redis://127.0.0.1:7000/1", "--instance-id", "a.1"], environment: [:])
