@@ -51,3 +51,29 @@ struct RedisPresenceTests {
         #expect(PersistenceTests.eventually(3) { Self.viewersListed("hall", at: other.port)?.count == count })
     }
 }
+
+/// The token rules hold group-wide: a generated control token is the group's, whichever instance
+/// drew it, so a control URL works through any instance.
+@Suite(.enabled(if: RedisServer.isInstalled, "needs redis-server"))
+struct RedisTokenTests {
+    @Test func aGeneratedTokenIsTheGroups() throws {
+        let redis = try RedisServer()
+        let arguments = ["--host", "0.0.0.0", "--redis", redis.urlText]
+        let first = try ServerProcess.start(arguments: arguments + ["--instance-id", "a"])
+        let second = try ServerProcess.start(arguments: arguments + ["--instance-id", "b"])
+        defer {
+            first.stop()
+            second.stop()
+        }
+        let token = try #require(try redis.connection().command([Array("GET".utf8), RedisKeys.token]).text)
+        #expect(token.count == 32)
+        for server in [first, second] {
+            let http = HTTPTestClient(port: server.port)
+            #expect(try http.post("/api/rooms/main/commands", json: RedisOwnershipTests.next).status == 401)
+            let reply = try http.post(
+                "/api/rooms/main/commands", json: RedisOwnershipTests.next,
+                headers: ["Authorization": "Bearer \(token)"])
+            #expect(reply.status == 200)
+        }
+    }
+}

@@ -129,7 +129,11 @@ public final class Application {
             _ = try? rooms.watchedRoom(named: name, stream: false)
         }
         let limits = configuration.limits ?? .standard(loopbackOnly: configuration.isLoopback)
-        controlToken = configuration.controlToken(generate: AccessPolicy.generateToken)
+        controlToken = configuration.controlToken {
+            // A group has one generated token: the first instance to start draws it, the others take it.
+            let drawn = AccessPolicy.generateToken()
+            return configuration.redis.flatMap { try? RedisKeys.sharedToken(drawn, at: $0) } ?? drawn
+        }
         tokenFile = Application.keepGeneratedToken(controlToken, configuration: configuration)
         let tls = try configuration.tlsCredentials()
         let router = Router(

@@ -27,6 +27,19 @@ enum RedisKeys {
     /// Each instance's count of the room's viewers, with the time it lapses (a hash by instance id).
     static func viewers(_ room: String) -> [UInt8] { key(room, "viewers") }
 
+    /// The control token a group generated (its first instance drew it), when no `--token` was given.
+    static let token = Array("stackweb:token".utf8)
+
+    /// `drawn` as the group's generated token if it has none yet, else the one it has. At start only.
+    static func sharedToken(_ drawn: String, at url: RedisURL) throws(RedisError) -> String {
+        let connection = RedisConnection(url: url)
+        let replies = try connection.pipeline([
+            [Array("SET".utf8), token, Array(drawn.utf8), Array("NX".utf8)], [Array("GET".utf8), token],
+        ])
+        guard let shared = replies.last?.text else { throw .unexpected("no token after SET NX") }
+        return shared
+    }
+
     private static func key(_ room: String, _ name: String) -> [UInt8] {
         Array("stackweb:{\(room)}:\(name)".utf8)
     }
