@@ -77,3 +77,26 @@ struct RedisTokenTests {
         }
     }
 }
+
+/// The room limit is the group's: rooms made at one instance count at every other.
+@Suite(.enabled(if: RedisServer.isInstalled, "needs redis-server"))
+struct RedisRoomLimitTests {
+    @Test func roomsMadeAtOneInstanceCountAtAnother() throws {
+        let redis = try RedisServer()
+        let group = { (id: String) in
+            try TestServer { configuration in
+                configuration.redis = redis.url
+                configuration.instanceID = id
+                configuration.maxRooms = 3
+            }
+        }
+        let a = try group("a")
+        let b = try group("b")
+        for room in ["r1", "r2"] { #expect(try a.command(RedisOwnershipTests.next, room: room).status == 200) }
+        #expect(try a.command(RedisOwnershipTests.next, room: "r3").status == 429)
+        #expect(PersistenceTests.eventually(3) { RedisPresenceTests.viewersListed("r2", at: b.port) != nil })
+        #expect(try b.command(RedisOwnershipTests.next, room: "r4").status == 429)
+        // A room the group has is no new room: input to it goes to its owner.
+        #expect(try b.command(RedisOwnershipTests.next, room: "r1").status == 200)
+    }
+}

@@ -140,10 +140,13 @@ final class RoomRegistry: Sendable {
         if let listedRooms, !listedRooms.contains(name) { throw .notListed }
     }
 
-    /// `main` always has its place; any other room needs one under the limit.
+    /// `main` always has its place; any other room needs one under the limit. In a group the limit is
+    /// the group's: its rooms as last counted (a room the group has already is not one more).
     private func checkRoomForOneMore(in rooms: Rooms, name: String) throws(Failure) {
-        let others = rooms.real.keys.filter { $0 != Self.mainRoom }.count
-        guard name == Self.mainRoom || others < maxRooms - 1 else { throw .tooManyRooms(limit: maxRooms) }
+        let listed = group?.listing ?? [:]
+        guard name != Self.mainRoom, listed[name] == nil else { return }
+        let others = Set(rooms.real.keys).union(listed.keys).subtracting([Self.mainRoom])
+        guard others.count < maxRooms - 1 else { throw .tooManyRooms(limit: maxRooms) }
     }
 
     private func makeRoom(_ name: String, transient: Bool = false) -> Room {
