@@ -248,7 +248,10 @@ export class Renderer {
           const entry = entries[i];
           if (!isVisible(entry.transform)) continue;
           drawn += 1;
-          drawUncovered(ctx, screen, painter, entry, occluderAbove(painter, entries, i), 0, 0);
+          // A card a drag moves (plain transforms, no animation) may be drawn from a sprite of a
+          // size close to its own; it is drawn from its own once it rests, in a cached layer.
+          const dragged = !run.still && !entry.card.anim && !pending.has(entry.card.id);
+          drawUncovered(ctx, screen, painter, entry, occluderAbove(painter, entries, i), 0, 0, dragged);
         }
       }
     }
@@ -294,7 +297,9 @@ export class Renderer {
       if (!(size.w > 0 && size.h > 0)) continue;
       wanted.push({ card, side: 'face', size, withShadow: true });
       if (style === 'deck' && i === entries.length - 1) {
-        wanted.push({ card, side: 'face', size, withShadow: false }, { card, side: 'back', size, withShadow: false });
+        // A tap turns it over: its sides without shadow while it turns, its back with one at the end.
+        wanted.push({ card, side: 'face', size, withShadow: false }, { card, side: 'back', size, withShadow: false },
+          { card, side: 'back', size, withShadow: true });
       }
     }
     // First, a layer made by drawing onto another lacks copies of its bottom cards (without the
@@ -308,7 +313,16 @@ export class Renderer {
       // A canvas rasterises what was drawn on it when it is first drawn from: done now, in idle
       // time, rather than in the next frame.
       for (const canvas of [fresh.canvas, ...fresh.snapshots.map((snapshot) => snapshot.canvas)]) rasterise(canvas);
+      fresh.rasterised = true;
       this.#layers.set(key, fresh);
+    }
+    // Copies made during a frame are only recorded: rasterised on first use they would cost the
+    // next motion's first frame every card they hold, turned (a pile's step drew 8 in one frame).
+    for (const layer of this.#layers.values()) {
+      if (layer.rasterised || layer.consumed) continue;
+      if (!hasTime()) return false;
+      for (const snapshot of layer.snapshots) rasterise(snapshot.canvas);
+      layer.rasterised = true;
     }
     for (const { card, side, size, withShadow } of wanted) {
       const fields = {
@@ -562,7 +576,7 @@ export function bandsAround(box, hole) {
  * pixel a turned sprite covers, and a deck's cards lie almost whole under the front one. Each
  * visible band is drawn under a whole-pixel rectangular clip, which costs nothing to apply.
  */
-function drawUncovered(ctx, limit, painter, entry, occluder, dx, dy) {
+function drawUncovered(ctx, limit, painter, entry, occluder, dx, dy, dragged = false) {
   const reach = cardReach(painter, entry.transform);
   const box = {
     x: Math.max(limit.x, Math.floor(reach.x)), y: Math.max(limit.y, Math.floor(reach.y)),
@@ -571,7 +585,7 @@ function drawUncovered(ctx, limit, painter, entry, occluder, dx, dy) {
   if (!(box.right > box.x && box.bottom > box.y)) return;
   const bands = hiddenShare(box, occluder) < MIN_HIDDEN_SHARE ? [box] : bandsAround(box, occluder);
   if (bands.length === 1 && bands[0] === box) {
-    drawCard(ctx, painter, entry, dx, dy);
+    drawCard(ctx, painter, entry, dx, dy, dragged);
     return;
   }
   for (const band of bands) {
@@ -580,7 +594,7 @@ function drawUncovered(ctx, limit, painter, entry, occluder, dx, dy) {
     ctx.beginPath();
     ctx.rect(band.x - dx, band.y - dy, band.right - band.x, band.bottom - band.y);
     ctx.clip();
-    drawCard(ctx, painter, entry, dx, dy);
+    drawCard(ctx, painter, entry, dx, dy, dragged);
     ctx.restore();
   }
 }
@@ -595,8 +609,9 @@ function placeCard(ctx, painter, t, dx, dy) {
 }
 
 // The sprite to draw a card side with (sprites.js: spriteSizes): its own, or while it grows or
-// shrinks, one already made at the larger size.
-function spriteFor(painter, card, side, withShadow) {
+// shrinks, one already made at the larger size; while a drag resizes it, the last one made if
+// its size is close.
+function spriteFor(painter, card, side, withShadow, dragged = false) {
   const { end, larger } = spriteSizes(card);
   if (larger) {
     const kept = painter.sprites.find({
@@ -604,6 +619,14 @@ function spriteFor(painter, card, side, withShadow) {
       devicePerPoint: painter.pointToDevice, withShadow,
     });
     if (kept) return kept;
+  }
+  if (dragged) {
+    const near = painter.sprites.near({
+      side, src: card.src, highlight: card.highlight, w: end.w, h: end.h, devicePerPoint: painter.pointToDevice,
+      withShadow,
+    });
+    // Not a placeholder: the card waits for its photo in a sprite of its own (painter.pending).
+    if (near && (side !== 'face' || !card.src || near.imageWidth)) return near;
   }
   const sprite = spriteOf(painter, card, side, end, withShadow);
   if (side === 'face' && card.src && !sprite.imageWidth) painter.pending?.add(card.id);
@@ -621,8 +644,11 @@ function spriteOf(painter, card, side, size, withShadow) {
   });
 }
 
-/** Draws one card (its transform `t`) with the device origin moved by (dx, dy); false when unseen. */
-function drawCard(ctx, painter, { card, transform: t }, dx, dy) {
+/**
+ * Draws one card (its transform `t`) with the device origin moved by (dx, dy); false when unseen.
+ * `dragged`: a drag moves it (spriteFor).
+ */
+function drawCard(ctx, painter, { card, transform: t }, dx, dy, dragged = false) {
   if (!isVisible(t)) return false;
   const opacity = Math.min(t.opacity, 1);
   placeCard(ctx, painter, t, dx, dy);
@@ -631,7 +657,7 @@ function drawCard(ctx, painter, { card, transform: t }, dx, dy) {
   ctx.globalAlpha = opacity;
   const { side, angle } = visibleSide(t.flip);
   if (Math.abs(Math.sin(angle)) < FLAT_FLIP) {
-    drawSprite(ctx, spriteFor(painter, card, side, true), t.w, t.h);
+    drawSprite(ctx, spriteFor(painter, card, side, true, dragged), t.w, t.h);
   } else {
     paintTurned(ctx, painter, card, t, side, angle);
   }

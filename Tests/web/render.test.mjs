@@ -308,6 +308,18 @@ describe('sprites', () => {
     assert.ok(cache.has({ ...fields, lookName: 'pile' }) && !cache.has({ ...fields, lookName: 'grid' }));
   });
 
+  test('near answers the card side’s last sprite when its size is within the tolerance', () => {
+    const cache = new SpriteCache({ make: fakeCanvases([]) });
+    const fields = { side: 'face', src: '/p/a', highlight: false, w: 300, h: 400, devicePerPoint: 1 };
+    assert.equal(cache.near(fields), null);
+    const made = cache.get({ ...fields, image: { width: 512, height: 384 }, look, lookName: 'swipe' });
+    assert.equal(cache.near({ ...fields, w: 310, h: 410 }), made);
+    assert.equal(cache.near({ ...fields, w: 280 }), made);
+    assert.equal(cache.near({ ...fields, w: 330 }), null, '10 % larger: a sprite of its own');
+    assert.equal(cache.near({ ...fields, src: '/p/b' }), null);
+    assert.equal(cache.near({ ...fields, side: 'back' }), null);
+  });
+
   test('float noise in the scale makes no new sprite', () => {
     assert.equal(quantizeScale(1.0416666667), quantizeScale(1.0416666668));
   });
@@ -376,9 +388,20 @@ test('warm makes the sprites a motion will want while there is time, then none a
   assert.equal(renderer.warm(view, deck, { style: 'deck', images, hasTime }), false, 'one sprite in the slice');
   assert.equal(renderer.warm(view, deck, { style: 'deck', images, hasTime: () => true }), true);
   const warmed = renderer.counters.sprites;
-  assert.ok(warmed - before >= 3, 'the front card’s back, its face without shadow, the hidden card');
+  assert.ok(warmed - before >= 4, 'the front card’s back with and without shadow, its face without, the hidden card');
   assert.equal(renderer.warm(view, deck, { style: 'deck', images, hasTime: () => true }), true);
   assert.equal(renderer.counters.sprites, warmed, 'nothing more to make');
+});
+
+test('a card a drag resizes a little in each frame is drawn from one sprite, its own once it rests', () => {
+  const { frame, renderer } = setup();
+  const sized = (w) => [entry('front', 390), entry('next', 650, { w }, { w })];
+  frame(sized(200));
+  const made = renderer.counters.sprites;
+  for (const w of [202, 205, 208, 211]) frame(sized(w));
+  assert.equal(renderer.counters.sprites, made, 'no sprite per frame');
+  frame(sized(211));
+  assert.ok(renderer.counters.sprites > made, 'at rest, at its own size (and its shadow)');
 });
 
 test('a card drawn with a placeholder stays out of cached layers until its photo is decoded', () => {
