@@ -103,6 +103,7 @@ function start() {
     onReady: (url) => {
       // A cached layer of still cards may show this photo's placeholder or a blurrier variant.
       renderer.invalidate(url);
+      renderer.prepare(url, images);
       invalidate();
     },
   });

@@ -164,6 +164,8 @@ export class Renderer {
   #layerMs = 0;
   #tracked = null;
   #trackedRects = [];
+  #lastView = null;
+  #lastStyle = null;
 
   constructor({ make = makeCanvas, sprites = null } = {}) {
     this.#make = make;
@@ -181,6 +183,21 @@ export class Renderer {
     }
     for (const [key, layer] of this.#layers) {
       if (layer.cards.some(({ card }) => isVariantOf(url, card.src))) this.#layers.delete(key);
+    }
+  }
+
+  /**
+   * A photo arrived (`url`): the sprites of the last frame's cards that show it are made now,
+   * between frames, rather than in the next one (a card coming among the drawn ones during a
+   * flick or a step gets its photo mid-motion). `images` as for `draw`.
+   */
+  prepare(url, images) {
+    if (!this.#lastView?.fit) return;
+    const painter = this.#painter(this.#lastView, this.#lastStyle, images);
+    for (const entry of this.#previous.values()) {
+      if (!isVariantOf(url, entry.card.src) || !isVisible(entry.transform)) continue;
+      const size = spriteSizes(entry.card).end;
+      if (size.w > 0 && size.h > 0) spriteOf(painter, entry.card, 'face', size, true);
     }
   }
 
@@ -223,6 +240,8 @@ export class Renderer {
    */
   draw(ctx, view, entries, { style, images, backdrop, now = 0 }) {
     const painter = this.#painter(view, style, images);
+    this.#lastView = view;
+    this.#lastStyle = style;
     backdrop.draw(ctx, view, now);
     const screen = { x: 0, y: 0, right: view.width, bottom: view.height };
     const layers = new Map();

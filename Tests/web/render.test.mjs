@@ -427,3 +427,23 @@ test('a card drawn with a placeholder stays out of cached layers until its photo
   assert.equal(onMain(log), 1, 'once its photo is drawn, one layer');
   assert.equal(renderer.wantsFrame, false);
 });
+
+test('a photo that arrives has its card’s sprite made at once, not in the next frame', () => {
+  const log = [];
+  const ctx = recordingContext('main', log);
+  const renderer = new Renderer({ make: fakeCanvases(log) });
+  let decoded = false;
+  const photos = { get: (src) => (src === '/photos/late' && !decoded ? null : { width: 512, height: 384 }) };
+  const cards = [entry('a', 130), entry('late', 650, { x: 700 })];
+  const frame = () => renderer.draw(ctx, view, cards, { style: 'pile', images: photos, backdrop });
+  frame();
+  decoded = true;
+  const before = renderer.counters.sprites;
+  renderer.prepare('/photos/other?w=512', photos);
+  assert.equal(renderer.counters.sprites, before, 'another photo: nothing made');
+  renderer.prepare('/photos/late?w=512', photos);
+  const prepared = renderer.counters.sprites;
+  assert.equal(prepared, before + 1, 'its sprite, with the photo');
+  frame();
+  assert.equal(renderer.counters.sprites, prepared, 'the next frame makes none');
+});
