@@ -70,7 +70,9 @@ function start() {
   const heldNote = document.getElementById('held');
   const controls = document.getElementById('controls');
   const showToast = createToast(document.getElementById('toast'));
-  const ctx = canvas.getContext('2d');
+  // Opaque: every frame paints the whole canvas (the backdrop first), and a compositor without a
+  // GPU copies an opaque canvas onto the page rather than blending it, pixel by pixel.
+  const ctx = canvas.getContext('2d', { alpha: false });
   const url = new URL(location.href);
   const params = readParams(url);
   const token = takeToken(url, params.token);
@@ -150,6 +152,7 @@ function start() {
     if (animating || renderer.wantsFrame) {
       dirty = dirty || renderer.wantsFrame;
       requestFrame();
+      if (animating) warmEndsBetweenFrames();
     } else {
       warmWhenIdle();
     }
@@ -173,6 +176,21 @@ function start() {
       }
       const done = renderer.warm(view, cardsAt(scene, now), { style: scene.style, images, hasTime });
       if (!done) warmWhenIdle();
+    });
+  }
+
+  // During a motion, the sprites of the sizes cards will rest at are made in the time left between
+  // frames (never forced in: no timeout), so that the motion's last frame does not make them.
+  let endsAsked = false;
+  function warmEndsBetweenFrames() {
+    if (endsAsked || typeof requestIdleCallback !== 'function') return;
+    endsAsked = true;
+    requestIdleCallback((deadline) => {
+      endsAsked = false;
+      const now = serverNow();
+      if (!anyAnimating(scene, now)) return;
+      const hasTime = () => deadline.timeRemaining() > 4;
+      if (!renderer.warmEnds(view, cardsAt(scene, now), { style: scene.style, images, hasTime })) warmEndsBetweenFrames();
     });
   }
 

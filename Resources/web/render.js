@@ -355,6 +355,28 @@ export class Renderer {
     return true;
   }
 
+  /**
+   * Makes, while `hasTime()` says so, the sprites of the sizes that cards growing or shrinking will
+   * rest at (a style switch resizes every card): run between the frames of a motion, so that its
+   * last frame does not make them all at once. Answers whether all are made.
+   */
+  warmEnds(view, entries, { style, images, hasTime }) {
+    if (!view?.fit) return true;
+    const painter = this.#painter(view, style, images);
+    for (const { card } of entries) {
+      const { end, larger } = spriteSizes(card);
+      if (!larger || !(end.w > 0 && end.h > 0)) continue;
+      const fields = {
+        side: 'face', src: card.src, highlight: card.highlight, w: end.w, h: end.h, lookName: painter.lookName,
+        devicePerPoint: painter.pointToDevice, withShadow: true,
+      };
+      if (this.#sprites.has(fields)) continue;
+      if (!hasTime()) return false;
+      spriteOf(painter, card, 'face', end, true);
+    }
+    return true;
+  }
+
   #valid(layer, view, style) {
     return layer.generation === this.#generation && layer.view === view && layer.style === style
       && layer.fit.scale === view.fit.scale && layer.fit.x === view.fit.x && layer.fit.y === view.fit.y;

@@ -447,3 +447,25 @@ test('a photo that arrives has its card’s sprite made at once, not in the next
   frame();
   assert.equal(renderer.counters.sprites, prepared, 'the next frame makes none');
 });
+
+test('warmEnds makes, while there is time, the sprites cards that grow or shrink will rest at', () => {
+  const { frame, renderer } = setup();
+  const shrinking = (id, x) => entry(id, x, {}, { anim: { from: { w: 400, h: 300 }, to: { w: 200, h: 150 } } });
+  const large = { w: 400, h: 300 };
+  // Drawn large first (a pile), then shrinking (toward a grid): the large sprites serve meanwhile.
+  frame([entry('a', 200, large, large), entry('b', 600, large, large), entry('still', 900)]);
+  const cards = [shrinking('a', 200), shrinking('b', 600), entry('still', 900)];
+  frame(cards);
+  const before = renderer.counters.sprites;
+  let slices = 0;
+  assert.equal(renderer.warmEnds(view, cards, { style: 'pile', images, hasTime: () => (slices += 1) <= 1 }), false);
+  assert.equal(renderer.warmEnds(view, cards, { style: 'pile', images, hasTime: () => true }), true);
+  const made = renderer.counters.sprites;
+  assert.ok(made > before, 'the end sizes made');
+  assert.equal(renderer.warmEnds(view, cards, { style: 'pile', images, hasTime: () => true }), true);
+  assert.equal(renderer.counters.sprites, made, 'nothing more');
+  const settled = cards.map(({ card, transform }) => ({ card: { ...card, anim: undefined }, transform }));
+  frame(settled);
+  frame(settled);
+  assert.equal(renderer.counters.sprites, made, 'the motion’s end makes none');
+});
