@@ -299,8 +299,15 @@ function start() {
     if (typeof data.serverTime === 'number') {
       offsetSamples = addOffsetSample(offsetSamples, data.serverTime - receivedAt);
     }
+    const known = scene.cards;
     scene = applyMessage(scene, type, data, { reducedMotion: reducedMotion.matches });
     images.reserve(scene.cards.size);
+    // Cards new to the page (one coming among the drawn ones as a step or a flick begins) get
+    // their sprites now rather than in the next frame; the style must be the one they are drawn in.
+    if (type === 'change' && scene.style === renderer.lastStyle) {
+      const now = serverNow();
+      renderer.prepareCards(cardsAt(scene, now).filter(({ card }) => !known.has(card.id)), images);
+    }
     if (type === 'snapshot' && !styleAsked) {
       styleAsked = true;
       if (scene.style !== params.style) sendCommand({ command: 'style', style: params.style });

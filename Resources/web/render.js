@@ -192,10 +192,18 @@ export class Renderer {
    * flick or a step gets its photo mid-motion). `images` as for `draw`.
    */
   prepare(url, images) {
+    this.prepareCards([...this.#previous.values()].filter((entry) => isVariantOf(url, entry.card.src)), images);
+  }
+
+  /**
+   * Makes now, between frames, the face sprites of `entries` ([{card, transform}]: cards that a
+   * message has just brought, to be drawn in the next frame) at the size they rest at.
+   */
+  prepareCards(entries, images) {
     if (!this.#lastView?.fit) return;
     const painter = this.#painter(this.#lastView, this.#lastStyle, images);
-    for (const entry of this.#previous.values()) {
-      if (!isVariantOf(url, entry.card.src) || !isVisible(entry.transform)) continue;
+    for (const entry of entries) {
+      if (!isVisible(entry.transform)) continue;
       const size = spriteSizes(entry.card).end;
       if (size.w > 0 && size.h > 0) spriteOf(painter, entry.card, 'face', size, true);
     }
@@ -221,6 +229,11 @@ export class Renderer {
    */
   get wantsFrame() {
     return this.#settling;
+  }
+
+  /** The style the last frame was drawn in (null before the first). */
+  get lastStyle() {
+    return this.#lastStyle;
   }
 
   /** Counters for tests and the benchmark: sprites drawn, layers drawn. */

@@ -469,3 +469,15 @@ test('warmEnds makes, while there is time, the sprites cards that grow or shrink
   frame(settled);
   assert.equal(renderer.counters.sprites, made, 'the motion’s end makes none');
 });
+
+test('prepareCards makes the sprites of cards a message brought before the frame that draws them', () => {
+  const { frame, renderer } = setup();
+  frame([entry('a', 200)]);
+  const before = renderer.counters.sprites;
+  const arriving = entry('b', 600, { w: 300, h: 200 }, { w: 300, h: 200 });
+  renderer.prepareCards([arriving], images);
+  const made = renderer.counters.sprites;
+  assert.ok(made > before);
+  frame([arriving, entry('a', 200)]);
+  assert.equal(renderer.counters.sprites, made, 'the frame makes none');
+});
