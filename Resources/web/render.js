@@ -653,12 +653,24 @@ function drawUncovered(ctx, limit, painter, entry, occluder, dx, dy, dragged = f
   }
 }
 
+// A turn that moves no corner of the card by this many device pixels is not drawn: a software
+// canvas draws a turned image many times slower than a straight one, and a card straightening
+// at the end of a spring spends its last frames within a hair of straight.
+const UNSEEN_TURN_PX = 0.25;
+
+/** The rotation to draw `t` with at `devicePerPoint`: its own, or 0 when no corner would move visibly. */
+export function drawnRotation(t, devicePerPoint) {
+  const reach = (Math.hypot(t.w * t.scaleX, t.h * t.scaleY) / 2) * devicePerPoint;
+  return Math.abs(t.rotation) * reach < UNSEEN_TURN_PX ? 0 : t.rotation;
+}
+
 /** Sets `ctx` to the card's own coordinates, with the device origin moved by (dx, dy). */
 function placeCard(ctx, painter, t, dx, dy) {
   const p = painter.pointToDevice;
   ctx.setTransform(p, 0, 0, p, painter.originX - dx, painter.originY - dy);
   ctx.translate(t.x, t.y);
-  ctx.rotate(t.rotation);
+  const rotation = drawnRotation(t, p);
+  if (rotation !== 0) ctx.rotate(rotation);
   ctx.scale(t.scaleX, t.scaleY);
 }
 
