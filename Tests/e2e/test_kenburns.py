@@ -61,7 +61,9 @@ def test_the_incoming_photo_zooms_and_pans_slowly_as_the_server_says(open_page, 
     steps = [b - a for a, b in zip(widths, widths[1:])]
     assert all(step >= -0.01 if growing else step <= 0.01 for step in steps), \
         f"one way only ({'growing' if growing else 'shrinking'}): {[round(s, 2) for s in steps]}"
-    assert max(abs(step) for step in steps) < 4, f"slowly, no jump: {[round(s, 2) for s in steps]}"
+    # About 15 px/s at this size: a frame held back by a busy machine moves a few pixels, a jump
+    # to the motion's end about 150.
+    assert max(abs(step) for step in steps) < 10, f"slowly, no jump: {[round(s, 2) for s in steps]}"
     # Where it is drawn is where the server's motion puts it now (the page's own card state).
     shown = page.state()["cards"][0]
     mapping = page.mapping()
