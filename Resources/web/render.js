@@ -337,9 +337,10 @@ export class Renderer {
     // First, a layer made by drawing onto another lacks copies of its bottom cards (without the
     // top one, without the top two): drawn afresh now, so that the next gesture or step does not
     // draw it afresh in its first frame.
+    // A layer that grew card by card (photos arriving at load) holds copies of what it was, which
+    // are not these.
     for (const [key, layer] of this.#layers) {
-      const copies = Math.min(SNAPSHOTS, layer.cards.length - 2);
-      if (layer.consumed || layer.snapshots.length >= copies || !this.#valid(layer, view, style)) continue;
+      if (layer.consumed || hasBottomCopies(layer) || !this.#valid(layer, view, style)) continue;
       if (!hasTime()) return false;
       const fresh = this.#drawn(view, painter, style, layer.cards, key, layer);
       // A canvas rasterises what was drawn on it when it is first drawn from: done now, in idle
@@ -541,6 +542,19 @@ export class Renderer {
 // Makes a canvas rasterise the drawing commands it has recorded (reading a pixel waits for them).
 function rasterise(canvas) {
   if (canvas && canvas.width > 0 && canvas.height > 0) canvas.getContext('2d').getImageData(0, 0, 1, 1);
+}
+
+// Whether `layer` keeps copies of its bottom cards without its top one and without its top two
+// (those of them that hold two cards or more), as a layer drawn afresh does.
+function hasBottomCopies(layer) {
+  const count = layer.cards.length;
+  for (let without = 1; without <= SNAPSHOTS; without += 1) {
+    const bottom = layer.cards.slice(0, count - without);
+    if (bottom.length >= 2 && !layer.snapshots.some((snapshot) => sameRun(snapshot.cards, bottom))) {
+      return false;
+    }
+  }
+  return true;
 }
 
 // Whether two runs hold the same cards, looking the same, in the same order.

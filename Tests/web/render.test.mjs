@@ -490,3 +490,22 @@ test('a turn that moves no corner by a quarter of a device pixel is drawn straig
   assert.equal(drawnRotation({ ...card, rotation: 0.0004 }, 2), 0.0004, '0.4 px on a denser screen');
   assert.equal(drawnRotation({ ...card, rotation: -0.01 }, 1), -0.01);
 });
+
+test('a layer that grew by several cards at once is drawn afresh at rest, so that a drag’s first frame finds its copy', () => {
+  const { frame, renderer } = setup();
+  // A pile: every card within the box of the three at the bottom.
+  const at = (moved) => ['a', 'b', 'c', 'd', 'e'].map((id, i) => entry(id, 400 + [0, -60, 60, 10, -10][i]
+    + (moved.includes(id) ? 3 : 0)));
+  frame(at(['d', 'e']));
+  frame(at([]));
+  frame(at([]));
+  const grown = renderer.counters;
+  assert.equal(grown.extended, 1, 'd and e came to rest on the layer of a, b and c together');
+  assert.equal(renderer.warm(view, at([]), { style: 'pile', images, hasTime: () => true }), true);
+  const warmed = renderer.counters;
+  assert.equal(warmed.layers, grown.layers + 1, 'drawn afresh with copies without e and without d and e');
+  frame(at(['e']));
+  const dragged = renderer.counters;
+  assert.equal(dragged.layers, warmed.layers, 'the first frame of the drag draws no layer');
+  assert.equal(dragged.reused, warmed.reused + 1);
+});
