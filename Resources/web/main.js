@@ -302,11 +302,11 @@ function start() {
     const known = scene.cards;
     scene = applyMessage(scene, type, data, { reducedMotion: reducedMotion.matches });
     images.reserve(scene.cards.size);
-    // Cards new to the page (one coming among the drawn ones as a step or a flick begins) get
-    // their sprites now rather than in the next frame; the style must be the one they are drawn in.
-    if (type === 'change' && scene.style === renderer.lastStyle) {
+    // Cards new to the page (one coming among the drawn ones as a step, a flick or a style switch
+    // begins) get their sprites now rather than in the next frame.
+    if (type === 'change') {
       const now = serverNow();
-      renderer.prepareCards(cardsAt(scene, now).filter(({ card }) => !known.has(card.id)), images);
+      renderer.prepareCards(cardsAt(scene, now).filter(({ card }) => !known.has(card.id)), images, scene.style);
     }
     if (type === 'snapshot' && !styleAsked) {
       styleAsked = true;

@@ -197,11 +197,12 @@ export class Renderer {
 
   /**
    * Makes now, between frames, the face sprites of `entries` ([{card, transform}]: cards that a
-   * message has just brought, to be drawn in the next frame) at the size they rest at.
+   * message has just brought, to be drawn in the next frame in `style`, the last frame's by
+   * default) at the size they rest at.
    */
-  prepareCards(entries, images) {
+  prepareCards(entries, images, style = this.#lastStyle) {
     if (!this.#lastView?.fit) return;
-    const painter = this.#painter(this.#lastView, this.#lastStyle, images);
+    const painter = this.#painter(this.#lastView, style, images);
     for (const entry of entries) {
       if (!isVisible(entry.transform)) continue;
       const size = spriteSizes(entry.card).end;
@@ -229,11 +230,6 @@ export class Renderer {
    */
   get wantsFrame() {
     return this.#settling;
-  }
-
-  /** The style the last frame was drawn in (null before the first). */
-  get lastStyle() {
-    return this.#lastStyle;
   }
 
   /** Counters for tests and the benchmark: sprites drawn, layers drawn. */
