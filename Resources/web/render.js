@@ -166,6 +166,7 @@ export class Renderer {
   #trackedRects = [];
   #lastView = null;
   #lastStyle = null;
+  #deferred = [];
 
   constructor({ make = makeCanvas, sprites = null } = {}) {
     this.#make = make;
@@ -259,10 +260,18 @@ export class Renderer {
     this.#pending = new Set();
     painter.pending = this.#pending;
     this.#settling = false;
-    for (const run of splitRuns(entries, this.#previous, pending)) {
+    const runs = splitRuns(entries, this.#previous, pending);
+    // A frame in which nothing moves (a motion's last, or a photo come in) draws no layer afresh:
+    // its cards are drawn as they were while they moved, and the layer is made in idle time.
+    const atRest = runs.every((run) => run.still);
+    this.#deferred = [];
+    for (const run of runs) {
       const cards = entries.slice(run.start, run.end);
-      if (run.still && cards.length > 1) {
-        const layer = this.#layerFor(view, painter, style, cards);
+      const layer = run.still && cards.length > 1 ? this.#layerFor(view, painter, style, cards, !atRest) : null;
+      if (!layer && run.still && cards.length > 1) {
+        this.#deferred.push({ key: cards.map((entry) => entry.card.id).join('\n'), cards, view, style });
+      }
+      if (layer) {
         layers.set(layer.key, layer);
         drawn += layer.visible;
         if (layer.box) {
@@ -318,6 +327,18 @@ export class Renderer {
   warm(view, entries, { style, images, hasTime }) {
     if (!view?.fit) return true;
     const painter = this.#painter(view, style, images);
+    // The layers a frame at rest left to idle time.
+    while (this.#deferred.length) {
+      const run = this.#deferred[0];
+      if (run.view === view && run.style === style) {
+        if (!hasTime()) return false;
+        const fresh = this.#drawn(view, painter, style, run.cards, run.key, null);
+        for (const canvas of [fresh.canvas, ...fresh.snapshots.map((snapshot) => snapshot.canvas)]) rasterise(canvas);
+        fresh.rasterised = true;
+        this.#layers.set(run.key, fresh);
+      }
+      this.#deferred.shift();
+    }
     const wanted = [];
     for (let i = entries.length - 1; i >= 0; i -= 1) {
       const { card } = entries[i];
@@ -396,15 +417,15 @@ export class Renderer {
    * The layer of a run of still cards. In order of cost: the same layer as in the last frame; a
    * copy kept of a layer's bottom cards (the top one or two started to move: a drag, a flick, the
    * next one straightening); a layer of some of these cards with the others drawn onto it, above
-   * or under (a card came to rest next to a run); drawn afresh.
+   * or under (a card came to rest next to a run); drawn afresh, unless `mayDraw` is false (null).
    */
-  #layerFor(view, painter, style, cards) {
+  #layerFor(view, painter, style, cards, mayDraw = true) {
     const key = cards.map((entry) => entry.card.id).join('\n');
     const held = this.#layers.get(key);
     if (held && !held.consumed && this.#valid(held, view, style) && sameRun(held.cards, cards)) return held;
     const started = performance.now();
     const layer = this.#fromSnapshot(view, style, cards, key) ?? this.#extended(view, painter, style, cards, key)
-      ?? this.#drawn(view, painter, style, cards, key, held);
+      ?? (mayDraw ? this.#drawn(view, painter, style, cards, key, held) : null);
     this.#layerMs += performance.now() - started;
     return layer;
   }

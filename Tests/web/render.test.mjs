@@ -94,12 +94,16 @@ describe('Renderer', () => {
     assert.equal(renderer.counters.layers, 0);
   });
 
-  test('still cards go into one layer, drawn once and then copied', () => {
+  test('still cards go into one layer, made in idle time, then copied', () => {
     const { log, frame, renderer } = setup();
     frame(stack());
     assert.equal(frame(stack()), 4);
+    assert.equal(onMain(log), 4, 'at rest the cards are drawn as they were while they moved');
+    assert.equal(renderer.counters.layers, 0, 'no layer drawn in a frame');
+    assert.equal(renderer.warm(view, stack(), { style: 'pile', images, hasTime: () => true }), true);
+    assert.equal(renderer.counters.layers, 1, 'drawn in idle time');
+    assert.equal(frame(stack()), 4);
     assert.equal(onMain(log), 1, 'the whole stack is one layer');
-    assert.equal(renderer.counters.layers, 1);
     frame(stack());
     assert.equal(renderer.counters.layers, 1, 'kept');
   });
@@ -157,14 +161,17 @@ describe('Renderer', () => {
   test('a drag or a step moves the top one or two cards: the layer under them is a copy kept, not drawn', () => {
     const { log, frame, renderer } = setup();
     const pile = (topX, nextX = 650) => [entry('a', 130), entry('b', 390), entry('next', nextX), entry('top', topX)];
+    const rest = () => renderer.warm(view, pile(910), { style: 'pile', images, hasTime: () => true });
     frame(pile(910));
     frame(pile(910));
+    rest();
     const { layers, reused } = renderer.counters;
     assert.equal(frame(pile(900)), 4, 'the top card moves');
     assert.deepEqual([renderer.counters.layers, renderer.counters.reused], [layers, reused + 1]);
     assert.equal(onMain(log), 2);
     frame(pile(910));
     frame(pile(910));
+    rest();
     const again = renderer.counters;
     frame(pile(900, 640));
     assert.deepEqual([renderer.counters.layers, renderer.counters.reused], [again.layers, again.reused + 1],
@@ -192,14 +199,19 @@ describe('Renderer', () => {
 
   test('invalidate (a photo arrived) and a new stage fit rebuild the layers', () => {
     const { frame, renderer } = setup();
+    const rest = () => {
+      frame(stack());
+      renderer.warm(view, stack(), { style: 'pile', images, hasTime: () => true });
+    };
     frame(stack());
-    frame(stack());
+    rest();
+    assert.equal(renderer.counters.layers, 1);
     renderer.invalidate();
-    frame(stack());
+    rest();
     assert.equal(renderer.counters.layers, 2);
     view.fit = { scale: 0.5, x: 10, y: 0 };
     try {
-      frame(stack());
+      rest();
       assert.equal(renderer.counters.layers, 3);
     } finally {
       view.fit = { scale: 1, x: 0, y: 0 };
