@@ -234,11 +234,21 @@ def _measure_in_tab(driver, base, room, style, action):
     slow = []
     for previous, frame in zip([{"counters": before} if before else None] + frames, frames):
         made = None
-        if previous and "counters" in frame and "counters" in previous:
+        if "inFrame" in frame:
+            # What the frame itself made (pages that say so; the running counts also grow between
+            # frames there).
+            made = {**frame["inFrame"], "recordMs": round(frame["counters"]["recordMs"], 1)}
+        elif previous and "counters" in frame and "counters" in previous:
             # Running counts are differenced; recordMs is the frame's own.
             made = {key: round(value if key == "recordMs" else value - previous["counters"].get(key, 0), 1)
                     for key, value in frame["counters"].items()}
         slow.append({"drawMs": round(frame["drawMs"], 1), "made": made})
+    # Sprites and layers drawn inside frames, over the whole animation: the work a frame could
+    # have been spared (made ahead, between frames or in idle time).
+    in_frames = {}
+    for item in slow:
+        for key in ("sprites", "spriteMs", "layers", "layerMs"):
+            in_frames[key] = round(in_frames.get(key, 0) + ((item["made"] or {}).get(key) or 0), 1)
     for index, item in enumerate(slow):
         item["frame"] = index
     slow = sorted(slow, key=lambda item: -item["drawMs"])[:3]
@@ -250,6 +260,7 @@ def _measure_in_tab(driver, base, room, style, action):
         "draw": _round(summary(draws)),
         "interval": _round(summary(intervals)),
         "slowest": slow,
+        "made_in_frames": in_frames,
         # Sprites and layers the page made during the animation (pages that count them).
         "made": ({key: round(counters[key] - before[key], 1) for key in counters} if counters and before else None),
     }

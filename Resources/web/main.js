@@ -197,6 +197,7 @@ function start() {
   function draw(now, timestamp) {
     view.fit = fitStage(view.cssWidth, view.cssHeight, scene.stage?.w, scene.stage?.h);
     const started = performance.now();
+    const countsBefore = recorder.recording ? renderer.counters : null;
     let cards = 0;
     if (scene.asleep) {
       // Dark until the schedule ends: no card is drawn, so no photo is fetched.
@@ -215,7 +216,12 @@ function start() {
       if (flushRecordedFrames) ctx.getImageData(0, 0, 1, 1);
       // The renderer's running counts, and how much of the frame was issuing commands (the rest
       // is rasterising them).
-      recorder.record(timestamp, performance.now() - started, cards, { ...renderer.counters, recordMs });
+      // What this frame itself made (the running counts also grow between frames: sprites made
+      // as messages and photos arrive, and in idle time).
+      const counts = renderer.counters;
+      const inFrame = Object.fromEntries(Object.entries(counts).map(([key, value]) => [
+        key, Math.round((value - countsBefore[key]) * 10) / 10]));
+      recorder.record(timestamp, performance.now() - started, cards, { ...counts, recordMs }, inFrame);
     }
     drawnFrames += 1;
     lastDrawAt = performance.now();
