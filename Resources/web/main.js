@@ -308,11 +308,15 @@ function start() {
     const known = scene.cards;
     scene = applyMessage(scene, type, data, { reducedMotion: reducedMotion.matches });
     images.reserve(scene.cards.size);
-    // Cards new to the page (one coming among the drawn ones as a step, a flick or a style switch
-    // begins) get their sprites now rather than in the next frame.
+    // Cards new to the page, and cards sent a new motion (one coming among the drawn ones as a
+    // step, a flick or a style switch begins; the swipe's next card going to the front slot), get
+    // the sprites the next frame would make now, between frames. Not those a drag moves: they
+    // change size in every message, and a frame draws them from a sprite of a size close by.
     if (type === 'change') {
       const now = serverNow();
-      renderer.prepareCards(cardsAt(scene, now).filter(({ card }) => !known.has(card.id)), images, scene.style);
+      const moved = new Set((data.cards ?? []).filter((card) => card.anim).map((card) => card.id));
+      renderer.prepareCards(cardsAt(scene, now).filter(({ card }) => moved.has(card.id) || !known.has(card.id)),
+        images, scene.style);
     }
     if (type === 'snapshot' && !styleAsked) {
       styleAsked = true;

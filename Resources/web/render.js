@@ -197,17 +197,23 @@ export class Renderer {
   }
 
   /**
-   * Makes now, between frames, the face sprites of `entries` ([{card, transform}]: cards that a
-   * message has just brought, to be drawn in the next frame in `style`, the last frame's by
-   * default) at the size they rest at.
+   * Makes now, between frames, the face sprites that the next frame would make for `entries`
+   * ([{card, transform}]: cards a message has just brought or changed, to be drawn in `style`, the
+   * last frame's by default): at the size each rests at, unless one made at the larger size it
+   * passes through serves meanwhile (spriteFor).
    */
   prepareCards(entries, images, style = this.#lastStyle) {
     if (!this.#lastView?.fit) return;
     const painter = this.#painter(this.#lastView, style, images);
-    for (const entry of entries) {
-      if (!isVisible(entry.transform)) continue;
-      const size = spriteSizes(entry.card).end;
-      if (size.w > 0 && size.h > 0) spriteOf(painter, entry.card, 'face', size, true);
+    for (const { card, transform } of entries) {
+      if (!isVisible(transform)) continue;
+      const { end, larger } = spriteSizes(card);
+      if (!(end.w > 0 && end.h > 0)) continue;
+      if (larger && painter.sprites.find({
+        side: 'face', src: card.src, highlight: card.highlight, w: larger.w, h: larger.h,
+        devicePerPoint: painter.pointToDevice, withShadow: true,
+      })) continue;
+      spriteOf(painter, card, 'face', end, true);
     }
   }
 

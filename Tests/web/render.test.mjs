@@ -521,3 +521,16 @@ test('a layer that grew by several cards at once is drawn afresh at rest, so tha
   assert.equal(dragged.layers, warmed.layers, 'the first frame of the drag draws no layer');
   assert.equal(dragged.reused, warmed.reused + 1);
 });
+
+test('prepareCards leaves a shrinking card to the larger sprite it has, as the frame would', () => {
+  const { frame, renderer } = setup();
+  const large = { w: 400, h: 300 };
+  frame([entry('a', 200, large, large)]);
+  const before = renderer.counters.sprites;
+  const shrinking = entry('a', 200, {}, { anim: { from: { ...large }, to: { w: 200, h: 150 } } });
+  renderer.prepareCards([shrinking], images);
+  assert.equal(renderer.counters.sprites, before, 'its large sprite serves until the motion ends');
+  const growing = entry('b', 600, {}, { anim: { from: { w: 100, h: 75 }, to: { w: 200, h: 150 } } });
+  renderer.prepareCards([growing], images);
+  assert.ok(renderer.counters.sprites > before, 'none at the larger size: its own, now');
+});
