@@ -70,9 +70,7 @@ function start() {
   const heldNote = document.getElementById('held');
   const controls = document.getElementById('controls');
   const showToast = createToast(document.getElementById('toast'));
-  // Opaque: every frame paints the whole canvas (the backdrop first), and a compositor without a
-  // GPU copies an opaque canvas onto the page rather than blending it, pixel by pixel.
-  const ctx = canvas.getContext('2d', { alpha: false });
+  const ctx = canvas.getContext('2d');
   const url = new URL(location.href);
   const params = readParams(url);
   const token = takeToken(url, params.token);
