@@ -14,8 +14,11 @@ to the server, as the buttons do.
 
   python3 Benchmarks/bench.py --only frames       # through make bench's runner (results.json, BENCHMARKS.md)
   python3 Benchmarks/bench_frames.py [--bin .build/release/stackweb] [--repeat 3]   # alone, prints JSON
+  python3 Benchmarks/bench_frames.py --repeat 5 --before /tmp/before/Resources --before-json before.json --json after.json
+                                                  # two pages in the same minutes, alternating
 """
 
+import contextlib
 import json
 import os
 import sys
@@ -234,11 +237,21 @@ def _measure_in_tab(driver, base, room, style, action):
     slow = []
     for previous, frame in zip([{"counters": before} if before else None] + frames, frames):
         made = None
-        if previous and "counters" in frame and "counters" in previous:
+        if "inFrame" in frame:
+            # What the frame itself made (pages that say so; the running counts also grow between
+            # frames there).
+            made = {**frame["inFrame"], "recordMs": round(frame["counters"]["recordMs"], 1)}
+        elif previous and "counters" in frame and "counters" in previous:
             # Running counts are differenced; recordMs is the frame's own.
             made = {key: round(value if key == "recordMs" else value - previous["counters"].get(key, 0), 1)
                     for key, value in frame["counters"].items()}
         slow.append({"drawMs": round(frame["drawMs"], 1), "made": made})
+    # Sprites and layers drawn inside frames, over the whole animation: the work a frame could
+    # have been spared (made ahead, between frames or in idle time).
+    in_frames = {}
+    for item in slow:
+        for key in ("sprites", "spriteMs", "layers", "layerMs"):
+            in_frames[key] = round(in_frames.get(key, 0) + ((item["made"] or {}).get(key) or 0), 1)
     for index, item in enumerate(slow):
         item["frame"] = index
     slow = sorted(slow, key=lambda item: -item["drawMs"])[:3]
@@ -250,6 +263,7 @@ def _measure_in_tab(driver, base, room, style, action):
         "draw": _round(summary(draws)),
         "interval": _round(summary(intervals)),
         "slowest": slow,
+        "made_in_frames": in_frames,
         # Sprites and layers the page made during the animation (pages that count them).
         "made": ({key: round(counters[key] - before[key], 1) for key in counters} if counters and before else None),
     }
@@ -266,48 +280,70 @@ def within_budget(stats):
 
 
 def run(binary, out_dir, repeat=1, resources="Resources", only=None):
+    return run_pages(binary, out_dir, {"page": resources}, repeat, only)["page"]
+
+
+def run_pages(binary, out_dir, pages, repeat=1, only=None):
+    """`run` for several pages at once (name -> the Resources folder serving it): one Chromium and a
+    server per page, each animation measured on every page in turn, `repeat` times in alternating
+    order, so that a busy machine weighs on them alike. Answers {name: results}."""
     try:
         import selenium  # noqa: F401
     except ImportError:
-        return {"skipped": "selenium is not installed (make pip-deps installs it)"}
+        return {name: {"skipped": "selenium is not installed (make pip-deps installs it)"} for name in pages}
     if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
-        return {"skipped": f"{CHROMIUM} or {CHROMEDRIVER} missing (make apt-deps installs them)"}
-    results = {"viewport": list(VIEWPORT), "dpr": 1, "budget": BUDGET, "animations": {}, "repeat": repeat,
-               "resources": resources, "loadavg_start": os.getloadavg()[0]}
+        return {name: {"skipped": f"{CHROMIUM} or {CHROMEDRIVER} missing (make apt-deps installs them)"}
+                for name in pages}
+    results = {name: {"viewport": list(VIEWPORT), "dpr": 1, "budget": BUDGET, "animations": {}, "repeat": repeat,
+                      "resources": resources, "loadavg_start": os.getloadavg()[0]}
+               for name, resources in pages.items()}
+    names = list(pages)
     stamp = int(time.time()) % 100000
-    with StackWebServer(binary, resources=resources,
-                        stderr_path=os.path.join(out_dir, "server-frames.log")) as server:
-        base = f"http://127.0.0.1:{server.port}/"
+    with contextlib.ExitStack() as servers_open:
+        servers = {
+            name: servers_open.enter_context(StackWebServer(
+                binary, resources=resources,
+                stderr_path=os.path.join(out_dir, "server-frames.log" if len(pages) == 1 else f"server-frames-{name}.log")))
+            for name, resources in pages.items()}
         driver = _chromium()
         try:
-            results["user_agent"] = driver.execute_script("return navigator.userAgent")
-            for index, (name, (style, action)) in enumerate(_scenarios(base).items()):
-                if only and not any(word in name for word in only):
+            for name in names:
+                results[name]["user_agent"] = driver.execute_script("return navigator.userAgent")
+            for index, animation in enumerate(_scenarios("http://127.0.0.1/")):
+                if only and not any(word in animation for word in only):
                     continue
-                runs = []
+                runs = {name: [] for name in names}
                 for attempt in range(repeat):
-                    for retry in range(3):
-                        room = f"bench-frames-{stamp}-{index}-{attempt}-{retry}"
-                        stats = _measure(driver, base, room, style, action)
-                        # A gesture the server did not take (it happens on a loaded machine) moved
-                        # nothing: measured again in a fresh room rather than reported as smooth.
-                        if stats["draw"]["n"] > 0:
-                            break
-                        log(f"frames ({name}): nothing moved, again")
-                    stats["retries"] = retry
-                    runs.append(stats)
-                # The run with the median p99 frame: one noisy neighbour should not decide a row.
-                runs.sort(key=lambda stats: stats["raf"]["p99"])
-                stats = runs[len(runs) // 2]
-                stats["runs"] = len(runs)
-                stats["within_budget"] = within_budget(stats)
-                results["animations"][name] = stats
-                log(f"frames ({name}): {stats['raf']['n']} rAF, p50 {stats['raf']['p50']} p99 "
-                    f"{stats['raf']['p99']} max {stats['raf']['max']} ms; draw p50 {stats['draw']['p50']} "
-                    f"p99 {stats['draw']['p99']} max {stats['draw']['max']} ms over {stats['draw']['n']} frames; made {stats['made']}; slowest {stats['slowest']}")
+                    for name in (names if attempt % 2 == 0 else names[::-1]):
+                        base = f"http://127.0.0.1:{servers[name].port}/"
+                        style, action = _scenarios(base)[animation]
+                        for retry in range(3):
+                            room = f"bench-frames-{stamp}-{index}-{attempt}-{name}-{retry}"
+                            stats = _measure(driver, base, room, style, action)
+                            # A gesture the server did not take (it happens on a loaded machine) moved
+                            # nothing: measured again in a fresh room rather than reported as smooth.
+                            if stats["draw"]["n"] > 0:
+                                break
+                            log(f"frames ({animation}): nothing moved, again")
+                        stats["retries"] = retry
+                        stats["loadavg"] = round(os.getloadavg()[0], 2)
+                        runs[name].append(stats)
+                for name in names:
+                    # The run with the median p99 frame: one noisy neighbour should not decide a row.
+                    measured = sorted(runs[name], key=lambda stats: stats["raf"]["p99"])
+                    stats = measured[len(measured) // 2]
+                    stats["runs"] = len(measured)
+                    stats["within_budget"] = within_budget(stats)
+                    results[name]["animations"][animation] = stats
+                    label = animation if len(pages) == 1 else f"{animation}, {name}"
+                    log(f"frames ({label}): {stats['raf']['n']} rAF, p50 {stats['raf']['p50']} p99 "
+                        f"{stats['raf']['p99']} max {stats['raf']['max']} ms; draw p50 {stats['draw']['p50']} "
+                        f"p99 {stats['draw']['p99']} max {stats['draw']['max']} ms over {stats['draw']['n']} frames; "
+                        f"made in frames {stats['made_in_frames']}; slowest {stats['slowest']}")
         finally:
             driver.quit()
-    results["loadavg_end"] = os.getloadavg()[0]
+    for name in names:
+        results[name]["loadavg_end"] = os.getloadavg()[0]
     return results
 
 
@@ -322,13 +358,22 @@ if __name__ == "__main__":
     parser.add_argument("--json", default="", help="write the results here (else to standard output)")
     parser.add_argument("--resources", default="Resources",
                         help="the page to measure (e.g. a checkout of an older commit's Resources)")
+    parser.add_argument("--before", default="",
+                        help="another page to measure in the same minutes, alternating (e.g. an older commit's Resources)")
+    parser.add_argument("--before-json", default="", help="with --before: write its results here")
     args = parser.parse_args()
     os.chdir(os.path.dirname(HERE))
     os.makedirs(args.out, exist_ok=True)
     only = [word for word in args.only.split(",") if word]
-    text = json.dumps(run(args.bin, args.out, args.repeat, args.resources, only), indent=1)
-    if args.json:
-        with open(args.json, "w") as out:
-            out.write(text)
+    if args.before:
+        both = run_pages(args.bin, args.out, {"before": args.before, "after": args.resources}, args.repeat, only)
+        outputs = [(both["after"], args.json), (both["before"], args.before_json)]
     else:
-        print(text)
+        outputs = [(run(args.bin, args.out, args.repeat, args.resources, only), args.json)]
+    for results, path in outputs:
+        text = json.dumps(results, indent=1)
+        if path:
+            with open(path, "w") as out:
+                out.write(text)
+        else:
+            print(text)

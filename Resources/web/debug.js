@@ -33,9 +33,15 @@ export class FrameRecorder {
     return this.stats();
   }
 
-  /** `counters` (optional): the renderer's running counts of sprites and layers made. */
-  record(timestamp, drawMs, cards, counters = null) {
-    if (this.#on) this.#frames.push({ timestamp, drawMs, cards, ...(counters ? { counters: { ...counters } } : {}) });
+  /**
+   * `counters` (optional): the renderer's running counts of sprites and layers made; `inFrame`
+   * (optional): how many of them this frame made.
+   */
+  record(timestamp, drawMs, cards, counters = null, inFrame = null) {
+    if (!this.#on) return;
+    this.#frames.push({
+      timestamp, drawMs, cards, ...(counters ? { counters: { ...counters } } : {}), ...(inFrame ? { inFrame: { ...inFrame } } : {}),
+    });
   }
 
   /** The frames recorded so far ({timestamp, drawMs, cards} each), copied. */

@@ -103,6 +103,7 @@ function start() {
     onReady: (url) => {
       // A cached layer of still cards may show this photo's placeholder or a blurrier variant.
       renderer.invalidate(url);
+      renderer.prepare(url, images);
       invalidate();
     },
   });
@@ -149,6 +150,7 @@ function start() {
     if (animating || renderer.wantsFrame) {
       dirty = dirty || renderer.wantsFrame;
       requestFrame();
+      if (animating) warmEndsBetweenFrames();
     } else {
       warmWhenIdle();
     }
@@ -175,9 +177,25 @@ function start() {
     });
   }
 
+  // During a motion, the sprites of the sizes cards will rest at are made in the time left between
+  // frames (never forced in: no timeout), so that the motion's last frame does not make them.
+  let endsAsked = false;
+  function warmEndsBetweenFrames() {
+    if (endsAsked || typeof requestIdleCallback !== 'function') return;
+    endsAsked = true;
+    requestIdleCallback((deadline) => {
+      endsAsked = false;
+      const now = serverNow();
+      if (!anyAnimating(scene, now)) return;
+      const hasTime = () => deadline.timeRemaining() > 4;
+      if (!renderer.warmEnds(view, cardsAt(scene, now), { style: scene.style, images, hasTime })) warmEndsBetweenFrames();
+    });
+  }
+
   function draw(now, timestamp) {
     view.fit = fitStage(view.cssWidth, view.cssHeight, scene.stage?.w, scene.stage?.h);
     const started = performance.now();
+    const countsBefore = recorder.recording ? renderer.counters : null;
     let cards = 0;
     if (scene.asleep) {
       // Dark until the schedule ends: no card is drawn, so no photo is fetched.
@@ -196,7 +214,12 @@ function start() {
       if (flushRecordedFrames) ctx.getImageData(0, 0, 1, 1);
       // The renderer's running counts, and how much of the frame was issuing commands (the rest
       // is rasterising them).
-      recorder.record(timestamp, performance.now() - started, cards, { ...renderer.counters, recordMs });
+      // What this frame itself made (the running counts also grow between frames: sprites made
+      // as messages and photos arrive, and in idle time).
+      const counts = renderer.counters;
+      const inFrame = Object.fromEntries(Object.entries(counts).map(([key, value]) => [
+        key, Math.round((value - countsBefore[key]) * 10) / 10]));
+      recorder.record(timestamp, performance.now() - started, cards, { ...counts, recordMs }, inFrame);
     }
     drawnFrames += 1;
     lastDrawAt = performance.now();
@@ -280,8 +303,19 @@ function start() {
     if (typeof data.serverTime === 'number') {
       offsetSamples = addOffsetSample(offsetSamples, data.serverTime - receivedAt);
     }
+    const known = scene.cards;
     scene = applyMessage(scene, type, data, { reducedMotion: reducedMotion.matches });
     images.reserve(scene.cards.size);
+    // Cards new to the page, and cards sent a new motion (one coming among the drawn ones as a
+    // step, a flick or a style switch begins; the swipe's next card going to the front slot), get
+    // the sprites the next frame would make now, between frames. Not those a drag moves: they
+    // change size in every message, and a frame draws them from a sprite of a size close by.
+    if (type === 'change') {
+      const now = serverNow();
+      const moved = new Set((data.cards ?? []).filter((card) => card.anim).map((card) => card.id));
+      renderer.prepareCards(cardsAt(scene, now).filter(({ card }) => moved.has(card.id) || !known.has(card.id)),
+        images, scene.style);
+    }
     if (type === 'snapshot' && !styleAsked) {
       styleAsked = true;
       if (scene.style !== params.style) sendCommand({ command: 'style', style: params.style });

@@ -164,6 +164,9 @@ export class Renderer {
   #layerMs = 0;
   #tracked = null;
   #trackedRects = [];
+  #lastView = null;
+  #lastStyle = null;
+  #deferred = [];
 
   constructor({ make = makeCanvas, sprites = null } = {}) {
     this.#make = make;
@@ -181,6 +184,36 @@ export class Renderer {
     }
     for (const [key, layer] of this.#layers) {
       if (layer.cards.some(({ card }) => isVariantOf(url, card.src))) this.#layers.delete(key);
+    }
+  }
+
+  /**
+   * A photo arrived (`url`): the sprites of the last frame's cards that show it are made now,
+   * between frames, rather than in the next one (a card coming among the drawn ones during a
+   * flick or a step gets its photo mid-motion). `images` as for `draw`.
+   */
+  prepare(url, images) {
+    this.prepareCards([...this.#previous.values()].filter((entry) => isVariantOf(url, entry.card.src)), images);
+  }
+
+  /**
+   * Makes now, between frames, the face sprites that the next frame would make for `entries`
+   * ([{card, transform}]: cards a message has just brought or changed, to be drawn in `style`, the
+   * last frame's by default): at the size each rests at, unless one made at the larger size it
+   * passes through serves meanwhile (spriteFor).
+   */
+  prepareCards(entries, images, style = this.#lastStyle) {
+    if (!this.#lastView?.fit) return;
+    const painter = this.#painter(this.#lastView, style, images);
+    for (const { card, transform } of entries) {
+      if (!isVisible(transform)) continue;
+      const { end, larger } = spriteSizes(card);
+      if (!(end.w > 0 && end.h > 0)) continue;
+      if (larger && painter.sprites.find({
+        side: 'face', src: card.src, highlight: card.highlight, w: larger.w, h: larger.h,
+        devicePerPoint: painter.pointToDevice, withShadow: true,
+      })) continue;
+      spriteOf(painter, card, 'face', end, true);
     }
   }
 
@@ -223,6 +256,8 @@ export class Renderer {
    */
   draw(ctx, view, entries, { style, images, backdrop, now = 0 }) {
     const painter = this.#painter(view, style, images);
+    this.#lastView = view;
+    this.#lastStyle = style;
     backdrop.draw(ctx, view, now);
     const screen = { x: 0, y: 0, right: view.width, bottom: view.height };
     const layers = new Map();
@@ -231,10 +266,18 @@ export class Renderer {
     this.#pending = new Set();
     painter.pending = this.#pending;
     this.#settling = false;
-    for (const run of splitRuns(entries, this.#previous, pending)) {
+    const runs = splitRuns(entries, this.#previous, pending);
+    // A frame in which nothing moves (a motion's last, or a photo come in) draws no layer afresh:
+    // its cards are drawn as they were while they moved, and the layer is made in idle time.
+    const atRest = runs.every((run) => run.still);
+    this.#deferred = [];
+    for (const run of runs) {
       const cards = entries.slice(run.start, run.end);
-      if (run.still && cards.length > 1) {
-        const layer = this.#layerFor(view, painter, style, cards);
+      const layer = run.still && cards.length > 1 ? this.#layerFor(view, painter, style, cards, !atRest) : null;
+      if (!layer && run.still && cards.length > 1) {
+        this.#deferred.push({ key: cards.map((entry) => entry.card.id).join('\n'), cards, view, style });
+      }
+      if (layer) {
         layers.set(layer.key, layer);
         drawn += layer.visible;
         if (layer.box) {
@@ -248,7 +291,10 @@ export class Renderer {
           const entry = entries[i];
           if (!isVisible(entry.transform)) continue;
           drawn += 1;
-          drawUncovered(ctx, screen, painter, entry, occluderAbove(painter, entries, i), 0, 0);
+          // A card a drag moves (plain transforms, no animation) may be drawn from a sprite of a
+          // size close to its own; it is drawn from its own once it rests, in a cached layer.
+          const dragged = !run.still && !entry.card.anim && !pending.has(entry.card.id);
+          drawUncovered(ctx, screen, painter, entry, occluderAbove(painter, entries, i), 0, 0, dragged);
         }
       }
     }
@@ -287,6 +333,18 @@ export class Renderer {
   warm(view, entries, { style, images, hasTime }) {
     if (!view?.fit) return true;
     const painter = this.#painter(view, style, images);
+    // The layers a frame at rest left to idle time.
+    while (this.#deferred.length) {
+      const run = this.#deferred[0];
+      if (run.view === view && run.style === style) {
+        if (!hasTime()) return false;
+        const fresh = this.#drawn(view, painter, style, run.cards, run.key, null);
+        for (const canvas of [fresh.canvas, ...fresh.snapshots.map((snapshot) => snapshot.canvas)]) rasterise(canvas);
+        fresh.rasterised = true;
+        this.#layers.set(run.key, fresh);
+      }
+      this.#deferred.shift();
+    }
     const wanted = [];
     for (let i = entries.length - 1; i >= 0; i -= 1) {
       const { card } = entries[i];
@@ -294,21 +352,33 @@ export class Renderer {
       if (!(size.w > 0 && size.h > 0)) continue;
       wanted.push({ card, side: 'face', size, withShadow: true });
       if (style === 'deck' && i === entries.length - 1) {
-        wanted.push({ card, side: 'face', size, withShadow: false }, { card, side: 'back', size, withShadow: false });
+        // A tap turns it over: its sides without shadow while it turns, its back with one at the end.
+        wanted.push({ card, side: 'face', size, withShadow: false }, { card, side: 'back', size, withShadow: false },
+          { card, side: 'back', size, withShadow: true });
       }
     }
     // First, a layer made by drawing onto another lacks copies of its bottom cards (without the
     // top one, without the top two): drawn afresh now, so that the next gesture or step does not
     // draw it afresh in its first frame.
+    // A layer that grew card by card (photos arriving at load) holds copies of what it was, which
+    // are not these.
     for (const [key, layer] of this.#layers) {
-      const copies = Math.min(SNAPSHOTS, layer.cards.length - 2);
-      if (layer.consumed || layer.snapshots.length >= copies || !this.#valid(layer, view, style)) continue;
+      if (layer.consumed || hasBottomCopies(layer) || !this.#valid(layer, view, style)) continue;
       if (!hasTime()) return false;
       const fresh = this.#drawn(view, painter, style, layer.cards, key, layer);
       // A canvas rasterises what was drawn on it when it is first drawn from: done now, in idle
       // time, rather than in the next frame.
       for (const canvas of [fresh.canvas, ...fresh.snapshots.map((snapshot) => snapshot.canvas)]) rasterise(canvas);
+      fresh.rasterised = true;
       this.#layers.set(key, fresh);
+    }
+    // Copies made during a frame are only recorded: rasterised on first use they would cost the
+    // next motion's first frame every card they hold, turned (a pile's step drew 8 in one frame).
+    for (const layer of this.#layers.values()) {
+      if (layer.rasterised || layer.consumed) continue;
+      if (!hasTime()) return false;
+      for (const snapshot of layer.snapshots) rasterise(snapshot.canvas);
+      layer.rasterised = true;
     }
     for (const { card, side, size, withShadow } of wanted) {
       const fields = {
@@ -322,6 +392,28 @@ export class Renderer {
     return true;
   }
 
+  /**
+   * Makes, while `hasTime()` says so, the sprites of the sizes that cards growing or shrinking will
+   * rest at (a style switch resizes every card): run between the frames of a motion, so that its
+   * last frame does not make them all at once. Answers whether all are made.
+   */
+  warmEnds(view, entries, { style, images, hasTime }) {
+    if (!view?.fit) return true;
+    const painter = this.#painter(view, style, images);
+    for (const { card } of entries) {
+      const { end, larger } = spriteSizes(card);
+      if (!larger || !(end.w > 0 && end.h > 0)) continue;
+      const fields = {
+        side: 'face', src: card.src, highlight: card.highlight, w: end.w, h: end.h, lookName: painter.lookName,
+        devicePerPoint: painter.pointToDevice, withShadow: true,
+      };
+      if (this.#sprites.has(fields)) continue;
+      if (!hasTime()) return false;
+      spriteOf(painter, card, 'face', end, true);
+    }
+    return true;
+  }
+
   #valid(layer, view, style) {
     return layer.generation === this.#generation && layer.view === view && layer.style === style
       && layer.fit.scale === view.fit.scale && layer.fit.x === view.fit.x && layer.fit.y === view.fit.y;
@@ -331,15 +423,15 @@ export class Renderer {
    * The layer of a run of still cards. In order of cost: the same layer as in the last frame; a
    * copy kept of a layer's bottom cards (the top one or two started to move: a drag, a flick, the
    * next one straightening); a layer of some of these cards with the others drawn onto it, above
-   * or under (a card came to rest next to a run); drawn afresh.
+   * or under (a card came to rest next to a run); drawn afresh, unless `mayDraw` is false (null).
    */
-  #layerFor(view, painter, style, cards) {
+  #layerFor(view, painter, style, cards, mayDraw = true) {
     const key = cards.map((entry) => entry.card.id).join('\n');
     const held = this.#layers.get(key);
     if (held && !held.consumed && this.#valid(held, view, style) && sameRun(held.cards, cards)) return held;
     const started = performance.now();
     const layer = this.#fromSnapshot(view, style, cards, key) ?? this.#extended(view, painter, style, cards, key)
-      ?? this.#drawn(view, painter, style, cards, key, held);
+      ?? (mayDraw ? this.#drawn(view, painter, style, cards, key, held) : null);
     this.#layerMs += performance.now() - started;
     return layer;
   }
@@ -475,6 +567,19 @@ function rasterise(canvas) {
   if (canvas && canvas.width > 0 && canvas.height > 0) canvas.getContext('2d').getImageData(0, 0, 1, 1);
 }
 
+// Whether `layer` keeps copies of its bottom cards without its top one and without its top two
+// (those of them that hold two cards or more), as a layer drawn afresh does.
+function hasBottomCopies(layer) {
+  const count = layer.cards.length;
+  for (let without = 1; without <= SNAPSHOTS; without += 1) {
+    const bottom = layer.cards.slice(0, count - without);
+    if (bottom.length >= 2 && !layer.snapshots.some((snapshot) => sameRun(snapshot.cards, bottom))) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // Whether two runs hold the same cards, looking the same, in the same order.
 function sameRun(a, b) {
   return a.length === b.length && a.every((entry, i) => sameLook(entry, b[i]));
@@ -562,7 +667,7 @@ export function bandsAround(box, hole) {
  * pixel a turned sprite covers, and a deck's cards lie almost whole under the front one. Each
  * visible band is drawn under a whole-pixel rectangular clip, which costs nothing to apply.
  */
-function drawUncovered(ctx, limit, painter, entry, occluder, dx, dy) {
+function drawUncovered(ctx, limit, painter, entry, occluder, dx, dy, dragged = false) {
   const reach = cardReach(painter, entry.transform);
   const box = {
     x: Math.max(limit.x, Math.floor(reach.x)), y: Math.max(limit.y, Math.floor(reach.y)),
@@ -571,7 +676,7 @@ function drawUncovered(ctx, limit, painter, entry, occluder, dx, dy) {
   if (!(box.right > box.x && box.bottom > box.y)) return;
   const bands = hiddenShare(box, occluder) < MIN_HIDDEN_SHARE ? [box] : bandsAround(box, occluder);
   if (bands.length === 1 && bands[0] === box) {
-    drawCard(ctx, painter, entry, dx, dy);
+    drawCard(ctx, painter, entry, dx, dy, dragged);
     return;
   }
   for (const band of bands) {
@@ -580,9 +685,20 @@ function drawUncovered(ctx, limit, painter, entry, occluder, dx, dy) {
     ctx.beginPath();
     ctx.rect(band.x - dx, band.y - dy, band.right - band.x, band.bottom - band.y);
     ctx.clip();
-    drawCard(ctx, painter, entry, dx, dy);
+    drawCard(ctx, painter, entry, dx, dy, dragged);
     ctx.restore();
   }
+}
+
+// A turn that moves no corner of the card by this many device pixels is not drawn: a software
+// canvas draws a turned image many times slower than a straight one, and a card straightening
+// at the end of a spring spends its last frames within a hair of straight.
+const UNSEEN_TURN_PX = 0.25;
+
+/** The rotation to draw `t` with at `devicePerPoint`: its own, or 0 when no corner would move visibly. */
+export function drawnRotation(t, devicePerPoint) {
+  const reach = (Math.hypot(t.w * t.scaleX, t.h * t.scaleY) / 2) * devicePerPoint;
+  return Math.abs(t.rotation) * reach < UNSEEN_TURN_PX ? 0 : t.rotation;
 }
 
 /** Sets `ctx` to the card's own coordinates, with the device origin moved by (dx, dy). */
@@ -590,13 +706,15 @@ function placeCard(ctx, painter, t, dx, dy) {
   const p = painter.pointToDevice;
   ctx.setTransform(p, 0, 0, p, painter.originX - dx, painter.originY - dy);
   ctx.translate(t.x, t.y);
-  ctx.rotate(t.rotation);
+  const rotation = drawnRotation(t, p);
+  if (rotation !== 0) ctx.rotate(rotation);
   ctx.scale(t.scaleX, t.scaleY);
 }
 
 // The sprite to draw a card side with (sprites.js: spriteSizes): its own, or while it grows or
-// shrinks, one already made at the larger size.
-function spriteFor(painter, card, side, withShadow) {
+// shrinks, one already made at the larger size; while a drag resizes it, the last one made if
+// its size is close.
+function spriteFor(painter, card, side, withShadow, dragged = false) {
   const { end, larger } = spriteSizes(card);
   if (larger) {
     const kept = painter.sprites.find({
@@ -604,6 +722,14 @@ function spriteFor(painter, card, side, withShadow) {
       devicePerPoint: painter.pointToDevice, withShadow,
     });
     if (kept) return kept;
+  }
+  if (dragged) {
+    const near = painter.sprites.near({
+      side, src: card.src, highlight: card.highlight, w: end.w, h: end.h, devicePerPoint: painter.pointToDevice,
+      withShadow,
+    });
+    // Not a placeholder: the card waits for its photo in a sprite of its own (painter.pending).
+    if (near && (side !== 'face' || !card.src || near.imageWidth)) return near;
   }
   const sprite = spriteOf(painter, card, side, end, withShadow);
   if (side === 'face' && card.src && !sprite.imageWidth) painter.pending?.add(card.id);
@@ -621,8 +747,11 @@ function spriteOf(painter, card, side, size, withShadow) {
   });
 }
 
-/** Draws one card (its transform `t`) with the device origin moved by (dx, dy); false when unseen. */
-function drawCard(ctx, painter, { card, transform: t }, dx, dy) {
+/**
+ * Draws one card (its transform `t`) with the device origin moved by (dx, dy); false when unseen.
+ * `dragged`: a drag moves it (spriteFor).
+ */
+function drawCard(ctx, painter, { card, transform: t }, dx, dy, dragged = false) {
   if (!isVisible(t)) return false;
   const opacity = Math.min(t.opacity, 1);
   placeCard(ctx, painter, t, dx, dy);
@@ -631,7 +760,7 @@ function drawCard(ctx, painter, { card, transform: t }, dx, dy) {
   ctx.globalAlpha = opacity;
   const { side, angle } = visibleSide(t.flip);
   if (Math.abs(Math.sin(angle)) < FLAT_FLIP) {
-    drawSprite(ctx, spriteFor(painter, card, side, true), t.w, t.h);
+    drawSprite(ctx, spriteFor(painter, card, side, true, dragged), t.w, t.h);
   } else {
     paintTurned(ctx, painter, card, t, side, angle);
   }

@@ -63,6 +63,7 @@ export class SpriteCache {
   #budget;
   #sprites = new Map();
   #byCard = new Map();
+  #latest = new Map();
   #shadows = new Map();
   #pixels = 0;
   #built = 0;
@@ -113,6 +114,7 @@ export class SpriteCache {
     if (sprite) {
       this.#sprites.delete(key);
       this.#sprites.set(key, sprite);
+      this.#latest.set(sideKey(side, withShadow, scale, src, highlight), sprite);
       return sprite;
     }
     const started = performance.now();
@@ -121,6 +123,7 @@ export class SpriteCache {
     sprite.key = key;
     this.#sprites.set(key, sprite);
     this.#byCard.set(cardKey, sprite);
+    this.#latest.set(sideKey(side, withShadow, scale, src, highlight), sprite);
     this.#pixels += sprite.canvas.width * sprite.canvas.height;
     this.#evict(key);
     return sprite;
@@ -139,6 +142,18 @@ export class SpriteCache {
     this.#sprites.delete(sprite.key);
     this.#sprites.set(sprite.key, sprite);
     return sprite;
+  }
+
+  /**
+   * The sprite of this card side used last, in whatever look, if its size is within `tolerance`
+   * (a share) of `w`×`h`, or null; nothing is drawn. A card a drag resizes (the swipe's next card
+   * easing toward the front) has a new size in every frame: stretched a little, one sprite serves.
+   */
+  near({ side, src, highlight, w, h, devicePerPoint, withShadow = true }, tolerance = NEAR_SIZE) {
+    const sprite = this.#latest.get(sideKey(side, withShadow, quantizeScale(devicePerPoint), src, highlight));
+    if (!sprite || this.#sprites.get(sprite.key) !== sprite) return null;
+    const close = (a, b) => Math.abs(a / b - 1) <= tolerance;
+    return close(sprite.w, w) && close(sprite.h, h) ? sprite : null;
   }
 
   /** Whether the sprite `get` would answer for these fields is made already. */
@@ -215,6 +230,13 @@ export class SpriteCache {
       this.#shadows.clear();
     }
   }
+}
+
+// How far `near` may stretch a sprite: the swipe's next card grows by 20 of 386 points (5 %).
+const NEAR_SIZE = 0.08;
+
+function sideKey(side, withShadow, scale, src, highlight) {
+  return `${side}|${withShadow ? 's' : 'n'}@${scale}|${side === 'face' ? `${src}|${highlight ? 1 : 0}` : ''}`;
 }
 
 /**

@@ -208,6 +208,7 @@ extension Stack {
         let compared: [String: Bool] = [
             "stage": stage == other.stage, "style": style == other.style,
             "swipeStacked": swipeStacked == other.swipeStacked, "isFullscreen": isFullscreen == other.isFullscreen,
+            "frameTransition": frameTransition == other.frameTransition,
             // The layout follows from the style, stage and swipe mode.
             "layout": true,
             "photos": photos == other.photos, "cards": cards == other.cards,

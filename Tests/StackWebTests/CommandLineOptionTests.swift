@@ -8,7 +8,8 @@ import Testing
     /// here before `everyOptionParsesFromArgumentAndEnvironment` passes.
     static let samples = [
         "--host": "0.0.0.0", "--port": "9000", "--photos": "/p", "--style": "grid", "--stage": "800x600",
-        "--resources": "/r", "--interval": "20", "--order": "date", "--sleep": "23:00-07:00", "--cache": "/c",
+        "--resources": "/r", "--interval": "20", "--transition": "kenburns", "--order": "date",
+        "--sleep": "23:00-07:00", "--cache": "/c",
         "--token": "abcdefghijklmnop", "--state": "/s.json", "--allowed-host": "frame.lan", "--rooms": "hall",
         "--max-cards": "500",
         "--tls-cert": "/cert.pem", "--tls-key": "/key.pem",
@@ -115,6 +116,7 @@ import Testing
         #expect(Self.failure([], ["STACKWEB_PORT": "x"]) == "--port must be 0 to 65535")
         #expect(Self.failure(["--interval=0.5"]) == "--interval must be 1 to 86400 seconds")
         #expect(Self.failure(["--order", "size"]) == "--order must be name or date")
+        #expect(Self.failure(["--transition", "wipe"]) == "--transition must be fade or kenburns")
         #expect(Self.failure(["--style", "cube"]) == "--style must be one of: pile, angles, grid, deck, swipe, frame")
         #expect(Self.failure(["--stage", "10x10"]) == "--stage must be WxH, each 100 to 10000 points")
         #expect(Self.failure(["--allowed-host", "a:80"]) == "--allowed-host takes a host name without port")

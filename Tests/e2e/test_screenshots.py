@@ -148,6 +148,13 @@ def test_screenshot_of_the_frame_style_in_a_kiosk(open_page, server):
         wait_until(lambda: page.state()["style"], lambda shown: shown == "frame", message="the page to show frame")
         on_a_wall_screen(page)
         page.wait_until_settled()
+        # A picture on the wall, not a photo on a desk: the front photo spans the screen's height
+        # or its width.
+        front = page.top_card()
+        mapping = page.mapping()
+        shown = (front["w"] * front["scaleX"] * mapping.scale, front["h"] * front["scaleY"] * mapping.scale)
+        assert shown[0] >= 0.95 * WALL_SCREEN[0] or shown[1] >= 0.95 * WALL_SCREEN[1], \
+            f"the photo is drawn {shown[0]:.0f}×{shown[1]:.0f} on a {WALL_SCREEN[0]}×{WALL_SCREEN[1]} screen"
         save(page, "frame-kiosk-1920.png", WALL_SCREEN)
     finally:
         page.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

@@ -94,12 +94,16 @@ describe('Renderer', () => {
     assert.equal(renderer.counters.layers, 0);
   });
 
-  test('still cards go into one layer, drawn once and then copied', () => {
+  test('still cards go into one layer, made in idle time, then copied', () => {
     const { log, frame, renderer } = setup();
     frame(stack());
     assert.equal(frame(stack()), 4);
+    assert.equal(onMain(log), 4, 'at rest the cards are drawn as they were while they moved');
+    assert.equal(renderer.counters.layers, 0, 'no layer drawn in a frame');
+    assert.equal(renderer.warm(view, stack(), { style: 'pile', images, hasTime: () => true }), true);
+    assert.equal(renderer.counters.layers, 1, 'drawn in idle time');
+    assert.equal(frame(stack()), 4);
     assert.equal(onMain(log), 1, 'the whole stack is one layer');
-    assert.equal(renderer.counters.layers, 1);
     frame(stack());
     assert.equal(renderer.counters.layers, 1, 'kept');
   });
@@ -157,14 +161,17 @@ describe('Renderer', () => {
   test('a drag or a step moves the top one or two cards: the layer under them is a copy kept, not drawn', () => {
     const { log, frame, renderer } = setup();
     const pile = (topX, nextX = 650) => [entry('a', 130), entry('b', 390), entry('next', nextX), entry('top', topX)];
+    const rest = () => renderer.warm(view, pile(910), { style: 'pile', images, hasTime: () => true });
     frame(pile(910));
     frame(pile(910));
+    rest();
     const { layers, reused } = renderer.counters;
     assert.equal(frame(pile(900)), 4, 'the top card moves');
     assert.deepEqual([renderer.counters.layers, renderer.counters.reused], [layers, reused + 1]);
     assert.equal(onMain(log), 2);
     frame(pile(910));
     frame(pile(910));
+    rest();
     const again = renderer.counters;
     frame(pile(900, 640));
     assert.deepEqual([renderer.counters.layers, renderer.counters.reused], [again.layers, again.reused + 1],
@@ -192,14 +199,19 @@ describe('Renderer', () => {
 
   test('invalidate (a photo arrived) and a new stage fit rebuild the layers', () => {
     const { frame, renderer } = setup();
+    const rest = () => {
+      frame(stack());
+      renderer.warm(view, stack(), { style: 'pile', images, hasTime: () => true });
+    };
     frame(stack());
-    frame(stack());
+    rest();
+    assert.equal(renderer.counters.layers, 1);
     renderer.invalidate();
-    frame(stack());
+    rest();
     assert.equal(renderer.counters.layers, 2);
     view.fit = { scale: 0.5, x: 10, y: 0 };
     try {
-      frame(stack());
+      rest();
       assert.equal(renderer.counters.layers, 3);
     } finally {
       view.fit = { scale: 1, x: 0, y: 0 };
@@ -308,6 +320,18 @@ describe('sprites', () => {
     assert.ok(cache.has({ ...fields, lookName: 'pile' }) && !cache.has({ ...fields, lookName: 'grid' }));
   });
 
+  test('near answers the card side’s last sprite when its size is within the tolerance', () => {
+    const cache = new SpriteCache({ make: fakeCanvases([]) });
+    const fields = { side: 'face', src: '/p/a', highlight: false, w: 300, h: 400, devicePerPoint: 1 };
+    assert.equal(cache.near(fields), null);
+    const made = cache.get({ ...fields, image: { width: 512, height: 384 }, look, lookName: 'swipe' });
+    assert.equal(cache.near({ ...fields, w: 310, h: 410 }), made);
+    assert.equal(cache.near({ ...fields, w: 280 }), made);
+    assert.equal(cache.near({ ...fields, w: 330 }), null, '10 % larger: a sprite of its own');
+    assert.equal(cache.near({ ...fields, src: '/p/b' }), null);
+    assert.equal(cache.near({ ...fields, side: 'back' }), null);
+  });
+
   test('float noise in the scale makes no new sprite', () => {
     assert.equal(quantizeScale(1.0416666667), quantizeScale(1.0416666668));
   });
@@ -376,9 +400,20 @@ test('warm makes the sprites a motion will want while there is time, then none a
   assert.equal(renderer.warm(view, deck, { style: 'deck', images, hasTime }), false, 'one sprite in the slice');
   assert.equal(renderer.warm(view, deck, { style: 'deck', images, hasTime: () => true }), true);
   const warmed = renderer.counters.sprites;
-  assert.ok(warmed - before >= 3, 'the front card’s back, its face without shadow, the hidden card');
+  assert.ok(warmed - before >= 4, 'the front card’s back with and without shadow, its face without, the hidden card');
   assert.equal(renderer.warm(view, deck, { style: 'deck', images, hasTime: () => true }), true);
   assert.equal(renderer.counters.sprites, warmed, 'nothing more to make');
+});
+
+test('a card a drag resizes a little in each frame is drawn from one sprite, its own once it rests', () => {
+  const { frame, renderer } = setup();
+  const sized = (w) => [entry('front', 390), entry('next', 650, { w }, { w })];
+  frame(sized(200));
+  const made = renderer.counters.sprites;
+  for (const w of [202, 205, 208, 211]) frame(sized(w));
+  assert.equal(renderer.counters.sprites, made, 'no sprite per frame');
+  frame(sized(211));
+  assert.ok(renderer.counters.sprites > made, 'at rest, at its own size (and its shadow)');
 });
 
 test('a card drawn with a placeholder stays out of cached layers until its photo is decoded', () => {
@@ -403,4 +438,99 @@ test('a card drawn with a placeholder stays out of cached layers until its photo
   frame();
   assert.equal(onMain(log), 1, 'once its photo is drawn, one layer');
   assert.equal(renderer.wantsFrame, false);
+});
+
+test('a photo that arrives has its card’s sprite made at once, not in the next frame', () => {
+  const log = [];
+  const ctx = recordingContext('main', log);
+  const renderer = new Renderer({ make: fakeCanvases(log) });
+  let decoded = false;
+  const photos = { get: (src) => (src === '/photos/late' && !decoded ? null : { width: 512, height: 384 }) };
+  const cards = [entry('a', 130), entry('late', 650, { x: 700 })];
+  const frame = () => renderer.draw(ctx, view, cards, { style: 'pile', images: photos, backdrop });
+  frame();
+  decoded = true;
+  const before = renderer.counters.sprites;
+  renderer.prepare('/photos/other?w=512', photos);
+  assert.equal(renderer.counters.sprites, before, 'another photo: nothing made');
+  renderer.prepare('/photos/late?w=512', photos);
+  const prepared = renderer.counters.sprites;
+  assert.equal(prepared, before + 1, 'its sprite, with the photo');
+  frame();
+  assert.equal(renderer.counters.sprites, prepared, 'the next frame makes none');
+});
+
+test('warmEnds makes, while there is time, the sprites cards that grow or shrink will rest at', () => {
+  const { frame, renderer } = setup();
+  const shrinking = (id, x) => entry(id, x, {}, { anim: { from: { w: 400, h: 300 }, to: { w: 200, h: 150 } } });
+  const large = { w: 400, h: 300 };
+  // Drawn large first (a pile), then shrinking (toward a grid): the large sprites serve meanwhile.
+  frame([entry('a', 200, large, large), entry('b', 600, large, large), entry('still', 900)]);
+  const cards = [shrinking('a', 200), shrinking('b', 600), entry('still', 900)];
+  frame(cards);
+  const before = renderer.counters.sprites;
+  let slices = 0;
+  assert.equal(renderer.warmEnds(view, cards, { style: 'pile', images, hasTime: () => (slices += 1) <= 1 }), false);
+  assert.equal(renderer.warmEnds(view, cards, { style: 'pile', images, hasTime: () => true }), true);
+  const made = renderer.counters.sprites;
+  assert.ok(made > before, 'the end sizes made');
+  assert.equal(renderer.warmEnds(view, cards, { style: 'pile', images, hasTime: () => true }), true);
+  assert.equal(renderer.counters.sprites, made, 'nothing more');
+  const settled = cards.map(({ card, transform }) => ({ card: { ...card, anim: undefined }, transform }));
+  frame(settled);
+  frame(settled);
+  assert.equal(renderer.counters.sprites, made, 'the motion’s end makes none');
+});
+
+test('prepareCards makes the sprites of cards a message brought before the frame that draws them', () => {
+  const { frame, renderer } = setup();
+  frame([entry('a', 200)]);
+  const before = renderer.counters.sprites;
+  const arriving = entry('b', 600, { w: 300, h: 200 }, { w: 300, h: 200 });
+  renderer.prepareCards([arriving], images);
+  const made = renderer.counters.sprites;
+  assert.ok(made > before);
+  frame([arriving, entry('a', 200)]);
+  assert.equal(renderer.counters.sprites, made, 'the frame makes none');
+});
+
+test('a turn that moves no corner by a quarter of a device pixel is drawn straight', async () => {
+  const { drawnRotation } = await import('../../Resources/web/render.js');
+  // A 600 × 800 point card: its corners are 500 points from its centre.
+  const card = transform(0, { w: 600, h: 800 });
+  assert.equal(drawnRotation({ ...card, rotation: 0.0004 }, 1), 0, '0.2 px at the corners');
+  assert.equal(drawnRotation({ ...card, rotation: 0.0004 }, 2), 0.0004, '0.4 px on a denser screen');
+  assert.equal(drawnRotation({ ...card, rotation: -0.01 }, 1), -0.01);
+});
+
+test('a layer that grew by several cards at once is drawn afresh at rest, so that a drag’s first frame finds its copy', () => {
+  const { frame, renderer } = setup();
+  // A pile: every card within the box of the three at the bottom.
+  const at = (moved) => ['a', 'b', 'c', 'd', 'e'].map((id, i) => entry(id, 400 + [0, -60, 60, 10, -10][i]
+    + (moved.includes(id) ? 3 : 0)));
+  frame(at(['d', 'e']));
+  frame(at([]));
+  frame(at([]));
+  const grown = renderer.counters;
+  assert.equal(grown.extended, 1, 'd and e came to rest on the layer of a, b and c together');
+  assert.equal(renderer.warm(view, at([]), { style: 'pile', images, hasTime: () => true }), true);
+  const warmed = renderer.counters;
+  assert.equal(warmed.layers, grown.layers + 1, 'drawn afresh with copies without e and without d and e');
+  frame(at(['e']));
+  const dragged = renderer.counters;
+  assert.equal(dragged.layers, warmed.layers, 'the first frame of the drag draws no layer');
+  assert.equal(dragged.reused, warmed.reused + 1);
+});
+
+test('prepareCards leaves a shrinking card to the larger sprite it has, as the frame would', () => {
+  const { frame, renderer } = setup();
+  const large = { w: 400, h: 300 };
+  frame([entry('a', 200, large, large)]);
+  const before = renderer.counters.sprites;
+  const shrinking = entry('a', 200, {}, { anim: { from: { ...large }, to: { w: 200, h: 150 } } });
+  renderer.prepareCards([shrinking], images);
+  assert.equal(renderer.counters.sprites, before, 'its large sprite serves until the motion ends');
+  const growing = entry('b', 600, {}, { anim: { from: { w: 100, h: 75 }, to: { w: 200, h: 150 } } });
+  renderer.prepareCards([growing], images);
+  assert.ok(renderer.counters.sprites > before, 'none at the larger size: its own, now');
 });

@@ -86,11 +86,13 @@ extension Stack {
     }
 
     /// Sends the top card to the back (a flick, `next`, a swipe left, the deck's fly-out) and
-    /// remembers it for `undo`; in `pile` it lands with a new tilt, as PhotoStackView's `makeCrooked`.
+    /// remembers it for `undo`; in `pile` it lands with a new tilt, as PhotoStackView's `makeCrooked`,
+    /// and in a Ken Burns `frame` too (its next pass moves anew).
     mutating func sendTopToBackRecorded(from: CardTransform?, toward direction: Point, speed: Double, now: Millis) {
         guard let top = order.first else { return }
         record(.sentToBack(card: top, tilt: cards[top].tilt))
-        sendTopToBack(from: from, toward: direction, speed: speed, retilt: style == .pile, now: now)
+        let retilt = style == .pile || (style == .frame && frameTransition == .kenBurns)
+        sendTopToBack(from: from, toward: direction, speed: speed, retilt: retilt, now: now)
     }
 
     /// Brings the back card to the front (`previous`, a swipe right) and remembers it for `undo`.

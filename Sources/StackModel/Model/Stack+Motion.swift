@@ -79,10 +79,12 @@ extension Stack {
             let rest = restTransform(of: card)
             if let motion = motions[card] {
                 guard motion.phase == .settling, motion.target != rest else { continue }
-                animate(card, from: displayed(card, at: now), to: rest, transition, now: now)
+                animate(card, from: settleStart(card, from: displayed(card, at: now)), to: rest, transition, now: now)
             } else if let place = seen.place(of: card, expectedAt: index) {
                 let previous = before[place].card.transform
-                if previous != rest { animate(card, from: previous, to: rest, transition, now: now) }
+                if previous != rest {
+                    animate(card, from: settleStart(card, from: previous), to: rest, transition, now: now)
+                }
             } else if let start = entrance(of: card) {
                 animate(card, from: start, to: rest, transition, now: now)
             }
@@ -99,6 +101,11 @@ extension Stack {
             animate(card, from: from, to: restTransform(of: card), transition, now: now)
             if motions[card]?.animation != nil { travelling.append(card) }
         }
+    }
+
+    /// Where a card whose resting place moved starts from, seen at `seen`, as the layout says.
+    private func settleStart(_ card: Int, from seen: CardTransform) -> CardTransform {
+        layout.settleStart(from: seen, of: photos[card], tilt: cards[card].tilt, position: position(of: card))
     }
 
     /// Where a card newly among the drawn ones starts, as the layout says.

@@ -2,9 +2,10 @@
 extension Stack {
     /// The one layout of `style` on `stage`. `count` sizes the grid's tiles (nil: the smallest,
     /// as for a stack too large to fit); `pairsPortraits` says whether the frame shows its front two
-    /// photos side by side.
+    /// photos side by side, `frameTransition` how it changes photos.
     static func layout(
-        for style: StyleName, stage: StageSize, swipeStacked: Bool, count: Int? = nil, pairsPortraits: Bool = false
+        for style: StyleName, stage: StageSize, swipeStacked: Bool, count: Int? = nil, pairsPortraits: Bool = false,
+        frameTransition: FrameTransition = .fade
     ) -> any StyleLayout {
         switch style {
         case .pile: PileLayout(stage: stage)
@@ -12,7 +13,7 @@ extension Stack {
         case .grid: GridLayout(stage: stage, count: count)
         case .deck: DeckLayout(stage: stage)
         case .swipe: SwipeLayout(stage: stage, stacked: swipeStacked)
-        case .frame: FrameLayout(stage: stage, paired: pairsPortraits)
+        case .frame: FrameLayout(stage: stage, paired: pairsPortraits, transition: frameTransition)
         }
     }
 
@@ -29,7 +30,8 @@ extension Stack {
     /// - Complexity: O(1), O(columns) for the grid.
     mutating func refreshLayout() {
         layout = Self.layout(
-            for: style, stage: stage, swipeStacked: swipeStacked, count: count, pairsPortraits: frontPhotosPair)
+            for: style, stage: stage, swipeStacked: swipeStacked, count: count, pairsPortraits: frontPhotosPair,
+            frameTransition: frameTransition)
     }
 
     /// Lays the stack out in `name`'s layout. Each card drawn before or after the switch animates from

@@ -9,6 +9,11 @@ public struct Stack: Sendable {
     /// `swipe` only: SMSwipeView's stacked mode, the cards behind the front one at 50 % and 30 %
     /// opacity; a user choice (the `style` command's `stacked`), kept across style switches.
     public internal(set) var swipeStacked: Bool
+    /// How the `frame` style changes photos: a setting of the server (`--transition`), not of the
+    /// room, so it is not saved with the stack.
+    public var frameTransition = FrameTransition.fade {
+        didSet { refreshLayout() }
+    }
     /// Whether the front card is shown fitted to the whole stage (pile's double tap, `fullscreen`).
     public internal(set) var isFullscreen = false
     var layout: any StyleLayout

@@ -2,7 +2,9 @@
 /// landscape stage two portrait photos in a row share it side by side, and go together.
 ///
 /// Photos change by cross-fade: the outgoing one fades out where it is while the incoming one fades
-/// in at its place. Hidden cards wait, transparent, where they will show. A flick or swipe anywhere
+/// in at its place; or, with `FrameTransition.kenBurns`, the incoming one lies whole under the
+/// outgoing one as that fades, and slowly zooms and pans (`KenBurns`). Hidden cards wait,
+/// transparent, where they will show. A flick or swipe anywhere
 /// on the stage goes next or previous, as in `swipe`. See docs/styles.md.
 struct FrameLayout: StyleLayout, Equatable {
     /// The space between the two photos of a pair.
@@ -15,11 +17,21 @@ struct FrameLayout: StyleLayout, Equatable {
     var stage: StageSize
     /// The front two photos are portraits on a landscape stage: shown side by side.
     var paired: Bool
+    var transition: FrameTransition = .fade
 
     var drawnLimit: Int { Self.drawnLimit }
 
-    /// Position 0 (and 1 when paired) shown; the others transparent, fitted where a lone photo shows.
+    /// Position 0 (and 1 when paired) shown, where its Ken Burns motion ends if it has one; the others
+    /// transparent, fitted where a lone photo shows.
     func restTransform(of photo: Photo, tilt: Int8, position: Int) -> CardTransform {
+        let fitted = fittedTransform(of: photo, position: position)
+        guard transition == .kenBurns && isShown(position) else { return fitted }
+        return KenBurns(over: fitted, tilt: tilt).end
+    }
+
+    private func isShown(_ position: Int) -> Bool { position == 0 || (paired && position == 1) }
+
+    private func fittedTransform(of photo: Photo, position: Int) -> CardTransform {
         if paired && position < 2 {
             let halfWidth = (stage.width - Self.gap) / 2
             let size = photo.fitted(width: halfWidth, height: stage.height)
@@ -31,6 +43,13 @@ struct FrameLayout: StyleLayout, Equatable {
             x: stage.width / 2, y: stage.height / 2, w: size.width, h: size.height, opacity: position == 0 ? 1 : 0)
     }
 
+    /// With Ken Burns, a photo coming to show starts its motion whole, under the outgoing photo
+    /// fading out over it (a flown card is drawn above the others).
+    func settleStart(from seen: CardTransform, of photo: Photo, tilt: Int8, position: Int) -> CardTransform {
+        guard transition == .kenBurns && isShown(position) && seen.opacity < 1 else { return seen }
+        return KenBurns(over: fittedTransform(of: photo, position: position), tilt: tilt).start
+    }
+
     /// A card coming among the drawn ones fades in at its place.
     func entrance(of photo: Photo, tilt: Int8, position: Int) -> CardTransform? {
         var start = restTransform(of: photo, tilt: tilt, position: position)
@@ -39,6 +58,8 @@ struct FrameLayout: StyleLayout, Equatable {
     }
 
     var reflow: Transition { .tween(.easeInOut, duration: Self.crossFade) }
+    /// `next`: the photos coming to show move as `settleStart` says.
+    var reflowAfterSendingBack: Transition { transition == .kenBurns ? KenBurns.transition : reflow }
     var springBack: Transition { .spring(.settle) }
     /// The outgoing photo fades out where it is (where a drag left it).
     func flightTarget(from: CardTransform, direction: Point) -> CardTransform {
@@ -50,7 +71,7 @@ struct FrameLayout: StyleLayout, Equatable {
     var flight: Transition { .tween(.easeInOut, duration: Self.crossFade) }
     var landing: Landing { .appear }
     var arrival: Transition { .tween(.easeInOut, duration: Self.crossFade) }
-    /// A photo coming back fades in at its place.
+    /// A photo coming back fades in at its place (with Ken Burns, where its motion ends).
     func arrivalStart(_ rest: CardTransform) -> CardTransform {
         var transparent = rest
         transparent.opacity = 0

@@ -17,6 +17,8 @@ protocol StyleLayout: Sendable {
     /// Whether a card pushed past the drawn cards glides to its new place before it stops being drawn,
     /// rather than vanishing where everyone sees it.
     var showsLeavingCards: Bool { get }
+    /// Where a card whose resting place moved starts on its way there, seen at `seen` now.
+    func settleStart(from seen: CardTransform, of photo: Photo, tilt: Int8, position: Int) -> CardTransform
     /// Cards whose resting place moved under them.
     var reflow: Transition { get }
     /// The others, after the top card left for the back.
@@ -63,6 +65,7 @@ enum Landing: Sendable, Equatable {
 extension StyleLayout {
     func entrance(of photo: Photo, tilt: Int8, position: Int) -> CardTransform? { nil }
     var showsLeavingCards: Bool { false }
+    func settleStart(from seen: CardTransform, of photo: Photo, tilt: Int8, position: Int) -> CardTransform { seen }
     var reflow: Transition { .spring(.settle) }
     var reflowAfterSendingBack: Transition { reflow }
     var reflowAfterBringingUp: Transition { reflow }

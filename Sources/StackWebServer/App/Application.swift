@@ -90,6 +90,7 @@ public final class Application {
         photosReading = reading
         let stage = configuration.stage
         let style = configuration.style
+        let transition = configuration.transition
         // --shuffle: one random order per start for rooms without a saved one; each room its own.
         let shuffleSeed = configuration.shuffle ? UInt64.random(in: 0...UInt64.max) : nil
         let sleep = configuration.sleep.map { SleepClock(schedule: $0) }
@@ -116,8 +117,13 @@ public final class Application {
             let seed = FNV1a.hash(name.utf8)
             // The folder as it is now: a room restored after an unload sees photos added meanwhile.
             let photos = library.withLock { $0.photos }
-            if let saved { return Stack(photos: photos, stage: stage, saved: saved, seed: seed) }
+            if let saved {
+                var stack = Stack(photos: photos, stage: stage, saved: saved, seed: seed)
+                stack.frameTransition = transition
+                return stack
+            }
             var stack = Stack(photos: photos, stage: stage, style: style, seed: seed)
+            stack.frameTransition = transition
             if let shuffleSeed {
                 // At time 0 the shuffle's motions are long over: the room opens at rest.
                 _ = try? stack.handle(.command(.shuffle(seed: shuffleSeed ^ seed)), at: 0)

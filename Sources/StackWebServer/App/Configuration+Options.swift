@@ -49,6 +49,19 @@ extension Configuration {
             config.interval = seconds
         },
         CommandLineOption(
+            "--transition", "fade|kenburns",
+            help: """
+                how the `frame` style changes photos: `fade` cross-fades; `kenburns` fades the old photo out \
+                over the new one, which then slowly zooms and pans (a cut for pages asking for reduced motion)
+                """,
+            default: .value(FrameTransition.fade.rawValue)
+        ) { config, value throws(Failure) in
+            guard let transition = FrameTransition(rawValue: value) else {
+                throw Failure(description: "--transition must be fade or kenburns")
+            }
+            config.transition = transition
+        },
+        CommandLineOption(
             "--order", "name|date",
             help: """
                 order of a new room's stack: `name` is by path below `DIR`, `date` by date taken, from EXIF \

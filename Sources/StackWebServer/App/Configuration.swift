@@ -23,6 +23,8 @@ public struct Configuration: Equatable, Sendable {
     var allowedHosts: [String] = []
     /// Seconds between automatic advances; `nil` means no slideshow.
     var interval: Double?
+    /// How the `frame` style changes photos.
+    var transition = FrameTransition.fade
     /// The order of a new room's stack.
     var order: PhotoLibrary.Order = .name
     /// `--shuffle`: a new room's stack starts in a random order (a saved order still wins).
