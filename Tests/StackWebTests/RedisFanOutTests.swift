@@ -82,6 +82,27 @@ struct RedisFanOutTests {
         #expect(try viewer.next { $0.event == "change" }.id == String(seq))
     }
 
+    @Test func theViewersOfAnOwnerThatLostTheRoomFollowTheNewOwner() throws {
+        let redis = try RedisServer()
+        let (owner, other) = try Self.group(redis)
+        defer {
+            owner.stop()
+            other.stop()
+        }
+        let viewer = try SSETestClient(port: owner.port, path: "/api/rooms/main/events")
+        #expect(try viewer.next().event == "snapshot")
+        owner.pause()
+        #expect(PersistenceTests.eventually(6) { RedisOwnershipTests.lease(of: "main", in: redis) == "b" })
+        let b = HTTPTestClient(port: other.port)
+        #expect(try b.post("/api/rooms/main/commands", json: #"{"command":"style","style":"grid"}"#).status == 200)
+        owner.resume()
+        // Its old owner shows the viewer the room as the new owner runs it, then every change.
+        let caughtUp = try viewer.next(timeout: 5) { (try? $0.json()["style"] as? String) == "grid" }
+        #expect(["snapshot", "change"].contains(caughtUp.event))
+        let seq = try b.post("/api/rooms/main/commands", json: Self.next).json()["seq"] as? Int ?? 0
+        #expect(try viewer.next { $0.event == "change" && $0.id == String(seq) }.id == String(seq))
+    }
+
     /// The same room's changes cost the same in Redis whatever the number of viewers: one entry each.
     @Test func aChangeIsOneStreamEntryWhateverTheViewers() throws {
         let redis = try RedisServer()
