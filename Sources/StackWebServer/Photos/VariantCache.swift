@@ -1,3 +1,7 @@
+// `struct stat` reaches Swift through libvips' headers too, and when a file of the same compile job
+// imports CVips, Swift credits CVips with its members (which job a file lands in changes as files are
+// added): imported here so that `stat`'s fields stay in sight however the module is split.
+import CVips
 import Dispatch
 import Foundation
 import Glibc

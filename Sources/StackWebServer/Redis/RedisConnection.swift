@@ -1,7 +1,4 @@
 import CHiredis
-// `struct timeval` reaches Swift first through libvips' headers, so Swift holds CVips to be the module
-// that defines its members: without this import they are out of sight here.
-import CVips
 import Glibc
 
 /// One connection to Redis through hiredis (its blocking API). Every call blocks its caller until
@@ -156,7 +153,12 @@ final class RedisConnection: Sendable {
         return text.isEmpty ? "connection lost" : text
     }
 
+    /// `struct timeval` made from its two fields by layout (seconds, then microseconds, each a C
+    /// `long`): which module Swift credits with the struct's members depends on which C headers the
+    /// compiler read first (libvips' bring it in too), so its members are not named here.
     private static func timeval(seconds: Double) -> Glibc.timeval {
-        Glibc.timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1_000_000))
+        precondition(MemoryLayout<Glibc.timeval>.size == MemoryLayout<(Int, Int)>.size)
+        let fields = (Int(seconds), Int((seconds - seconds.rounded(.down)) * 1_000_000))
+        return unsafeBitCast(fields, to: Glibc.timeval.self)
     }
 }
