@@ -12,6 +12,7 @@ final class Room: Sendable {
     private let restore: @Sendable () -> Stack
     /// Told, outside the room's lock, when a transient room's last viewer has left.
     private let unwatched: @Sendable (Room) -> Void
+    private let log: OperatorLog
 
     private struct Core {
         var state: RoomState
@@ -37,8 +38,9 @@ final class Room: Sendable {
     init(
         name: String, settings: RoomSettings, library: PhotoLibrary, asleep: Bool, scheduler: any RoomScheduler,
         store: any RoomStore, transient: Bool = false, restore: @escaping @Sendable () -> Stack,
-        unwatched: @escaping @Sendable (Room) -> Void = { _ in }
+        unwatched: @escaping @Sendable (Room) -> Void = { _ in }, log: OperatorLog = .silent
     ) {
+        self.log = log
         self.name = name
         self.scheduler = scheduler
         self.store = store
@@ -68,6 +70,7 @@ final class Room: Sendable {
         core.withLock { core in
             guard core.transient else { return }
             core.transient = false
+            log.record("room.created", "room \(name) created", ["room": .string(name)])
             if let stack = core.state.stack {
                 store.save(stack.saved(), room: name, urgency: .background, whenDurable: nil)
             }
@@ -137,7 +140,10 @@ final class Room: Sendable {
     // MARK: - Running effects (under the lock)
 
     private func loadIfNeeded(_ core: inout Core) {
-        if !core.state.isLoaded { core.state.load(restore()) }
+        guard !core.state.isLoaded else { return }
+        core.state.load(restore())
+        log.record(
+            "room.loaded", "room \(name) loaded (\(core.state.stack?.count ?? 0) cards)", ["room": .string(name)])
     }
 
     private func apply(_ event: RoomEvent, in core: inout Core) throws(RoomRefusal) -> Applied {
@@ -146,7 +152,11 @@ final class Room: Sendable {
             core.viewerLeft = true
         }
         if core.state.needsStack(for: event) { loadIfNeeded(&core) }
+        let wasLoaded = core.state.isLoaded
         let effects = try core.state.handle(event, at: scheduler.now())
+        if wasLoaded, !core.state.isLoaded {
+            log.record("room.unloaded", "room \(name) unloaded", ["room": .string(name)])
+        }
         var durability: Durability?
         var refused: [ViewerID] = []
         for effect in effects {
@@ -167,7 +177,11 @@ final class Room: Sendable {
         }
         let applied = Applied(seq: core.state.seq, durability: durability)
         // A stream that refuses bytes is gone or too slow: it is dropped at once and costs nothing more.
-        for viewer in refused { _ = try? apply(.viewerLeft(viewer), in: &core) }
+        for viewer in refused {
+            log.record(
+                "viewer.dropped", "a viewer of room \(name) fell behind and was disconnected", ["room": .string(name)])
+            _ = try? apply(.viewerLeft(viewer), in: &core)
+        }
         return applied
     }
 }
