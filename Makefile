@@ -14,9 +14,10 @@ STATE ?= $(HOME)/.local/state/stackweb/state.db
 PYTHON ?= python3
 
 # Debian packages the project needs to build, run and test.
-# dpkg-dev: dpkg-shlibdeps (and strip) for `make deb`; groff-base: the manual page's test.
+# dpkg-dev: dpkg-shlibdeps (and strip) for `make deb`; groff-base: the manual page's test;
+# prometheus: promtool, which checks /metrics (a 19 MB download).
 APT_PACKAGES := libmicrohttpd-dev libvips-dev libsqlite3-dev pkg-config chromium chromium-driver firefox-esr nodejs openssl curl \
-	dpkg-dev groff-base
+	dpkg-dev groff-base prometheus
 PIP_REQUIREMENTS := Tests/e2e/requirements.txt
 # What `make bench` needs beyond that: load generator, the nginx it compares with, its C client's
 # compiler, and the profilers for the analysis of missed budgets.

@@ -54,7 +54,10 @@ struct PhotoAnswers: Sendable {
             Response(
                 status: 200, headers: headers + [("Content-Type", variant.format.contentType)], body: .file(file))
         }
-        if let cached = OpenedFile.open(path: variant.path) { return complete(ready(cached)) }
+        if let cached = OpenedFile.open(path: variant.path) {
+            Metrics.standard.variantHits.add()
+            return complete(ready(cached))
+        }
         variants.make(variant, from: source, width: box.width, height: box.height) { result in
             withExtendedLifetime(original) {}
             switch result {

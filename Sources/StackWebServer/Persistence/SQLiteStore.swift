@@ -104,7 +104,12 @@ final class SQLiteStore: RoomStore {
         guard !rooms.isEmpty else { return }
         let outcome: Durability.Outcome
         do {
+            let started = DispatchTime.now().uptimeNanoseconds
+            defer {
+                Metrics.standard.saveDuration.observe(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+            }
             try writer.write(rooms)
+            Metrics.standard.saves.add()
             outcome = .success(())
             let recovered = shared.withLock { shared in
                 defer { shared.failure = nil }
@@ -112,6 +117,7 @@ final class SQLiteStore: RoomStore {
             }
             if recovered { log.record("save.recovered", "saving to \(path) works again", ["path": .string(path)]) }
         } catch {
+            Metrics.standard.saveFailures.add()
             outcome = .failure(StoreFailure(description: error.description))
             retryLater(rooms, failure: StoreFailure(description: error.description))
         }

@@ -96,6 +96,7 @@ final class PhotoVariants: Sendable {
     {
         // Two requests for the same variant: the second finds it made.
         if FileManager.default.fileExists(atPath: variant.path) { return .success(variant) }
+        Metrics.standard.variantMisses.add()
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
@@ -105,8 +106,11 @@ final class PhotoVariants: Sendable {
         // The suffix names the format for libvips, so it stays last.
         let temporary = "\(variant.path).tmp-\(UUID().uuidString).\(variant.format.rawValue)"
         var message = [CChar](repeating: 0, count: 512)
+        let started = DispatchTime.now().uptimeNanoseconds
         let status = CVips_thumbnailToFile(
             original, temporary, Int32(width), Int32(height), Self.quality, &message, message.count)
+        Metrics.standard.conversionDuration.observe(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+        Metrics.standard.conversions.add(1, status == 0 ? "ok" : "failed")
         var info = stat()
         guard status == 0, stat(temporary, &info) == 0, rename(temporary, variant.path) == 0 else {
             unlink(temporary)

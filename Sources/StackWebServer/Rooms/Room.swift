@@ -142,6 +142,7 @@ final class Room: Sendable {
     private func loadIfNeeded(_ core: inout Core) {
         guard !core.state.isLoaded else { return }
         core.state.load(restore())
+        Metrics.standard.roomsLoaded.add()
         log.record(
             "room.loaded", "room \(name) loaded (\(core.state.stack?.count ?? 0) cards)", ["room": .string(name)])
     }
@@ -155,6 +156,7 @@ final class Room: Sendable {
         let wasLoaded = core.state.isLoaded
         let effects = try core.state.handle(event, at: scheduler.now())
         if wasLoaded, !core.state.isLoaded {
+            Metrics.standard.roomsUnloaded.add()
             log.record("room.unloaded", "room \(name) unloaded", ["room": .string(name)])
         }
         var durability: Durability?

@@ -77,8 +77,11 @@ final class StreamConnection: EventSink {
                 state.queuedBytes = 0
                 state.closed = true
                 resumeIfParked(&state)
+                Metrics.standard.viewersDropped.add()
                 return false
             }
+            Metrics.standard.streamEvents.add()
+            Metrics.standard.streamBytes.add(Double(bytes.count))
             state.chunks.append(bytes)
             state.queuedBytes += bytes.count
             if state.parked, state.headSent, state.chunks.count == 1, context.allowsDirectWrites {
