@@ -81,6 +81,24 @@ import Testing
         #expect(Self.metrics.httpRequests.value("pointer", "429") > 0)
     }
 
+    @Test func aResumeCountsAReplayOrASnapshot() throws {
+        let server = try TestServer()
+        let first = try server.events()
+        let opening = try first.next()
+        let seq = try #require(Int(opening.id ?? ""))
+        _ = try server.command(#"{"command":"next"}"#)
+        let (replays, snapshots) = (
+            Self.metrics.streamResumes.value("replay"), Self.metrics.streamResumes.value("snapshot")
+        )
+        let resumed = try server.events(headers: ["Last-Event-ID": String(seq)])
+        #expect(try resumed.next().event != "snapshot")
+        #expect(Self.metrics.streamResumes.value("replay") > replays)
+        let unknown = try server.events(headers: ["Last-Event-ID": "999999"])
+        #expect(try unknown.next().event == "snapshot")
+        #expect(Self.metrics.streamResumes.value("snapshot") > snapshots)
+        withExtendedLifetime((first, resumed, unknown)) {}
+    }
+
     static let promtool = ["/usr/bin/promtool", "/usr/local/bin/promtool"].first {
         FileManager.default.isExecutableFile(atPath: $0)
     }
@@ -94,6 +112,8 @@ import Testing
         }
         let viewer = try server.events()
         _ = try viewer.next()
+        let resumed = try server.events(headers: ["Last-Event-ID": "1"])
+        _ = try resumed.next()
         #expect(try server.http.get("/").status == 200)
         #expect(try server.command(#"{"command":"next"}"#).status == 200)
         let move = #"{"viewer":"v","events":[{"type":"down","pointer":1,"x":500,"y":380,"t":1}]}"#
@@ -106,7 +126,8 @@ import Testing
         for family in [
             "stackweb_http_requests_total", "stackweb_http_request_duration_seconds_bucket",
             "stackweb_sse_events_total",
-            "stackweb_sse_bytes_total", "stackweb_sse_viewers_dropped_total", "stackweb_rooms_loaded_total",
+            "stackweb_sse_bytes_total", "stackweb_sse_queued_bytes", "stackweb_sse_resumes_total",
+            "stackweb_sse_viewers_dropped_total", "stackweb_rooms_loaded_total",
             "stackweb_rooms_unloaded_total", "stackweb_state_saves_total", "stackweb_state_save_failures_total",
             "stackweb_state_save_duration_seconds_count", "stackweb_photo_conversions_total",
             "stackweb_photo_conversion_duration_seconds_sum", "stackweb_variant_cache_hits_total",
@@ -134,6 +155,6 @@ import Testing
         check.waitUntilExit()
         #expect(check.terminationStatus == 0, "promtool check metrics: \(said)")
         #expect(said.isEmpty, "promtool check metrics: \(said)")
-        withExtendedLifetime(viewer) {}
+        withExtendedLifetime((viewer, resumed)) {}
     }
 }

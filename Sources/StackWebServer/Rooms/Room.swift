@@ -101,7 +101,11 @@ final class Room: Sendable {
             core.nextViewer += 1
             core.streams[viewer] = stream
             core.expectedViewers = max(0, core.expectedViewers - 1)
+            let replayed = core.state.replayedOpenings
             _ = try? apply(.viewerJoined(viewer, lastEventID: lastEventID), in: &core)
+            if lastEventID != nil {
+                Metrics.standard.streamResumes.add(1, core.state.replayedOpenings > replayed ? "replay" : "snapshot")
+            }
             return viewer
         }
         // Outside the lock: a stream already gone calls back at once.

@@ -21,6 +21,12 @@ final class Metrics: Sendable {
         labels: ["route"])
     let streamEvents = Counter("stackweb_sse_events_total", "Events queued to viewers' event streams.")
     let streamBytes = Counter("stackweb_sse_bytes_total", "Bytes queued to viewers' event streams.")
+    let streamQueuedBytes = Gauge(
+        "stackweb_sse_queued_bytes", "Bytes queued to viewers' event streams and not yet on their sockets.")
+    let streamResumes = Counter(
+        "stackweb_sse_resumes_total",
+        "Streams reopened with a Last-Event-ID: `replay` sent what was missed, `snapshot` a fresh snapshot.",
+        labels: ["kind"])
     let viewersDropped = Counter(
         "stackweb_sse_viewers_dropped_total", "Viewers disconnected because they fell behind (1 MiB queued).")
     let roomsLoaded = Counter("stackweb_rooms_loaded_total", "Rooms whose stack was made or restored in memory.")
@@ -42,7 +48,8 @@ final class Metrics: Sendable {
 
     private var families: [any MetricFamily] {
         [
-            httpRequests, httpDuration, streamEvents, streamBytes, viewersDropped, roomsLoaded,
+            httpRequests, httpDuration, streamEvents, streamBytes, streamQueuedBytes, streamResumes, viewersDropped,
+            roomsLoaded,
             roomsUnloaded, saves, saveFailures, saveDuration, conversions, conversionDuration, variantHits,
             variantMisses, variantEvictions, variantBytes, rateLimited,
         ]
@@ -99,6 +106,10 @@ extension Metrics {
         init(_ name: String, _ help: String) { (self.name, self.help) = (name, help) }
 
         func set(_ newValue: Double) { value.withLock { $0 = newValue } }
+
+        func add(_ amount: Double) { value.withLock { $0 += amount } }
+
+        var current: Double { value.withLock { $0 } }
 
         func render() -> String {
             PrometheusText.header(name, help, type: "gauge")

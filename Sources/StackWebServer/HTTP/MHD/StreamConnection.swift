@@ -27,7 +27,9 @@ final class StreamConnection: EventSink {
     private struct State {
         var chunks: [[UInt8]] = []
         var firstChunkOffset = 0
-        var queuedBytes = 0
+        var queuedBytes = 0 {
+            didSet { Metrics.standard.streamQueuedBytes.add(Double(queuedBytes - oldValue)) }
+        }
         var parked = false
         /// The reader has handed libmicrohttpd bytes and been asked again, so the reply head and
         /// everything before are on the wire: from now on a parked stream may be written directly.
@@ -183,6 +185,7 @@ final class StreamConnection: EventSink {
         let handlers = state.withLock { state in
             state.closed = true
             state.finished = true
+            state.queuedBytes = 0
             defer { state.closeHandlers.removeAll() }
             return state.closeHandlers
         }
