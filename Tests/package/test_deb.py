@@ -106,6 +106,19 @@ def test_every_needed_library_is_a_listed_dependency(deb, scratch):
     assert not any(SWIFT_RUNTIME.search(line) for line in run("ldd", str(binary)).splitlines())
 
 
+def test_depends_names_the_debian_runtime_libraries(deb):
+    assert {"libmicrohttpd12", "libvips42", "libsqlite3-0", "libc6", "adduser"} <= dependency_names(deb)
+
+
+def test_maintainer_scripts_parse(deb, tmp_path):
+    run("dpkg-deb", "-e", str(deb), str(tmp_path / "control"))
+    for script in ["postinst", "prerm", "postrm"]:
+        path = tmp_path / "control" / script
+        assert os.access(path, os.X_OK), script
+        assert path.read_text().startswith("#!/bin/sh\n"), script
+        subprocess.run(["sh", "-n", str(path)], check=True)
+
+
 def test_unit_is_hardened_and_keeps_the_token_off_the_command_line(scratch):
     unit = (scratch / "lib/systemd/system/stackweb.service").read_text()
     settings = [line.strip() for line in unit.splitlines() if line.strip() and not line.startswith("#")]
