@@ -26,27 +26,27 @@ import Testing
         let server = try TestServer { $0.cache = cache }
         let photo = try Self.firstPhotoID(server)
         let (conversions, misses, hits) = (
-            Self.metrics.conversions.value("ok"), Self.metrics.variantMisses.value(), Self.metrics.variantHits.value()
+            Self.metrics.conversions.value("ok"), Self.metrics.variantMisses.value, Self.metrics.variantHits.value
         )
         let timed = Self.metrics.conversionDuration.count()
         #expect(try server.http.get("/photos/\(photo)?w=128").status == 200)
         #expect(Self.metrics.conversions.value("ok") > conversions)
-        #expect(Self.metrics.variantMisses.value() > misses)
+        #expect(Self.metrics.variantMisses.value > misses)
         #expect(Self.metrics.conversionDuration.count() > timed)
         #expect(try server.http.get("/photos/\(photo)?w=128").status == 200)
-        #expect(Self.metrics.variantHits.value() > hits)
+        #expect(Self.metrics.variantHits.value > hits)
     }
 
     @Test func aStalledViewerDroppedMovesTheDroppedCounter() throws {
         let server = try TestServer()
-        let before = Self.metrics.viewersDropped.value()
+        let before = Self.metrics.viewersDropped.value
         // This viewer never reads: its kernel buffers fill, then its queue, then it is dropped.
         let stalled = try SSETestClient(port: server.port, path: "/api/rooms/main/events", receiveBuffer: 4096)
-        for _ in 0..<3000 where Self.metrics.viewersDropped.value() == before {
+        for _ in 0..<3000 where Self.metrics.viewersDropped.value == before {
             _ = try server.command(#"{"command":"next"}"#)
         }
-        #expect(Self.metrics.viewersDropped.value() > before, "the stalled viewer was never counted as dropped")
-        #expect(Self.metrics.streamBytes.value() > Double(1 << 20))
+        #expect(Self.metrics.viewersDropped.value > before, "the stalled viewer was never counted as dropped")
+        #expect(Self.metrics.streamBytes.value > 1 << 20)
         withExtendedLifetime(stalled) {}
     }
 
@@ -54,9 +54,9 @@ import Testing
     func aFailedSaveMovesTheFailureCounter() throws {
         try FullDiskTests.withTinyDisk { folder in
             let server = try TestServer { $0.state = folder + "/state.db" }
-            let (saves, failures) = (Self.metrics.saves.value(), Self.metrics.saveFailures.value())
+            let (saves, failures) = (Self.metrics.saves.value, Self.metrics.saveFailures.value)
             #expect(try server.command(#"{"command":"next"}"#).status == 200)
-            #expect(Self.metrics.saves.value() > saves)
+            #expect(Self.metrics.saves.value > saves)
             let filler = FullDiskTests.fill(folder)
             var refused = false
             for index in 0..<40 where !refused {
@@ -64,20 +64,20 @@ import Testing
                 refused = try server.command(#"{"command":"style","style":"\#(style)"}"#).status == 503
             }
             #expect(refused)
-            #expect(Self.metrics.saveFailures.value() > failures)
+            #expect(Self.metrics.saveFailures.value > failures)
             try FileManager.default.removeItem(atPath: filler)
         }
     }
 
     @Test func aPointerFloodMovesTheRateLimitCounter() throws {
         let server = try TestServer()
-        let before = Self.metrics.rateLimited.value()
+        let before = Self.metrics.rateLimited.value
         let samples = (0..<APIRequest.maxEventsPerPost).map { #"{"type":"move","pointer":1,"x":10,"y":10,"t":\#($0)}"# }
         let body = #"{"viewer":"flood","events":[\#(samples.joined(separator: ","))]}"#
         var statuses: [Int] = []
         for _ in 0..<8 { statuses.append(try server.http.post("/api/rooms/main/pointer", json: body).status) }
         #expect(statuses.contains(429), "\(statuses)")
-        #expect(Self.metrics.rateLimited.value() > before)
+        #expect(Self.metrics.rateLimited.value > before)
         #expect(Self.metrics.httpRequests.value("pointer", "429") > 0)
     }
 

@@ -44,7 +44,7 @@ extension Metrics {
     }
 
     private func answered(_ route: Route, _ status: Int, started: DispatchTime) {
-        httpRequests.add(1, route.metricLabel, String(status))
+        httpRequests.add(route.metricLabel, String(status))
         if route.isTimed {
             httpDuration.observe(
                 Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9, route.metricLabel)

@@ -18,7 +18,7 @@ struct Router: RequestResponder {
 
     func refusal(forHead request: Request) -> Response? {
         guard let refusal = headRefusal(request) else { return nil }
-        Metrics.standard.httpRequests.add(1, Route(path: request.path).metricLabel, String(refusal.status))
+        Metrics.standard.httpRequests.add(Route(path: request.path).metricLabel, String(refusal.status))
         return refusal
     }
 

@@ -110,7 +110,7 @@ final class PhotoVariants: Sendable {
         let status = CVips_thumbnailToFile(
             original, temporary, Int32(width), Int32(height), Self.quality, &message, message.count)
         Metrics.standard.conversionDuration.observe(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
-        Metrics.standard.conversions.add(1, status == 0 ? "ok" : "failed")
+        Metrics.standard.conversions.add(status == 0 ? "ok" : "failed")
         var info = stat()
         guard status == 0, stat(temporary, &info) == 0, rename(temporary, variant.path) == 0 else {
             unlink(temporary)

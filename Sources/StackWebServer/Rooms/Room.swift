@@ -104,7 +104,7 @@ final class Room: Sendable {
             let replayed = core.state.replayedOpenings
             _ = try? apply(.viewerJoined(viewer, lastEventID: lastEventID), in: &core)
             if lastEventID != nil {
-                Metrics.standard.streamResumes.add(1, core.state.replayedOpenings > replayed ? "replay" : "snapshot")
+                Metrics.standard.streamResumes.add(core.state.replayedOpenings > replayed ? "replay" : "snapshot")
             }
             return viewer
         }

@@ -1,19 +1,21 @@
 import Foundation
+import Synchronization
 
 /// The server's counters and histograms for `/metrics`, in Prometheus' text format 0.0.4.
 ///
 /// One registry per process, as Prometheus' own client libraries keep (`standard`): a count is
 /// one call where the thing happens, with nothing threaded through the layers between. Labels
 /// come from small fixed sets only (a route, a status code, a result), never from a viewer or
-/// a photo, so the number of series stays bounded. Every family is lock-protected; rendering
-/// takes each lock once.
+/// a photo, so the number of series stays bounded. Plain counts and gauges are atomics (some are
+/// counted for every event queued to every viewer); the labelled ones and the histograms take a
+/// lock of their own, held for the update alone.
 final class Metrics: Sendable {
     static let standard = Metrics()
 
     /// Seconds; from a fast pointer POST (under a millisecond) to a slow save or conversion.
     static let durationBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
-    let httpRequests = Counter(
+    let httpRequests = LabeledCounter(
         "stackweb_http_requests_total", "HTTP requests answered, by route and status code.", labels: ["route", "code"])
     let httpDuration = Histogram(
         "stackweb_http_request_duration_seconds",
@@ -23,7 +25,7 @@ final class Metrics: Sendable {
     let streamBytes = Counter("stackweb_sse_bytes_total", "Bytes queued to viewers' event streams.")
     let streamQueuedBytes = Gauge(
         "stackweb_sse_queued_bytes", "Bytes queued to viewers' event streams and not yet on their sockets.")
-    let streamResumes = Counter(
+    let streamResumes = LabeledCounter(
         "stackweb_sse_resumes_total",
         "Streams reopened with a Last-Event-ID: `replay` sent what was missed, `snapshot` a fresh snapshot.",
         labels: ["kind"])
@@ -34,7 +36,7 @@ final class Metrics: Sendable {
     let saves = Counter("stackweb_state_saves_total", "Commits of room state to the state database.")
     let saveFailures = Counter("stackweb_state_save_failures_total", "Commits of room state that failed.")
     let saveDuration = Histogram("stackweb_state_save_duration_seconds", "Time one commit of room state took.")
-    let conversions = Counter(
+    let conversions = LabeledCounter(
         "stackweb_photo_conversions_total", "Resized photo variants made by libvips, by result.", labels: ["result"])
     let conversionDuration = Histogram(
         "stackweb_photo_conversion_duration_seconds", "Time libvips took to make one resized variant.")
@@ -49,9 +51,8 @@ final class Metrics: Sendable {
     private var families: [any MetricFamily] {
         [
             httpRequests, httpDuration, streamEvents, streamBytes, streamQueuedBytes, streamResumes, viewersDropped,
-            roomsLoaded,
-            roomsUnloaded, saves, saveFailures, saveDuration, conversions, conversionDuration, variantHits,
-            variantMisses, variantEvictions, variantBytes, rateLimited,
+            roomsLoaded, roomsUnloaded, saves, saveFailures, saveDuration, conversions, conversionDuration,
+            variantHits, variantMisses, variantEvictions, variantBytes, rateLimited,
         ]
     }
 
@@ -67,53 +68,69 @@ protocol MetricFamily: Sendable {
 }
 
 extension Metrics {
-    /// A monotonically increasing count, one per set of label values.
+    /// A count that only grows. An atomic rather than a lock: some are counted for every event
+    /// queued to every viewer.
     final class Counter: MetricFamily {
         let name: String
         let help: String
-        let labels: [String]
-        private let values = Locked<[[String]: Double]>([:])
+        private let count = Atomic<Int>(0)
 
-        init(_ name: String, _ help: String, labels: [String] = []) {
+        init(_ name: String, _ help: String) { (self.name, self.help) = (name, help) }
+
+        func add(_ amount: Int = 1) { count.add(amount, ordering: .relaxed) }
+
+        var value: Int { count.load(ordering: .relaxed) }
+
+        func render() -> String {
+            PrometheusText.header(name, help, type: "counter") + "\(name) \(value)\n"
+        }
+    }
+
+    /// A count per set of label values, each from a small fixed set.
+    final class LabeledCounter: MetricFamily {
+        let name: String
+        let help: String
+        let labels: [String]
+        private let counts = Locked<[[String]: Int]>([:])
+
+        init(_ name: String, _ help: String, labels: [String]) {
             (self.name, self.help, self.labels) = (name, help, labels)
         }
 
-        func add(_ amount: Double = 1, _ labelValues: String...) {
-            values.withLock { $0[labelValues, default: 0] += amount }
+        func add(_ labelValues: String...) {
+            counts.withLock { $0[labelValues, default: 0] += 1 }
         }
 
-        func value(_ labelValues: String...) -> Double {
-            values.withLock { $0[labelValues] ?? 0 }
+        func value(_ labelValues: String...) -> Int {
+            counts.withLock { $0[labelValues] ?? 0 }
         }
 
         func render() -> String {
             var text = PrometheusText.header(name, help, type: "counter")
-            let samples = values.withLock { $0 }
-            if labels.isEmpty, samples.isEmpty { text += "\(name) 0\n" }
+            let samples = counts.withLock { $0 }
             for (labelValues, value) in samples.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-                text += name + PrometheusText.labelSet(labels, labelValues) + " " + PrometheusText.number(value) + "\n"
+                text += name + PrometheusText.labelSet(labels, labelValues) + " \(value)\n"
             }
             return text
         }
     }
 
-    /// A value that goes up and down, set where it is known.
+    /// A value that goes up and down.
     final class Gauge: MetricFamily {
         let name: String
         let help: String
-        private let value = Locked(0.0)
+        private let current = Atomic<Int>(0)
 
         init(_ name: String, _ help: String) { (self.name, self.help) = (name, help) }
 
-        func set(_ newValue: Double) { value.withLock { $0 = newValue } }
+        func set(_ value: Int) { current.store(value, ordering: .relaxed) }
 
-        func add(_ amount: Double) { value.withLock { $0 += amount } }
+        func add(_ amount: Int) { current.add(amount, ordering: .relaxed) }
 
-        var current: Double { value.withLock { $0 } }
+        var value: Int { current.load(ordering: .relaxed) }
 
         func render() -> String {
-            PrometheusText.header(name, help, type: "gauge")
-                + "\(name) \(PrometheusText.number(value.withLock { $0 }))\n"
+            PrometheusText.header(name, help, type: "gauge") + "\(name) \(value)\n"
         }
     }
 

@@ -28,7 +28,7 @@ final class StreamConnection: EventSink {
         var chunks: [[UInt8]] = []
         var firstChunkOffset = 0
         var queuedBytes = 0 {
-            didSet { Metrics.standard.streamQueuedBytes.add(Double(queuedBytes - oldValue)) }
+            didSet { Metrics.standard.streamQueuedBytes.add(queuedBytes - oldValue) }
         }
         var parked = false
         /// The reader has handed libmicrohttpd bytes and been asked again, so the reply head and
@@ -83,7 +83,7 @@ final class StreamConnection: EventSink {
                 return false
             }
             Metrics.standard.streamEvents.add()
-            Metrics.standard.streamBytes.add(Double(bytes.count))
+            Metrics.standard.streamBytes.add(bytes.count)
             state.chunks.append(bytes)
             state.queuedBytes += bytes.count
             if state.parked, state.headSent, state.chunks.count == 1, context.allowsDirectWrites {
