@@ -401,6 +401,7 @@ def write(results, report_path, charts_dir):
 
     out += frames_section(results.get("frames"))
     out += state_section(results.get("state"))
+    out += library_section(results.get("library"))
 
     # profiles
     out += ["## Profiles", ""]
@@ -431,15 +432,18 @@ def write(results, report_path, charts_dir):
                            for t in model_profile["top"]])
             out += [""]
 
-    analysis = os.path.join(HERE, "ANALYSIS.md")
-    if os.path.exists(analysis):
-        with open(analysis) as text:
-            out += [text.read().rstrip(), ""]
+    # Written by hand: comparisons across builds of earlier rounds, then the analysis.
+    for name in ("ROUNDS.md", "ANALYSIS.md"):
+        path = os.path.join(HERE, name)
+        if os.path.exists(path):
+            with open(path) as text:
+                out += [text.read().rstrip(), ""]
     out += ["## Reproduce", "",
             "```sh",
             "make bench                                   # installs wrk and nginx if missing, builds (release), runs all, writes this file",
             "python3 Benchmarks/bench.py --only latency,fanout   # a subset (items: " + ", ".join(
-                ["latency", "fanout", "idle", "static", "model", "photos", "client", "frames", "state", "profile"]) + ")",
+                ["latency", "fanout", "idle", "static", "model", "photos", "client", "frames", "state", "profile",
+                 "library"]) + ")",
             "python3 Benchmarks/bench.py --only state --peer-bin OLD  # state at 20,000 photos, beside an older build",
             "python3 Benchmarks/bench.py --bin /other/stackweb  # another build of the server",
             "python3 Benchmarks/bench.py --report-only          # rewrite this file from bench-out/results.json",
@@ -523,4 +527,49 @@ def state_section(state):
                    "start warm s", "failed"], rows)
     if state.get("next_p50_ratio") is not None:
         out += ["", f"`next` p50 of this build over the peer's: {state['next_p50_ratio']}×."]
+    return out + [""]
+
+
+LIBRARY_BUDGETS = {
+    "startup_cold_s": 1.0,
+    "startup_warm_s": 2.0,
+    "added_photo_ms": 1000,
+    "rescan_cpu_s": 0.3,
+}
+
+
+def library_section(library):
+    """A 20,000-photo folder as a photo frame meets it: start-up, rescans, a new photo, 24 MP originals."""
+    out = ["## 10. A 20,000-photo library and 24 MP originals", ""]
+    if not library or _skipped(library):
+        return out + [f"Skipped: {(library or {}).get('skipped', 'not run')}.", ""]
+    out += [f"`python3 Benchmarks/bench.py --only library` (or `python3 Benchmarks/bench_library.py`): "
+            f"{library['photos']:,} generated 640×480 JPEGs with EXIF dates in year/month folders, "
+            "`--order date`, then 8 generated 24 MP (6000×4000) JPEGs.", ""]
+    rows = []
+    for key, label, unit in (("startup_cold_s", "start to first answer, empty cache (median of 3)", "s"),
+                             ("indexed_cold_s", "… until every photo is read and indexed (in the background)", "s"),
+                             ("startup_warm_s", "start to first answer, warm (photo index)", "s"),
+                             ("startup_rss_mib", "RSS after a warm start", "MiB"),
+                             ("rescan_cpu_s", "CPU of one rescan of the unchanged library", "CPU-s"),
+                             ("added_photo_ms", "a photo copied in → its change event", "ms"),
+                             ("sigterm_exit_s", "SIGTERM → exit", "s")):
+        if library.get(key) is None:
+            continue
+        budget = LIBRARY_BUDGETS.get(key)
+        verdict = "" if budget is None else _verdict(library[key] <= budget) + f" (≤ {budget} {unit})"
+        rows.append((label, f"{_num(library[key])} {unit}", verdict))
+    if library.get("startup_cold_runs_s"):
+        rows.append(("… each cold start", " / ".join(f"{value} s" for value in library["startup_cold_runs_s"]), ""))
+    conversions = library.get("conversions_24mp")
+    if conversions:
+        rows.append((f"{conversions['count']} concurrent first `?w=1536` of 24 MP originals: peak RSS",
+                     f"{conversions['hwm_mib']} MiB (wall {conversions['wall_s']} s)",
+                     _verdict(conversions["hwm_mib"] <= 200) + " (≤ 200 MiB)"))
+    step = library.get("slideshow_step_24mp")
+    if step:
+        rows.append(("slideshow step, 24 MP originals: the new front photo at `?w=1024`",
+                     f"{step['next_front_ms']} ms ({step['made_ahead']} of 3 made ahead)",
+                     f"a photo not made ahead: {step['not_made_ahead_ms']} ms"))
+    out += _table(["figure", "value", "budget"], rows)
     return out + [""]

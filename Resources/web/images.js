@@ -15,10 +15,20 @@ export function variantURL(src, width) {
   return `${src}${src.includes('?') ? '&' : '?'}w=${width}`;
 }
 
-/** Fetches and fully decodes an image off the main thread, so drawing it never stalls a frame. */
+/**
+ * Fetches and fully decodes an image off the main thread, so drawing it never stalls a frame. A
+ * server too busy to resize now (429 or 503) says when to come back: the error carries it as
+ * `retryAfterMs`.
+ */
 export async function loadBitmap(url) {
   const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: ${response.status}`);
+  if (!response.ok) {
+    const error = new Error(`${url}: ${response.status}`);
+    if (response.status === 429 || response.status === 503) {
+      error.retryAfterMs = (Number.parseFloat(response.headers.get('Retry-After')) || 1) * 1000;
+    }
+    throw error;
+  }
   return createImageBitmap(await response.blob());
 }
 
@@ -32,15 +42,20 @@ export class ImageCache {
   #load;
   #onReady;
   #now;
+  #later;
 
   #baseLimit;
 
-  constructor({ limit = 64, load = loadBitmap, onReady = () => {}, now = () => performance.now() } = {}) {
+  constructor({
+    limit = 64, load = loadBitmap, onReady = () => {}, now = () => performance.now(),
+    later = (run, ms) => setTimeout(run, ms),
+  } = {}) {
     this.#baseLimit = limit;
     this.#limit = limit;
     this.#load = load;
     this.#onReady = onReady;
     this.#now = now;
+    this.#later = later;
   }
 
   get size() {
@@ -104,6 +119,13 @@ export class ImageCache {
         else this.#onReady(url);
       },
       (error) => {
+        if (error.retryAfterMs !== undefined) {
+          // Busy, not broken: asked again when the server said, if the photo is still wanted.
+          this.#later(() => {
+            if (this.#entries.get(url) === entry) this.#start(url);
+          }, error.retryAfterMs);
+          return;
+        }
         entry.failedAt = this.#now();
         console.warn('StackWeb: could not load', url, error.message);
       },

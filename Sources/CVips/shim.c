@@ -76,6 +76,19 @@ int CVips_readHeader(const char *path, CVipsHeader *header)
     return 0;
 }
 
+/// Frees `image` (if made) and turns `status` into the shims' result: 0, or -1 with the error.
+static int CVips_finish(VipsImage *image, int status, char *error, size_t errorSize)
+{
+    if (image != NULL) {
+        g_object_unref(image);
+    }
+    if (status != 0) {
+        CVips_copyError(error, errorSize);
+        return -1;
+    }
+    return 0;
+}
+
 int CVips_verify(const char *path, char *error, size_t errorSize)
 {
     VipsImage *thumbnail = NULL;
@@ -88,14 +101,7 @@ int CVips_verify(const char *path, char *error, size_t errorSize)
         // The thumbnail is lazy: computing its average pulls every pixel through the decoder.
         status = vips_avg(thumbnail, &average, NULL);
     }
-    if (thumbnail != NULL) {
-        g_object_unref(thumbnail);
-    }
-    if (status != 0) {
-        CVips_copyError(error, errorSize);
-        return -1;
-    }
-    return 0;
+    return CVips_finish(thumbnail, status, error, errorSize);
 }
 
 /// A CMYK JPEG: loaded at the JPEG shrink factor, resized in CMYK, then colour-converted at the
@@ -154,12 +160,5 @@ int CVips_thumbnailToFile(const char *input, const char *output, int width, int 
         // The saver (jpegsave, webpsave) is chosen by the output's suffix; both take Q and strip.
         status = vips_image_write_to_file(thumbnail, output, "Q", quality, "strip", TRUE, NULL);
     }
-    if (thumbnail != NULL) {
-        g_object_unref(thumbnail);
-    }
-    if (status != 0) {
-        CVips_copyError(error, errorSize);
-        return -1;
-    }
-    return 0;
+    return CVips_finish(thumbnail, status, error, errorSize);
 }

@@ -17,7 +17,7 @@ import Testing
 
     /// The kinds of effects, without their bytes: what most tests compare whole.
     enum Kind: Equatable {
-        case broadcast(event: String), send(to: Int), wake(at: Millis), save(SaveUrgency)
+        case broadcast(event: String), send(to: Int), wake(at: Millis), save(SaveUrgency), upcoming([String])
     }
 
     static func kinds(_ effects: [RoomEffect]) -> [Kind] {
@@ -30,6 +30,7 @@ import Testing
             case .send(_, let viewer): return .send(to: viewer.number)
             case .wake(let deadline): return .wake(at: deadline)
             case .save(_, let urgency): return .save(urgency)
+            case .upcoming(let photos): return .upcoming(photos)
             }
         }
     }
@@ -67,9 +68,21 @@ import Testing
         let kinds = Self.kinds(effects)
         #expect(kinds.prefix(2) == [.broadcast(event: "change"), .save(.acknowledged)])
         #expect(effects.contains(.save(expected.saved(), .acknowledged)))
-        // The motion's end is the next wake-up.
-        #expect(kinds.count == 3)
+        // The motion's end is the next wake-up; the photos after the new front one come next.
+        #expect(kinds.count == 4)
+        #expect(kinds.last == .upcoming(["p2", "p3", "p4"]))
         #expect(state.seq == 1)
+    }
+
+    @Test func onlyANewFrontCardAsksForTheNextPhotos() throws {
+        var state = Self.loadedState()
+        let upcoming: ([RoomEffect]) -> [[String]] = { effects in
+            effects.compactMap { if case .upcoming(let photos) = $0 { photos } else { nil } }
+        }
+        #expect(upcoming(try state.handle(.commandReceived(.flip), at: Self.t0)) == [])
+        #expect(upcoming(try state.handle(.playPressed, at: Self.t0)) == [])
+        #expect(upcoming(try state.handle(.commandReceived(.previous), at: Self.t0)) == [["p0", "p1", "p2"]])
+        #expect(upcoming(try state.handle(.commandReceived(.goto(index: 10)), at: Self.t0)) == [["p11", "p0", "p1"]])
     }
 
     @Test(arguments: [StackCommand.flip, .highlight, .fullscreen])
@@ -134,11 +147,12 @@ import Testing
         #expect(state.seq == 2)
     }
 
-    @Test func aSlideshowStepIsSavedInTheBackground() throws {
+    @Test func aSlideshowStepIsSavedInTheBackgroundAndAsksForTheNextPhotos() throws {
         var state = Self.loadedState(settings: RoomSettings(idleUnload: 60_000, slideshowInterval: 1000))
         _ = try state.handle(.opened, at: Self.t0)
         let step = try state.handle(.timerFired, at: Self.t0 + 1000)
         #expect(Self.kinds(step).prefix(2) == [.broadcast(event: "change"), .save(.background)])
+        #expect(Self.kinds(step).last == .upcoming(["p2", "p3", "p4"]))
     }
 
     @Test func sleepIsToldToEveryViewerAndNotSaved() throws {

@@ -130,6 +130,28 @@ describe('ImageCache', () => {
       console.warn = warn;
     }
   });
+
+  test('a busy answer is asked again when the server said, and drawn when it lands', async () => {
+    const timers = [];
+    const ready = [];
+    let busy = true;
+    const cache = new ImageCache({
+      load: async (url) => {
+        if (busy) throw Object.assign(new Error('429'), { retryAfterMs: 1000 });
+        return fakeImage(url);
+      },
+      onReady: (url) => ready.push(url),
+      later: (run, ms) => timers.push({ run, ms }),
+    });
+    assert.equal(cache.get('/photos/x', 100), null);
+    await tick();
+    assert.deepEqual(timers.map((timer) => timer.ms), [1000]);
+    busy = false;
+    timers[0].run();
+    await tick();
+    assert.deepEqual(ready, ['/photos/x?w=128']);
+    assert.equal(cache.get('/photos/x', 100).url, '/photos/x?w=128');
+  });
 });
 
 test('ImageCache.reserve keeps room for every drawn card', async () => {

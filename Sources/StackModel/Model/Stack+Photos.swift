@@ -19,4 +19,11 @@ extension Stack {
         }
         return found
     }
+
+    /// The photos of the cards at `positions` (0 is the front), in order; positions past the back
+    /// are left out. What a server makes ready ahead of a slideshow.
+    /// - Complexity: O(positions.count).
+    public func photoIDs(at positions: Range<Int>) -> [String] {
+        positions.clamped(to: 0..<count).map { photos[order[$0]].id }
+    }
 }

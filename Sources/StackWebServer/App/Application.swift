@@ -99,9 +99,12 @@ public final class Application {
             idleUnload: configuration.idleUnloadSeconds * 1000,
             slideshowInterval: configuration.interval.map { $0 * 1000 },
             maxCards: configuration.maxCards)
+        let photoAnswers = PhotoAnswers(
+            variants: PhotoVariants(cacheFolder: cacheFolder, cacheLimit: configuration.cacheSize))
         rooms = RoomRegistry(
             maxRooms: configuration.maxRooms, store: store, settings: settings, scheduler: scheduler, library: library,
-            asleep: { sleep?.asleep ?? false }, listedRooms: configuration.rooms, log: log
+            asleep: { sleep?.asleep ?? false }, listedRooms: configuration.rooms, log: log,
+            upcoming: { photos in photoAnswers.prefetch(photos, library: library) }
         ) { name, saved in
             // New tilts come from the room's name, so a room without saved state looks the same each start.
             let seed = FNV1a.hash(name.utf8)
@@ -124,7 +127,7 @@ public final class Application {
         let tls = try configuration.tlsCredentials()
         let router = Router(
             staticFiles: try StaticFiles.load(folder: resources + "/web"), rooms: rooms, photos: library,
-            variants: PhotoVariants(cacheFolder: cacheFolder, cacheLimit: configuration.cacheSize),
+            photoAnswers: photoAnswers,
             maxBodyBytes: limits.maxBodyBytes, access: AccessPolicy(token: controlToken),
             filter: .standard(
                 extraHosts: configuration.allowedHosts, hostname: NetworkAddresses.hostname(),

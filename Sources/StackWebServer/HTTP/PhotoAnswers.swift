@@ -1,13 +1,25 @@
-import Dispatch
 import Foundation
 import StackModel
 
 /// Answers for `/photos/{id}`, worked out off libmicrohttpd's thread: every open, stat and
-/// conversion of a photo happens on `files`, so a slow share, a FIFO or a device swapped in for a
-/// photo can hold up only its own request.
-struct PhotoAnswers: Sendable {
+/// conversion of a photo happens on a fixed pool of threads, so a slow share, a FIFO or a device
+/// swapped in for a photo can hold up only its own request, and a burst of requests neither grows
+/// the process's threads nor queues without end (past `maxQueuedRequests`: 503, come back later).
+///
+/// Also makes ahead of time the variants of the photos a room shows next (`prefetch`), at the sizes
+/// pages asked for lately.
+final class PhotoAnswers: Sendable {
+    /// Threads that open photos and read their headers: enough that one slow share does not hold up
+    /// the others, few enough to stay a fixed, small cost.
+    static let fileThreads = 4
+    /// Photo requests waiting for a file thread at most.
+    static let maxQueuedRequests = 256
+    /// How long a refused client is told to wait before it asks again, in seconds.
+    static let retryAfter = 1
+
     let variants: PhotoVariants
-    private static let files = DispatchQueue(label: "stackweb.files", attributes: .concurrent)
+    private let files = WorkerPool(
+        name: "stackweb-files", threads: PhotoAnswers.fileThreads, capacity: PhotoAnswers.maxQueuedRequests)
 
     init(variants: PhotoVariants) {
         self.variants = variants
@@ -16,9 +28,10 @@ struct PhotoAnswers: Sendable {
     /// What a request asked of one photo.
     struct Ask: Sendable {
         var entry: PhotoLibrary.Entry
-        /// The variant's box, snapped to the ladder; `nil` for the original.
+        /// The box asked for, each side snapped up to the ladder (`Int.max`: unbounded); `nil` for
+        /// the original.
         var box: (width: Int, height: Int)?
-        var format: PhotoVariants.Format
+        var acceptsWebP: Bool
         var ifNoneMatch: String?
     }
 
@@ -26,27 +39,39 @@ struct PhotoAnswers: Sendable {
     func answer(_ ask: Ask) -> Response {
         Response(
             status: 200,
-            body: .deferred { complete in
-                Self.files.async { work(ask, complete: complete) }
+            body: .deferred { [self] complete in
+                let queued = files.submit { [self] in work(ask, complete: complete) }
+                if !queued { complete(Self.busy(503, "too many photo requests at once")) }
             })
     }
 
+    /// Makes the variants of `photoIDs` (a room's next cards) at the sizes asked for lately, in the
+    /// background, and only while few conversions wait: most of the queue stays for requests someone
+    /// is waiting for.
+    func prefetch(_ photoIDs: [String], library: Locked<PhotoLibrary>) {
+        let sizes = variants.asked.recent()
+        guard !sizes.isEmpty, !photoIDs.isEmpty else { return }
+        files.submit { [self] in
+            let entries = library.withLock { library in photoIDs.compactMap { library.entry(id: $0) } }
+            for entry in entries {
+                for size in sizes where !variants.isBusy {
+                    guard let (original, variant) = open(entry, box: (size.width, size.height), webP: size.acceptsWebP)
+                    else { break }
+                    guard !FileManager.default.fileExists(atPath: variant.path) else { continue }
+                    variants.make(variant, from: Self.source(original)) { _ in withExtendedLifetime(original) {} }
+                }
+            }
+        }
+    }
+
     private func work(_ ask: Ask, complete: @escaping @Sendable (Response) -> Void) {
-        let entry = ask.entry
-        // The photo folder is a guest's playground: no link below it is followed, nothing but a
-        // regular file is opened, and a FIFO does not block the open.
-        let root = String(entry.path.dropLast(entry.relative.utf8.count))
-        guard let original = OpenedFile.open(entry.relative, beneath: root) else {
-            return complete(.error(404, "photo \(entry.photo.id.prefix(40)) is gone"))
+        let gone = Response.error(404, "photo \(ask.entry.photo.id.prefix(40)) is gone")
+        guard let box = ask.box else {
+            guard let original = Self.open(ask.entry) else { return complete(gone) }
+            return complete(Self.original(ask.entry, original))
         }
-        guard let box = ask.box else { return complete(Self.original(entry, original)) }
-        // libvips reads the very file opened above (through its descriptor), not whatever the path
-        // names by the time it looks.
-        let source = "/proc/self/fd/\(original.descriptorNumber)"
-        guard let variant = variants.variant(of: source, width: box.width, height: box.height, format: ask.format)
-        else {
-            return complete(.error(404, "photo \(entry.photo.id.prefix(40)) is gone"))
-        }
+        variants.asked.note(AskedSizes.Size(width: box.width, height: box.height, acceptsWebP: ask.acceptsWebP))
+        guard let (original, variant) = open(ask.entry, box: box, webP: ask.acceptsWebP) else { return complete(gone) }
         // Long-lived: a replaced file gets a new `?v=` in its card's src, so its URL changes.
         let headers = [("ETag", variant.etag), ("Cache-Control", "public, max-age=2592000"), ("Vary", "Accept")]
         if ask.ifNoneMatch?.contains(variant.etag) == true { return complete(Response(status: 304, headers: headers)) }
@@ -58,16 +83,50 @@ struct PhotoAnswers: Sendable {
             Metrics.standard.variantHits.add()
             return complete(ready(cached))
         }
-        variants.make(variant, from: source, width: box.width, height: box.height) { result in
+        variants.make(variant, from: Self.source(original)) { result in
             withExtendedLifetime(original) {}
             switch result {
             case .success:
                 complete(
                     OpenedFile.open(path: variant.path).map(ready) ?? .error(500, "the resized photo went missing"))
+            case .failure(.busy):
+                complete(Self.busy(429, PhotoVariants.Failure.busy.description))
             case .failure(let failure):
                 complete(.error(500, failure.description))
             }
         }
+    }
+
+    /// The photo opened safely, and the variant that serves `box` in the chosen format.
+    private func open(_ entry: PhotoLibrary.Entry, box: (width: Int, height: Int), webP: Bool)
+        -> (OpenedFile, PhotoVariants.Variant)?
+    {
+        guard let original = Self.open(entry) else { return nil }
+        let longSide = PhotoVariants.longSide(box: box, photoWidth: entry.photo.width, photoHeight: entry.photo.height)
+        let format = PhotoVariants.Format.chosen(acceptsWebP: webP, longSide: longSide)
+        guard let variant = variants.variant(of: Self.source(original), longSide: longSide, format: format) else {
+            return nil
+        }
+        return (original, variant)
+    }
+
+    /// The photo folder is a guest's playground: no link below it is followed, nothing but a regular
+    /// file is opened, and a FIFO does not block the open.
+    private static func open(_ entry: PhotoLibrary.Entry) -> OpenedFile? {
+        let root = String(entry.path.dropLast(entry.relative.utf8.count))
+        return OpenedFile.open(entry.relative, beneath: root)
+    }
+
+    /// libvips reads the very file opened (through its descriptor), not whatever the path names by
+    /// the time it looks.
+    private static func source(_ file: OpenedFile) -> String {
+        "/proc/self/fd/\(file.descriptorNumber)"
+    }
+
+    private static func busy(_ status: Int, _ message: String) -> Response {
+        var response = Response.error(status, message)
+        response.headers.append(("Retry-After", String(retryAfter)))
+        return response
     }
 
     private static func original(_ entry: PhotoLibrary.Entry, _ file: OpenedFile) -> Response {

@@ -8,8 +8,7 @@ struct Router: RequestResponder {
     let rooms: RoomRegistry
     /// Swapped by the folder watcher while requests are served.
     let photos: Locked<PhotoLibrary>
-    let variants: PhotoVariants
-    var photoAnswers: PhotoAnswers { PhotoAnswers(variants: variants) }
+    let photoAnswers: PhotoAnswers
     let maxBodyBytes: Int
     let access: AccessPolicy
     let filter: RequestFilter
@@ -232,13 +231,14 @@ struct Router: RequestResponder {
         }
     }
 
-    /// The original, or with `?w=`/`?h=` an upright variant fitted inside that box, snapped up to the
-    /// ladder (never enlarged). Only the request is read here; the files are opened off this thread.
+    /// The original, or with `?w=`/`?h=` an upright variant fitted inside that box, its long side
+    /// snapped up to the ladder (never enlarged). Only the request is read here; the files are
+    /// opened off this thread.
     private func photo(id: String, request: Request) -> Response {
         guard let entry = photos.withLock({ $0.entry(id: id) }) else { return .error(404, "no photo \(id.prefix(40))") }
         // WebP for browsers that say they take it (every current one): about a third smaller.
-        let format: PhotoVariants.Format = request.header(.accept)?.contains("image/webp") == true ? .webp : .jpeg
-        var ask = PhotoAnswers.Ask(entry: entry, box: nil, format: format, ifNoneMatch: request.header(.ifNoneMatch))
+        let webP = request.header(.accept)?.contains("image/webp") == true
+        var ask = PhotoAnswers.Ask(entry: entry, box: nil, acceptsWebP: webP, ifNoneMatch: request.header(.ifNoneMatch))
         let width = request.query["w"]
         let height = request.query["h"]
         guard width != nil || height != nil else { return photoAnswers.answer(ask) }
@@ -248,8 +248,8 @@ struct Router: RequestResponder {
         else {
             return .error(400, "w and h must be whole numbers of pixels")
         }
-        // A missing side is unbounded; both are snapped up to the ladder.
-        let box = sizes.map { PhotoVariants.snapped(($0 ?? nil) ?? Int.max) }
+        // A missing side is unbounded; the others are snapped up to the ladder (a handful of boxes).
+        let box = sizes.map { side in (side ?? nil).map(PhotoVariants.snapped) ?? Int.max }
         ask.box = (box[0], box[1])
         return photoAnswers.answer(ask)
     }

@@ -1,47 +1,84 @@
 import CVips
-import Dispatch
 import Foundation
 import Glibc
 
-/// Resized, upright JPEG variants of the photos, made by libvips and kept in a disk cache.
+/// Resized, upright variants of the photos, made by libvips and kept in a disk cache.
 ///
 /// A variant is keyed by the original's identity on disk (device, inode, size, modification time —
-/// a replaced file gets a new key without reading it) and the size asked for, snapped to a short
-/// ladder so a few files serve every screen. Conversions run off libmicrohttpd's thread, at most
-/// `maxConversions` at once and within a budget of decoded megapixels (`PixelBudget`); the
-/// folder is kept under a size limit (`VariantCache`).
+/// a replaced file gets a new key without reading it), the long side it is made at and its format.
+/// Whatever box a request asks for, the long side is the ladder step at or above what the photo
+/// fitted into that box needs, and never more than the step that holds the whole photo; the format
+/// is one per `Accept` class. So a photo has at most `ladder.count` JPEG variants and the WebP ones
+/// up to `largestWebP`, however many sizes guests try.
+///
+/// Conversions run on a fixed number of threads, at most `maxConversions` at once and within a
+/// budget of decoded megapixels (`PixelBudget`); at most `maxWaitingConversions` wait, and a request
+/// past that is told to come back (`Failure.busy`). Two requests for the same variant share one
+/// conversion. The folder is kept under a size limit (`VariantCache`).
 final class PhotoVariants: Sendable {
-    /// Long sides a variant may have; a request is rounded up to the next one.
+    /// Long sides a variant may have.
     static let ladder = [128, 256, 512, 768, 1024, 1536, 2048, 3072, 4096]
     static let quality: Int32 = 82
     static let maxConversions = 2
     /// Decoded megapixels in flight at most: two 24 MP JPEGs at full size, or one 48 MP PNG. A 24 MP
     /// JPEG fitted to 1536 px decodes at half size: 6 MP.
     static let megapixelBudget = 48.0
+    /// Conversions waiting for their turn at most. A page asks for a few photos at a time; a burst
+    /// past this is a guest trying sizes, and gets 429 with `Retry-After` rather than a queue that
+    /// grows without end.
+    static let maxWaitingConversions = 16
+    /// Variants made ahead (`PhotoAnswers.prefetch`) are queued only while fewer than this many
+    /// conversions wait: the rest of the queue stays for requests someone is waiting for.
+    static let maxWaitingToMakeAhead = 4
+    /// The largest long side made as WebP. Its encoder's cost grows faster than JPEG's with the
+    /// output's size: from a 24 MP JPEG (`vips thumbnail`, libvips 8.14, Q 82) a 1536-px variant
+    /// took 1.3× JPEG's time as WebP, a 2048-px one 2×, a 4096-px one 4×; and the bytes WebP saves
+    /// matter most for the small variants a frame fetches often.
+    static let largestWebP = 1536
 
-    /// What a variant is encoded as: WebP for browsers that say they take it (smaller), else JPEG.
+    /// What a variant is encoded as.
     enum Format: String, Sendable {
         case jpeg = "jpg"
         case webp
 
         var contentType: String { self == .webp ? "image/webp" : "image/jpeg" }
+
+        /// WebP for a browser that says it takes it, up to `largestWebP`; JPEG otherwise.
+        static func chosen(acceptsWebP: Bool, longSide: Int) -> Format {
+            acceptsWebP && longSide <= PhotoVariants.largestWebP ? .webp : .jpeg
+        }
     }
 
-    struct Variant: Equatable {
+    struct Variant: Equatable, Sendable {
         var path: String
         var etag: String
         var format: Format
+        /// The ladder step it is made at: its long side, or the photo's when that is smaller.
+        var longSide: Int
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    enum Failure: Error, Equatable, CustomStringConvertible {
+        /// Too many conversions wait already: ask again in a moment.
+        case busy
+        case failed(String)
+
+        var description: String {
+            switch self {
+            case .busy: "too many photos are being resized; try again shortly"
+            case .failed(let reason): reason
+            }
+        }
     }
 
     let cacheFolder: String
     let cache: VariantCache
-    let budget = PixelBudget(budget: PhotoVariants.megapixelBudget, maxRunning: PhotoVariants.maxConversions)
-    /// Reads headers (to know a conversion's cost) before it is queued.
-    private let workers = DispatchQueue(label: "stackweb.photos", qos: .utility)
+    let budget = PixelBudget(
+        budget: PhotoVariants.megapixelBudget, maxRunning: PhotoVariants.maxConversions,
+        maxWaiting: PhotoVariants.maxWaitingConversions)
+    /// The sizes pages asked for lately: what the next photos are made at ahead of time.
+    let asked = AskedSizes()
+    /// Waiting requests for each variant being made (by path): the first one's conversion serves all.
+    private let inFlight = Locked<[String: [@Sendable (Result<Variant, Failure>) -> Void]]>([:])
 
     init(cacheFolder: String, cacheLimit: Int64 = VariantCache.defaultLimit) {
         self.cacheFolder = cacheFolder
@@ -53,69 +90,92 @@ final class PhotoVariants: Sendable {
         ladder.first { $0 >= size } ?? ladder[ladder.count - 1]
     }
 
-    /// Where the variant of `original` fitting `width` × `height` lives (made or not), or `nil`
-    /// when the original cannot be read.
-    func variant(of original: String, width: Int, height: Int, format: Format = .jpeg) -> Variant? {
+    /// The long side of the variant that serves a `box` (either side may be `Int.max`: unbounded)
+    /// for an upright photo of `width` × `height`: the photo fitted into the box (never enlarged),
+    /// its long side snapped up to the ladder. A photo of unknown size gets the box's short side.
+    static func longSide(box: (width: Int, height: Int), photoWidth width: Int, photoHeight height: Int) -> Int {
+        guard width > 0, height > 0 else { return snapped(min(box.width, box.height)) }
+        let scale = min(1, Double(box.width) / Double(width), Double(box.height) / Double(height))
+        let long = Double(max(width, height)) * scale
+        return snapped(Int(long.rounded(.up)))
+    }
+
+    /// Where the variant of `original` at `longSide` lives (made or not), or `nil` when the
+    /// original cannot be read.
+    func variant(of original: String, longSide: Int, format: Format = .jpeg) -> Variant? {
         var info = stat()
         guard stat(original, &info) == 0 else { return nil }
         let identity = "\(info.st_dev)-\(info.st_ino)-\(info.st_size)-\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
         let key = FNV1a.hex(Array(identity.utf8))
-        let name = "\(key)-\(width)x\(height).\(format.rawValue)"
+        let name = "\(key)-\(longSide).\(format.rawValue)"
         cache.used(name)
-        return Variant(path: "\(cacheFolder)/\(name)", etag: "\"\(name)\"", format: format)
+        return Variant(path: "\(cacheFolder)/\(name)", etag: "\"\(name)\"", format: format, longSide: longSide)
     }
 
-    /// Makes the variant file if it is not cached yet, on a worker, and reports on that worker.
+    /// Makes the variant file unless it is there, and reports on a conversion thread (or on the
+    /// caller's, when nothing needs doing or the queue is full). Reads the original's header on the
+    /// caller's thread, which must not be libmicrohttpd's.
     func make(
-        _ variant: Variant, from original: String, width: Int, height: Int,
-        completion: @escaping @Sendable (Result<Variant, Failure>) -> Void
+        _ variant: Variant, from original: String, completion: @escaping @Sendable (Result<Variant, Failure>) -> Void
     ) {
-        workers.async { [budget, cache, cacheFolder] in
-            if FileManager.default.fileExists(atPath: variant.path) { return completion(.success(variant)) }
-            var header = CVipsHeader()
-            guard CVips_readHeader(original, &header) == 0 else {
-                return completion(.failure(Failure(description: "cannot read \(original)")))
-            }
-            let loader = withUnsafeBytes(of: header.loader) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            let cost = PixelBudget.decodedMegapixels(
-                storedWidth: Int(header.storedWidth), storedHeight: Int(header.storedHeight),
-                uprightWidth: Int(header.width), uprightHeight: Int(header.height), loader: loader,
-                interlaced: header.interlaced != 0, width: width, height: height)
-            budget.run(cost: cost) {
-                completion(
-                    Self.convert(
-                        variant, from: original, width: width, height: height, cache: cache, folder: cacheFolder))
-            }
+        let first = inFlight.withLock { flights -> Bool in
+            let waiting = flights[variant.path]
+            flights[variant.path, default: []].append(completion)
+            return waiting == nil
         }
+        guard first else { return }
+        if FileManager.default.fileExists(atPath: variant.path) { return finish(variant, .success(variant)) }
+        var header = CVipsHeader()
+        guard CVips_readHeader(original, &header) == 0 else {
+            return finish(variant, .failure(.failed("cannot read \(original)")))
+        }
+        let queued = budget.run(cost: Self.cost(of: header, longSide: variant.longSide)) { [self] in
+            finish(variant, Self.convert(variant, from: original, cache: cache, folder: cacheFolder))
+        }
+        if !queued { finish(variant, .failure(.busy)) }
     }
 
-    private static func convert(
-        _ variant: Variant, from original: String, width: Int, height: Int, cache: VariantCache, folder: String
-    )
+    /// Whether a variant nobody waits for should not be queued now (see `maxWaitingToMakeAhead`).
+    var isBusy: Bool { budget.waiting >= Self.maxWaitingToMakeAhead }
+
+    private func finish(_ variant: Variant, _ result: Result<Variant, Failure>) {
+        let waiting = inFlight.withLock { $0.removeValue(forKey: variant.path) ?? [] }
+        for completion in waiting { completion(result) }
+    }
+
+    private static func cost(of header: CVipsHeader, longSide: Int) -> Double {
+        let loader = withUnsafeBytes(of: header.loader) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return PixelBudget.decodedMegapixels(
+            storedWidth: Int(header.storedWidth), storedHeight: Int(header.storedHeight),
+            uprightWidth: Int(header.width), uprightHeight: Int(header.height), loader: loader,
+            interlaced: header.interlaced != 0, width: longSide, height: longSide)
+    }
+
+    private static func convert(_ variant: Variant, from original: String, cache: VariantCache, folder: String)
         -> Result<Variant, Failure>
     {
-        // Two requests for the same variant: the second finds it made.
+        // A request for it may have come between the check and the conversion.
         if FileManager.default.fileExists(atPath: variant.path) { return .success(variant) }
         Metrics.standard.variantMisses.add()
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            return .failure(Failure(description: "cannot create \(folder): \(error)"))
+            return .failure(.failed("cannot create \(folder): \(error)"))
         }
         // Written beside and renamed into place, so a reader never sees half a file.
         // The suffix names the format for libvips, so it stays last.
         let temporary = "\(variant.path).tmp-\(UUID().uuidString).\(variant.format.rawValue)"
         var message = [CChar](repeating: 0, count: 512)
+        let side = Int32(variant.longSide)
         let started = DispatchTime.now().uptimeNanoseconds
-        let status = CVips_thumbnailToFile(
-            original, temporary, Int32(width), Int32(height), Self.quality, &message, message.count)
+        let status = CVips_thumbnailToFile(original, temporary, side, side, Self.quality, &message, message.count)
         Metrics.standard.conversionDuration.observe(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
         Metrics.standard.conversions.add(status == 0 ? "ok" : "failed")
         var info = stat()
         guard status == 0, stat(temporary, &info) == 0, rename(temporary, variant.path) == 0 else {
             unlink(temporary)
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            return .failure(Failure(description: "cannot convert: \(text)"))
+            return .failure(.failed("cannot convert: \(text)"))
         }
         cache.added(URL(fileURLWithPath: variant.path).lastPathComponent, bytes: Int64(info.st_blocks) * 512)
         return .success(variant)

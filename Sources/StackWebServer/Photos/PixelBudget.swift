@@ -1,14 +1,15 @@
-import Dispatch
-
 /// Runs image conversions so that both their number and the pixels they decode stay bounded:
 /// eight first requests for 108 MP originals must not decode eight of them at once.
 ///
 /// Each job states its cost in decoded megapixels (after shrink-on-load); jobs start in the order
 /// they came while at most `maxRunning` run and their costs fit in `budget`. A job costlier than the
-/// whole budget runs alone. Nothing waits on a thread: a job that does not fit waits in a queue.
+/// whole budget runs alone. Nothing waits on a thread: a job that does not fit waits in a queue of
+/// at most `maxWaiting`, and past that it is refused (the caller answers "busy"). The jobs run on
+/// `maxRunning` threads made once.
 final class PixelBudget: Sendable {
     let budget: Double
     let maxRunning: Int
+    let maxWaiting: Int
 
     private struct Waiting {
         var cost: Double
@@ -24,18 +25,30 @@ final class PixelBudget: Sendable {
     }
 
     private let state = Locked(State())
-    private let queue = DispatchQueue(label: "stackweb.conversions", qos: .utility, attributes: .concurrent)
+    /// A job is handed over only when fewer than `maxRunning` run, so the pool's queue never fills.
+    private let threads: WorkerPool
 
-    init(budget: Double, maxRunning: Int) {
+    init(budget: Double, maxRunning: Int, maxWaiting: Int = .max) {
         self.budget = budget
         self.maxRunning = maxRunning
+        self.maxWaiting = maxWaiting
+        threads = WorkerPool(name: "stackweb-convert", threads: maxRunning, capacity: maxRunning)
     }
 
     var peak: Double { state.withLock { $0.peak } }
+    /// Jobs waiting for their turn now.
+    var waiting: Int { state.withLock { $0.waiting.count } }
 
-    func run(cost: Double, _ job: @escaping @Sendable () -> Void) {
-        state.withLock { $0.waiting.append(Waiting(cost: min(max(cost, 0), budget), job: job)) }
-        startWhatFits()
+    /// Runs `job` when it fits; `false` (and `job` dropped) when `maxWaiting` jobs wait already.
+    @discardableResult
+    func run(cost: Double, _ job: @escaping @Sendable () -> Void) -> Bool {
+        let queued = state.withLock { state -> Bool in
+            guard state.waiting.count < maxWaiting else { return false }
+            state.waiting.append(Waiting(cost: min(max(cost, 0), budget), job: job))
+            return true
+        }
+        if queued { startWhatFits() }
+        return queued
     }
 
     private func startWhatFits() {
@@ -51,7 +64,7 @@ final class PixelBudget: Sendable {
             return ready
         }
         for waiting in ready {
-            queue.async { [self] in
+            threads.submit { [self] in
                 waiting.job()
                 state.withLock {
                     $0.used -= waiting.cost

@@ -13,6 +13,8 @@ final class Room: Sendable {
     /// Told, outside the room's lock, when a transient room's last viewer has left.
     private let unwatched: @Sendable (Room) -> Void
     private let log: OperatorLog
+    /// Told the photos that come next when the front card changes; must return at once.
+    private let upcoming: @Sendable ([String]) -> Void
 
     private struct Core {
         var state: RoomState
@@ -38,7 +40,8 @@ final class Room: Sendable {
     init(
         name: String, settings: RoomSettings, library: PhotoLibrary, asleep: Bool, scheduler: any RoomScheduler,
         store: any RoomStore, transient: Bool = false, restore: @escaping @Sendable () -> Stack,
-        unwatched: @escaping @Sendable (Room) -> Void = { _ in }, log: OperatorLog = .silent
+        unwatched: @escaping @Sendable (Room) -> Void = { _ in },
+        upcoming: @escaping @Sendable ([String]) -> Void = { _ in }, log: OperatorLog = .silent
     ) {
         self.log = log
         self.name = name
@@ -46,6 +49,7 @@ final class Room: Sendable {
         self.store = store
         self.restore = restore
         self.unwatched = unwatched
+        self.upcoming = upcoming
         let state = RoomState(name: name, settings: settings, library: library, asleep: asleep, now: scheduler.now())
         core = Locked(Core(state: state, transient: transient))
         // A slideshow runs from the start, watched or not (a frame may connect later).
@@ -179,6 +183,8 @@ final class Room: Sendable {
                 let waiting = urgency == .acknowledged ? Durability() : nil
                 store.save(saved, room: name, urgency: urgency, whenDurable: waiting?.complete)
                 durability = waiting ?? durability
+            case .upcoming(let photos):
+                upcoming(photos)
             }
         }
         let applied = Applied(seq: core.state.seq, durability: durability)

@@ -51,6 +51,8 @@ enum RoomEffect: Equatable, Sendable {
     case wake(at: Millis)
     /// The room's lasting state changed: keep it. `urgency` says whether someone waits for it.
     case save(SavedStack, SaveUrgency)
+    /// The front card changed: these photos come next (worth having ready at the sizes pages show).
+    case upcoming([String])
 }
 
 /// Why a room refused an event; nothing changed.

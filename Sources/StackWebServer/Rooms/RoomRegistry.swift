@@ -32,6 +32,8 @@ final class RoomRegistry: Sendable {
     let listedRooms: Set<String>?
     private let rooms = Locked<Rooms>(Rooms())
     private let log: OperatorLog
+    /// Told the photos a room shows next (see `RoomEffect.upcoming`).
+    private let upcoming: @Sendable ([String]) -> Void
 
     private struct Rooms {
         var real: [String: Room] = [:]
@@ -42,9 +44,11 @@ final class RoomRegistry: Sendable {
         maxRooms: Int, store: any RoomStore, settings: RoomSettings, scheduler: any RoomScheduler,
         library: Locked<PhotoLibrary>, asleep: @escaping @Sendable () -> Bool = { false },
         listedRooms: [String]? = nil, log: OperatorLog = .silent,
+        upcoming: @escaping @Sendable ([String]) -> Void = { _ in },
         makeStack: @escaping @Sendable (String, SavedStack?) -> Stack
     ) {
         self.log = log
+        self.upcoming = upcoming
         self.listedRooms = listedRooms.map(Set.init)
         self.maxRooms = maxRooms
         self.library = library
@@ -141,6 +145,6 @@ final class RoomRegistry: Sendable {
             name: name, settings: settings, library: library.withLock { $0 }, asleep: asleep(), scheduler: scheduler,
             store: store, transient: transient,
             restore: { [store, makeStack] in makeStack(name, store.load(room: name)) },
-            unwatched: { [weak self] room in self?.release(ifUnwatched: room) }, log: log)
+            unwatched: { [weak self] room in self?.release(ifUnwatched: room) }, upcoming: upcoming, log: log)
     }
 }

@@ -14,6 +14,9 @@ struct RoomSettings: Sendable, Equatable {
     static let maxReplayBytes = 256 * 1024
     /// The slideshow interval when ▶ is pressed on a server started without `--interval`.
     static let defaultSlideshowInterval: Millis = 10_000
+    /// How many photos behind the front one are made ready (resized) whenever the front changes: a
+    /// slideshow step, or a few quick → presses, then finds its photo made.
+    static let upcomingPhotos = 3
 
     /// Viewer counts are sent at most this often: a hall of screens joining at once must not cost
     /// one broadcast per join (that would be quadratic).

@@ -31,6 +31,8 @@ struct RoomState {
     private var presenceDue: Millis?
     private var pointerLimiter = PointerRateLimiter()
     private var pointerRepeats = PointerRepeatFilter()
+    /// The front card's photo when a change was last published: a new one asks for the next ones.
+    private var front: String?
     /// What the event being handled asks for, handed back by `handle`.
     private var effects: [RoomEffect] = []
 
@@ -48,6 +50,7 @@ struct RoomState {
     /// Puts the stack in memory: a new room's, or one restored from the store after an unload.
     mutating func load(_ stack: Stack) {
         self.stack = stack
+        front = stack.photoIDs(at: 0..<1).first
     }
 
     /// Whether the stack must be in memory before `event` is handled: for what a person does, and
@@ -64,6 +67,7 @@ struct RoomState {
     mutating func handle(_ event: RoomEvent, at now: Millis) throws(RoomRefusal) -> [RoomEffect] {
         precondition(isLoaded || !needsStack(for: event), "load the stack before \(event)")
         effects = []
+        let seqBefore = seq
         switch event {
         case .opened: break
         case .viewerJoined(let viewer, let lastEventID): viewerJoined(viewer, lastEventID: lastEventID, at: now)
@@ -78,6 +82,7 @@ struct RoomState {
         case .heartbeatDue: effects.append(.broadcast(Array(": heartbeat\n\n".utf8)))
         }
         armWake(at: now)
+        if seq != seqBefore { noteFront() }
         return effects
     }
 
@@ -245,6 +250,13 @@ struct RoomState {
         let event = ServerSentEvent.encode(id: seq, event: "change", data: data)
         replay.append(seq: seq, bytes: event)
         effects.append(.broadcast(event))
+    }
+
+    /// After a published change: asks for the photos after the front one if the front one changed.
+    private mutating func noteFront() {
+        guard let stack, let now = stack.photoIDs(at: 0..<1).first, now != front else { return }
+        front = now
+        effects.append(.upcoming(stack.photoIDs(at: 1..<1 + RoomSettings.upcomingPhotos)))
     }
 
     private mutating func save(_ urgency: SaveUrgency) {

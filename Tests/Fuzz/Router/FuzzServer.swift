@@ -35,14 +35,14 @@ final class FuzzServer: Sendable {
             if let saved { return Stack(photos: photos, stage: stage, saved: saved, seed: seed) }
             return Stack(photos: photos, stage: stage, style: style, seed: seed)
         }
-        let (staticFiles, variants) = (Self.fixture.staticFiles, Self.fixture.variants)
+        let (staticFiles, answers) = (Self.fixture.staticFiles, Self.fixture.answers)
         let filter = RequestFilter.standard(extraHosts: ["frame.lan"], hostname: "photobox")
         let maxBodyBytes = ServerLimits.standard(loopbackOnly: true).maxBodyBytes
         loopback = Router(
-            staticFiles: staticFiles, rooms: rooms, photos: library, variants: variants, maxBodyBytes: maxBodyBytes,
+            staticFiles: staticFiles, rooms: rooms, photos: library, photoAnswers: answers, maxBodyBytes: maxBodyBytes,
             access: .open, filter: filter)
         lan = Router(
-            staticFiles: staticFiles, rooms: rooms, photos: library, variants: variants, maxBodyBytes: maxBodyBytes,
+            staticFiles: staticFiles, rooms: rooms, photos: library, photoAnswers: answers, maxBodyBytes: maxBodyBytes,
             access: AccessPolicy(token: Self.controlToken), filter: filter)
     }
 
@@ -53,7 +53,7 @@ final class FuzzServer: Sendable {
     private struct Fixture: Sendable {
         let library: Locked<PhotoLibrary>
         let staticFiles: StaticFiles
-        let variants: PhotoVariants
+        let answers: PhotoAnswers
 
         init() {
             CVipsSetup.start()
@@ -70,7 +70,7 @@ final class FuzzServer: Sendable {
                 fatalError("fuzz-router: cannot read \(photos) or \(resources)/web: \(error)")
             }
             precondition(library.withLock { $0.entries.count } == 5, "fuzz-router: the photo folder is incomplete")
-            variants = PhotoVariants(cacheFolder: FuzzServer.folder + "/cache")
+            answers = PhotoAnswers(variants: PhotoVariants(cacheFolder: FuzzServer.folder + "/cache"))
         }
     }
 
