@@ -13,7 +13,7 @@ import Testing
         "--token": "abcdefghijklmnop", "--state": "/s.json", "--allowed-host": "frame.lan", "--rooms": "hall",
         "--max-cards": "500",
         "--tls-cert": "/cert.pem", "--tls-key": "/key.pem",
-        "--cache-size": "500M", "--rescan": "60",
+        "--cache-size": "500M", "--rescan": "60", "--log-format": "json",
     ]
 
     static func parse(_ arguments: [String], _ environment: [String: String] = [:]) throws -> Configuration.Outcome {

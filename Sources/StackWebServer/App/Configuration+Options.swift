@@ -162,6 +162,20 @@ extension Configuration {
             "--tls-key", "FILE", help: "the PEM private key of `--tls-cert`; keep it readable by this user only",
             default: .description("plain HTTP")
         ) { config, value throws(Failure) in config.tlsKey = value },
+        CommandLineOption(
+            "--log-format", "text|json",
+            help: """
+                how the lines for the operator are written (start-up with its URLs, rooms made and unloaded, \
+                viewers dropped, failed and recovered saves, the photo folder gone and back): `text` for a \
+                person, `json` one object per line for a log collector; never with the control token
+                """,
+            default: .value(OperatorLog.Format.text.rawValue)
+        ) { config, value throws(Failure) in
+            guard let format = OperatorLog.Format(rawValue: value) else {
+                throw Failure(description: "--log-format must be text or json")
+            }
+            config.logFormat = format
+        },
         .finish("--help", aliases: ["-h"], help: "print this help and exit", outcome: .help),
         .finish("--version", help: "print the version and exit", outcome: .version),
     ]

@@ -51,6 +51,8 @@ public struct Configuration: Equatable, Sendable {
     /// PEM files for HTTPS (`--tls-cert`, `--tls-key`); both or neither.
     var tlsCertificate: String?
     var tlsKey: String?
+    /// How the lines for the operator are written (`--log-format`).
+    public internal(set) var logFormat: OperatorLog.Format = .text
     /// Connection limits; `nil` uses `ServerLimits.standard` for the host bound.
     var limits: ServerLimits?
 

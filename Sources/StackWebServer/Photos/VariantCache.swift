@@ -96,6 +96,8 @@ final class VariantCache: Sendable {
             ]
             _ = utimensat(AT_FDCWD, folder + "/" + file.name, &times, 0)
         }
+        Metrics.standard.variantEvictions.add(removed.count)
+        Metrics.standard.variantBytes.set(Int(total))
         state.withLock { state in
             state.total = total
             state.pruning = false

@@ -12,6 +12,7 @@ final class Room: Sendable {
     private let restore: @Sendable () -> Stack
     /// Told, outside the room's lock, when a transient room's last viewer has left.
     private let unwatched: @Sendable (Room) -> Void
+    private let log: OperatorLog
     /// Told the photos that come next when the front card changes; must return at once.
     private let upcoming: @Sendable ([String]) -> Void
 
@@ -40,8 +41,9 @@ final class Room: Sendable {
         name: String, settings: RoomSettings, library: PhotoLibrary, asleep: Bool, scheduler: any RoomScheduler,
         store: any RoomStore, transient: Bool = false, restore: @escaping @Sendable () -> Stack,
         unwatched: @escaping @Sendable (Room) -> Void = { _ in },
-        upcoming: @escaping @Sendable ([String]) -> Void = { _ in }
+        upcoming: @escaping @Sendable ([String]) -> Void = { _ in }, log: OperatorLog = .silent
     ) {
+        self.log = log
         self.name = name
         self.scheduler = scheduler
         self.store = store
@@ -72,6 +74,7 @@ final class Room: Sendable {
         core.withLock { core in
             guard core.transient else { return }
             core.transient = false
+            log.record("room.created", "room \(name) created", ["room": .string(name)])
             if let stack = core.state.stack {
                 store.save(stack.saved(), room: name, urgency: .background, whenDurable: nil)
             }
@@ -102,7 +105,11 @@ final class Room: Sendable {
             core.nextViewer += 1
             core.streams[viewer] = stream
             core.expectedViewers = max(0, core.expectedViewers - 1)
+            let replayed = core.state.replayedOpenings
             _ = try? apply(.viewerJoined(viewer, lastEventID: lastEventID), in: &core)
+            if lastEventID != nil {
+                Metrics.standard.streamResumes.add(core.state.replayedOpenings > replayed ? "replay" : "snapshot")
+            }
             return viewer
         }
         // Outside the lock: a stream already gone calls back at once.
@@ -141,7 +148,11 @@ final class Room: Sendable {
     // MARK: - Running effects (under the lock)
 
     private func loadIfNeeded(_ core: inout Core) {
-        if !core.state.isLoaded { core.state.load(restore()) }
+        guard !core.state.isLoaded else { return }
+        core.state.load(restore())
+        Metrics.standard.roomsLoaded.add()
+        log.record(
+            "room.loaded", "room \(name) loaded (\(core.state.stack?.count ?? 0) cards)", ["room": .string(name)])
     }
 
     private func apply(_ event: RoomEvent, in core: inout Core) throws(RoomRefusal) -> Applied {
@@ -150,7 +161,12 @@ final class Room: Sendable {
             core.viewerLeft = true
         }
         if core.state.needsStack(for: event) { loadIfNeeded(&core) }
+        let wasLoaded = core.state.isLoaded
         let effects = try core.state.handle(event, at: scheduler.now())
+        if wasLoaded, !core.state.isLoaded {
+            Metrics.standard.roomsUnloaded.add()
+            log.record("room.unloaded", "room \(name) unloaded", ["room": .string(name)])
+        }
         var durability: Durability?
         var refused: [ViewerID] = []
         for effect in effects {
@@ -173,7 +189,11 @@ final class Room: Sendable {
         }
         let applied = Applied(seq: core.state.seq, durability: durability)
         // A stream that refuses bytes is gone or too slow: it is dropped at once and costs nothing more.
-        for viewer in refused { _ = try? apply(.viewerLeft(viewer), in: &core) }
+        for viewer in refused {
+            log.record(
+                "viewer.dropped", "a viewer of room \(name) fell behind and was disconnected", ["room": .string(name)])
+            _ = try? apply(.viewerLeft(viewer), in: &core)
+        }
         return applied
     }
 }
