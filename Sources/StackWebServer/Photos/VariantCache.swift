@@ -1,3 +1,7 @@
+// CVips: libvips' headers include <sys/stat.h>, and Swift may attribute `stat` and `timespec` to
+// whichever module brought them in first; without this import an incremental build can refuse
+// their members (MemberImportVisibility).
+import CVips
 import Dispatch
 import Foundation
 import Glibc
