@@ -132,7 +132,10 @@ final class PhotoVariants: Sendable {
         let queued = budget.run(cost: Self.cost(of: header, longSide: variant.longSide)) { [self] in
             finish(variant, Self.convert(variant, from: original, cache: cache, folder: cacheFolder))
         }
-        if !queued { finish(variant, .failure(.busy)) }
+        if !queued {
+            Metrics.standard.conversions.add("busy")
+            finish(variant, .failure(.busy))
+        }
     }
 
     /// Whether a variant nobody waits for should not be queued now (see `maxWaitingToMakeAhead`).

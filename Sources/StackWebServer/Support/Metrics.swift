@@ -37,7 +37,9 @@ final class Metrics: Sendable {
     let saveFailures = Counter("stackweb_state_save_failures_total", "Commits of room state that failed.")
     let saveDuration = Histogram("stackweb_state_save_duration_seconds", "Time one commit of room state took.")
     let conversions = LabeledCounter(
-        "stackweb_photo_conversions_total", "Resized photo variants made by libvips, by result.", labels: ["result"])
+        "stackweb_photo_conversions_total",
+        "Resized photo variants asked of libvips, by result: `ok`, `failed`, or `busy` (refused with 429, too many waiting).",
+        labels: ["result"])
     let conversionDuration = Histogram(
         "stackweb_photo_conversion_duration_seconds", "Time libvips took to make one resized variant.")
     let variantHits = Counter("stackweb_variant_cache_hits_total", "Resized photos answered from the disk cache.")
