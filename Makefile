@@ -1,6 +1,7 @@
 # StackWeb — build, run and test on Debian.
 #   make run    install what is missing, build (release), start on the bundled demo photos
 #   make test   everything CI runs: lint, Swift tests (plain and under ThreadSanitizer), page tests, fuzzing, browser tests
+#   make deb    the Debian package (release build with the Swift runtime linked in): .build/deb/stackweb_*.deb
 #   make bench  the benchmarks (release build, loopback): writes BENCHMARKS.md and Benchmarks/charts/
 SHELL := /bin/bash
 .DEFAULT_GOAL := build
@@ -13,7 +14,10 @@ STATE ?= $(HOME)/.local/state/stackweb/state.db
 PYTHON ?= python3
 
 # Debian packages the project needs to build, run and test.
-APT_PACKAGES := libmicrohttpd-dev libvips-dev libsqlite3-dev pkg-config chromium chromium-driver firefox-esr nodejs openssl curl libhiredis-dev redis-server nginx
+# dpkg-dev: dpkg-shlibdeps (and strip) for `make deb`; groff-base: the manual page's test;
+# prometheus: promtool, which checks /metrics (a 19 MB download).
+APT_PACKAGES := libmicrohttpd-dev libvips-dev libsqlite3-dev pkg-config chromium chromium-driver firefox-esr nodejs openssl curl \
+	dpkg-dev groff-base prometheus libhiredis-dev redis-server nginx
 PIP_REQUIREMENTS := Tests/e2e/requirements.txt
 # What `make bench` needs beyond that: load generator, the nginx it compares with, its C client's
 # compiler, and the profilers for the analysis of missed budgets.
@@ -23,8 +27,10 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 RELEASE_BIN := .build/release/stackweb
 DEBUG_BIN := .build/debug/stackweb
 TSAN_PATH := .build/tsan
+DEB_PATH := .build/deb
 
-.PHONY: deps apt-deps pip-deps build release run test test-swift test-tsan test-web test-e2e fuzz-smoke fuzz lint install clean \
+.PHONY: deps apt-deps pip-deps build release deb run test test-swift test-tsan test-web test-e2e test-deb fuzz-smoke fuzz lint \
+	install clean \
 	bench bench-deps
 
 ## Installs only what is missing: apt-get is slow even when it has nothing to do.
@@ -38,7 +44,7 @@ apt-deps:
 	fi
 
 pip-deps:
-	@$(PYTHON) -c "import selenium, pytest" 2>/dev/null || $(PYTHON) -m pip install -q -r $(PIP_REQUIREMENTS)
+	@$(PYTHON) -c "import selenium, pytest, marionette_driver" 2>/dev/null || $(PYTHON) -m pip install -q -r $(PIP_REQUIREMENTS)
 
 build: apt-deps
 	swift build
@@ -46,10 +52,15 @@ build: apt-deps
 release: apt-deps
 	swift build -c release
 
+## The package installs no Swift toolchain: the Swift runtime is linked into the binary.
+deb: apt-deps
+	swift build -c release --static-swift-stdlib --product stackweb
+	scripts/make-deb.sh $(RELEASE_BIN) $(DEB_PATH)
+
 run: release
 	$(RELEASE_BIN) --host $(HOST) --port $(PORT) --state $(STATE) $(ARGS)
 
-test: deps lint test-swift test-tsan test-web fuzz-smoke test-e2e
+test: deps lint test-swift test-tsan test-web fuzz-smoke test-e2e test-deb
 
 test-swift:
 	swift build --build-tests
@@ -70,6 +81,10 @@ test-web:
 
 test-e2e: build
 	STACKWEB_BIN=$(DEBUG_BIN) $(PYTHON) -m pytest -q Tests/e2e
+
+## The package, unpacked into a scratch root: its files, dependencies, unit, and its binary serving.
+test-deb: deb
+	STACKWEB_DEB=$$(ls $(DEB_PATH)/stackweb_*.deb) $(PYTHON) -m pytest -q Tests/package
 
 ## libFuzzer targets (Tests/Fuzz) for the body decoders, the request filter and routes,
 ## Last-Event-ID, and the whole router over live rooms and photos: a short run in `make test`,

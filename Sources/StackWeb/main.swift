@@ -28,15 +28,23 @@ private func run(waitForTermination: () -> Void) -> Never {
         do {
             app = try Application(configuration: configuration)
         } catch {
-            FileHandle.standardError.write(Data("stackweb: \(error)\n".utf8))
+            OperatorLog.standardError(format: configuration.logFormat).record("start.failed", "\(error)")
             exit(1)
         }
-        say("StackWeb \(Configuration.version) listening on \(app.url)")
-        // The token only to a person at a terminal, never to a log (systemd's journal).
-        for line in app.addressLines(toTerminal: isatty(STDOUT_FILENO) == 1) { say(line) }
+        switch app.log.format {
+        case .text:
+            say("StackWeb \(Configuration.version) listening on \(app.url)")
+            // The token only to a person at a terminal, never to a log (systemd's journal).
+            for line in app.addressLines(toTerminal: isatty(STDOUT_FILENO) == 1) { say(line) }
+        case .json:
+            app.logStart()
+        }
         waitForTermination()
         app.stop()
-        say("StackWeb stopped")
+        switch app.log.format {
+        case .text: say("StackWeb stopped")
+        case .json: app.log.record("stop", "StackWeb stopped")
+        }
         exit(0)
     }
 }

@@ -13,7 +13,7 @@ import Testing
         "--token": "abcdefghijklmnop", "--state": "/s.json", "--allowed-host": "frame.lan", "--rooms": "hall",
         "--max-cards": "500",
         "--tls-cert": "/cert.pem", "--tls-key": "/key.pem",
-        "--cache-size": "500M", "--rescan": "60", "--redis": "redis://:secret@10.0.0.5:6380/2",
+        "--cache-size": "500M", "--rescan": "60", "--log-format": "json", "--redis": "redis://:secret@10.0.0.5:6380/2",
         "--instance-id": "web-1",
     ]
 

@@ -20,7 +20,7 @@ import Testing
             library = Locked(try PhotoLibrary.scan(folder: folder))
             live = try LiveFolder(
                 folder: folder, order: .name, library: library, timing: timing,
-                log: { [logged] line in logged.withLock { $0.append(line) } },
+                log: OperatorLog(format: .text) { [logged] line in logged.withLock { $0.append(line) } },
                 onChange: { [changes] change, _ in changes.withLock { $0.append(change) } })
         }
 

@@ -7,7 +7,7 @@ extension Application {
     /// already be fetched.
     static func watch(
         folder: String, order: PhotoLibrary.Order, rescan: Double?, library: Locked<PhotoLibrary>,
-        scanner: PhotoScanner?, index: PhotoIndex?, reading: Locked<Bool>, rooms: RoomRegistry
+        scanner: PhotoScanner?, index: PhotoIndex?, reading: Locked<Bool>, rooms: RoomRegistry, log: OperatorLog
     ) -> LiveFolder? {
         var timing = FolderWatcher.Timing()
         timing.rescan = rescan
@@ -15,13 +15,13 @@ extension Application {
             return try LiveFolder(
                 folder: folder, order: order, library: library, scanner: scanner, index: index, reading: reading,
                 timing: timing,
-                log: warn
+                log: log
             ) {
                 change, new in
                 for room in rooms.all { _ = try? room.handle(.libraryChanged(change, library: new)) }
             }
         } catch {
-            warn("\(error); photos added to \(folder) will show after a restart")
+            log("\(error); photos added to \(folder) will show after a restart")
             // Nobody will go on reading what the start-up scan left: read it now.
             if var scanner, scanner.hasBacklog {
                 scanner.inspectionBudget = nil

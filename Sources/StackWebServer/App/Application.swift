@@ -17,6 +17,8 @@ public final class Application {
     }
 
     let configuration: Configuration
+    /// The lines for the operator (`--log-format`), the control token kept out of them.
+    public let log: OperatorLog
     /// The token every POST must carry, or `nil` when anyone may control.
     let controlToken: String?
     /// The file a generated token was written to (`ControlTokenNotice`), if any.
@@ -37,36 +39,48 @@ public final class Application {
     private let group: RedisGroup?
 
     public convenience init(configuration: Configuration) throws {
-        try self.init(configuration: configuration, store: Application.openStore(configuration))
+        let log = OperatorLog.standardError(format: configuration.logFormat, redacting: configuration.token)
+        try self.init(configuration: configuration, store: Application.openStore(configuration, log: log), log: log)
     }
 
     /// The SQLite database at `--state`, or memory only without it. A database that cannot be opened
     /// (damaged, not a database) is moved aside for a person to look at, and a new one is made: a
     /// photo frame must come back up by itself.
-    static func openStore(_ configuration: Configuration) throws -> any RoomStore {
+    static func openStore(_ configuration: Configuration, log: OperatorLog) throws -> any RoomStore {
         if let redis = configuration.redis {
             return try RedisRoomStore(
-                connection: RedisConnection(url: redis), defaultStyle: configuration.style, fenced: true, log: warn)
+                connection: RedisConnection(url: redis), defaultStyle: configuration.style, fenced: true,
+                log: log.messages(as: "group.store"))
         }
         guard let path = configuration.state else { return MemoryRoomStore() }
         do {
-            return try SQLiteStore(path: path, defaultStyle: configuration.style, log: warn)
+            return try SQLiteStore(path: path, defaultStyle: configuration.style, log: log)
         } catch let error as SQLiteError {
             let aside = path + ".unreadable-\(Int(Date().timeIntervalSince1970))"
             try FileManager.default.moveItem(atPath: path, toPath: aside)
             for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-            warn("cannot open \(path) (\(error)); moved it to \(aside) and started a new database")
-            return try SQLiteStore(path: path, defaultStyle: configuration.style, log: warn)
+            log.record(
+                "state.replaced", "cannot open \(path) (\(error)); moved it to \(aside) and started a new database")
+            return try SQLiteStore(path: path, defaultStyle: configuration.style, log: log)
         }
     }
 
     /// With the store rooms keep their lasting state in (tests inject a slow or failing one).
-    init(configuration: Configuration, store: any RoomStore, scheduler: any RoomScheduler = SystemRoomScheduler())
-        throws
-    {
+    init(
+        configuration: Configuration, store: any RoomStore, scheduler: any RoomScheduler = SystemRoomScheduler(),
+        log: OperatorLog? = nil
+    ) throws {
         self.configuration = configuration
         let instanceID = configuration.redis.map { _ in configuration.instanceID ?? Application.randomInstanceID() }
         self.instanceID = instanceID
+        let token = configuration.controlToken {
+            // A group has one generated token: the first instance to start draws it, the others take it.
+            let drawn = AccessPolicy.generateToken()
+            return configuration.redis.flatMap { try? RedisKeys.sharedToken(drawn, at: $0) } ?? drawn
+        }
+        controlToken = token
+        let log = (log ?? OperatorLog.standardError(format: configuration.logFormat)).redacting(token)
+        self.log = log
         guard let resources = ResourceLocator.locate(explicit: configuration.resources) else {
             throw Failure.resourcesNotFound
         }
@@ -75,9 +89,10 @@ public final class Application {
         // The photos as indexed at an earlier start, those whose files still stat the same: the
         // server listens with them at once; the watcher's thread reads the rest, which reach the
         // rooms as ordinary library changes. An empty folder starts empty (a frame waiting for photos).
-        let index = PhotoIndex(path: cacheFolder + "/" + PhotoIndex.fileName, log: Application.warn)
+        let index = PhotoIndex(path: cacheFolder + "/" + PhotoIndex.fileName, log: log.messages(as: "warning"))
         guard opendir(folder).map({ closedir($0) }) != nil,
-            var scanner = PhotoScanner(folder: folder, order: configuration.order, index: index, log: Application.warn)
+            var scanner = PhotoScanner(
+                folder: folder, order: configuration.order, index: index, log: log.messages(as: "photo.skipped"))
         else {
             throw Failure.unreadableFolder(folder, reason: String(cString: strerror(errno)))
         }
@@ -105,12 +120,13 @@ public final class Application {
         let groupStore = store as? RedisRoomStore
         var group: RedisGroup?
         if let redis = configuration.redis, let instanceID {
-            group = RedisGroup(url: redis, instanceID: instanceID, defaultStyle: style, log: Application.warn)
+            group = RedisGroup(
+                url: redis, instanceID: instanceID, defaultStyle: style, log: log.messages(as: "group.warning"))
         }
         self.group = group
         rooms = RoomRegistry(
             maxRooms: configuration.maxRooms, store: store, settings: settings, scheduler: scheduler, library: library,
-            asleep: { sleep?.asleep ?? false }, listedRooms: configuration.rooms, group: group,
+            asleep: { sleep?.asleep ?? false }, listedRooms: configuration.rooms, log: log, group: group,
             upcoming: { photos in photoAnswers.prefetch(photos, library: library) }
         ) { name, saved in
             // New tilts come from the room's name, so a room without saved state looks the same each start.
@@ -135,12 +151,7 @@ public final class Application {
             _ = try? rooms.watchedRoom(named: name, stream: false)
         }
         let limits = configuration.limits ?? .standard(loopbackOnly: configuration.isLoopback)
-        controlToken = configuration.controlToken {
-            // A group has one generated token: the first instance to start draws it, the others take it.
-            let drawn = AccessPolicy.generateToken()
-            return configuration.redis.flatMap { try? RedisKeys.sharedToken(drawn, at: $0) } ?? drawn
-        }
-        tokenFile = Application.keepGeneratedToken(controlToken, configuration: configuration)
+        tokenFile = Application.keepGeneratedToken(controlToken, configuration: configuration, log: log)
         let tls = try configuration.tlsCredentials()
         let router = Router(
             staticFiles: try StaticFiles.load(folder: resources + "/web"), rooms: rooms, photos: library,
@@ -163,16 +174,11 @@ public final class Application {
 
         watcher = Application.watch(
             folder: folder, order: configuration.order, rescan: configuration.rescan, library: library,
-            scanner: scanner, index: index, reading: reading, rooms: rooms)
+            scanner: scanner, index: index, reading: reading, rooms: rooms, log: log)
         sleep?.start { [rooms] asleep in
             for room in rooms.all { _ = try? room.handle(.sleepChanged(asleep: asleep)) }
         }
         group?.start(rooms: rooms, store: groupStore) { input, answer in router.answer(forwarded: input, answer) }
-    }
-
-    /// Start-up and runtime warnings go to standard error.
-    @Sendable static func warn(_ message: String) {
-        FileHandle.standardError.write(Data("stackweb: \(message)\n".utf8))
     }
 
     /// Eight random hex digits: enough to tell a group's instances apart in logs and in Redis.
@@ -183,7 +189,9 @@ public final class Application {
 
     /// A generated token goes to its file (`ControlTokenNotice`), so an operator without a terminal
     /// can find it; a token the operator gave is theirs already.
-    private static func keepGeneratedToken(_ token: String?, configuration: Configuration) -> String? {
+    private static func keepGeneratedToken(_ token: String?, configuration: Configuration, log: OperatorLog)
+        -> String?
+    {
         guard let token, configuration.token == nil,
             let file = ControlTokenNotice.file(
                 environment: ProcessInfo.processInfo.environment, state: configuration.state)
@@ -192,7 +200,7 @@ public final class Application {
             try ControlTokenNotice.save(token, to: file)
             return file
         } catch {
-            warn("cannot write the control token to \(file): \(error)")
+            log("cannot write the control token to \(file): \(error)")
             return nil
         }
     }
@@ -225,6 +233,15 @@ public final class Application {
             lines.append("  (the control URL lets its holder drive every room; share the view URL with viewers)")
         }
         return lines
+    }
+
+    /// The start as one `start` event: where to look, as `addressLines` says it to a log (the control
+    /// URL without its token).
+    public func logStart() {
+        let lines = addressLines(toTerminal: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        log.record(
+            "start", "StackWeb \(Configuration.version) listening on \(url)",
+            ["version": .string(Configuration.version), "url": .string(url), "addresses": .strings(lines)])
     }
 
     /// Closes every viewer's stream, then stops the server.

@@ -55,7 +55,8 @@ enum CommandLineHelp {
         }
     }
 
-    private static func environmentNote(for options: [CommandLineOption]) -> String {
+    /// What `--help` ends with and the manual page says of the environment.
+    static func environmentNote(for options: [CommandLineOption]) -> String {
         let lists = options.compactMap { option in
             option.environmentSeparator.map { "\(option.environmentVariable ?? "") separates its values with '\($0)'" }
         }

@@ -163,6 +163,20 @@ extension Configuration {
             default: .description("plain HTTP")
         ) { config, value throws(Failure) in config.tlsKey = value },
         CommandLineOption(
+            "--log-format", "text|json",
+            help: """
+                how the lines for the operator are written (start-up with its URLs, rooms made and unloaded, \
+                viewers dropped, failed and recovered saves, the photo folder gone and back): `text` for a \
+                person, `json` one object per line for a log collector; never with the control token
+                """,
+            default: .value(OperatorLog.Format.text.rawValue)
+        ) { config, value throws(Failure) in
+            guard let format = OperatorLog.Format(rawValue: value) else {
+                throw Failure(description: "--log-format must be text or json")
+            }
+            config.logFormat = format
+        },
+        CommandLineOption(
             "--redis", "URL",
             help: """
                 share every room with the other instances of a group through this Redis, \

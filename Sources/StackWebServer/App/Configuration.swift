@@ -51,6 +51,8 @@ public struct Configuration: Equatable, Sendable {
     /// PEM files for HTTPS (`--tls-cert`, `--tls-key`); both or neither.
     var tlsCertificate: String?
     var tlsKey: String?
+    /// How the lines for the operator are written (`--log-format`).
+    public internal(set) var logFormat: OperatorLog.Format = .text
     /// `--redis`: the Redis of the group this instance belongs to; `nil`: one process alone.
     var redis: RedisURL?
     /// This instance's name in its group; `nil` draws one at start.

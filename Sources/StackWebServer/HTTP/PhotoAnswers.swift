@@ -79,7 +79,10 @@ final class PhotoAnswers: Sendable {
             Response(
                 status: 200, headers: headers + [("Content-Type", variant.format.contentType)], body: .file(file))
         }
-        if let cached = OpenedFile.open(path: variant.path) { return complete(ready(cached)) }
+        if let cached = OpenedFile.open(path: variant.path) {
+            Metrics.standard.variantHits.add()
+            return complete(ready(cached))
+        }
         variants.make(variant, from: Self.source(original)) { result in
             withExtendedLifetime(original) {}
             switch result {

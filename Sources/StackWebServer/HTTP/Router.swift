@@ -16,6 +16,12 @@ struct Router: RequestResponder {
     var photosReading = Locked(false)
 
     func refusal(forHead request: Request) -> Response? {
+        guard let refusal = headRefusal(request) else { return nil }
+        Metrics.standard.httpRequests.add(Route(path: request.path).metricLabel, String(refusal.status))
+        return refusal
+    }
+
+    private func headRefusal(_ request: Request) -> Response? {
         if let refusal = filter.refusal(for: request) { return refusal }
         // Both framings at once is how requests are smuggled past proxies: refuse, do not guess.
         if request.header(.contentLength) != nil, request.header(.transferEncoding) != nil {
@@ -59,6 +65,10 @@ struct Router: RequestResponder {
 
     func respond(to request: Request) -> Response {
         let route = Route(path: request.path)
+        return Metrics.standard.counting(answer(request, route: route), route: route, started: .now())
+    }
+
+    private func answer(_ request: Request, route: Route) -> Response {
         if route == .file { return staticFile(request) }
         guard route.methods.contains(request.method) else { return methodNotAllowed(request, allowed: route.methods) }
         switch route {
@@ -250,6 +260,7 @@ struct Router: RequestResponder {
     private static func refusal(_ refusal: RoomRefusal) -> Response {
         switch refusal {
         case .rateLimited:
+            Metrics.standard.rateLimited.add()
             var response = Response.error(429, "too many pointer events from this viewer or address; slow down")
             response.headers.append(("Retry-After", "1"))
             return response
@@ -342,6 +353,7 @@ struct Router: RequestResponder {
         for room in all.sorted(by: { $0.name < $1.name }) {
             text += "stackweb_viewers{room=\"\(room.name)\"} \(room.viewerCount)\n"
         }
+        text += Metrics.standard.render()
         return Response(
             status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: .bytes(Array(text.utf8)))
     }

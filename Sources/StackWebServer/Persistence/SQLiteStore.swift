@@ -20,7 +20,7 @@ final class SQLiteStore: RoomStore {
     private let queue = DispatchQueue(label: "stackweb.sqlite")
     private let writer: SQLiteRoomWriter
     private let shared: Locked<Shared>
-    private let log: @Sendable (String) -> Void
+    private let log: OperatorLog
 
     private struct Shared {
         /// Every room's latest saved state, what `load` answers (committed or not).
@@ -37,10 +37,11 @@ final class SQLiteStore: RoomStore {
 
     /// Opens (or creates) the database at `path`. A JSON state file of an earlier version found
     /// there is imported once and kept beside it as `<path>.imported.json`.
-    init(path: String, defaultStyle: StyleName, log: @escaping @Sendable (String) -> Void) throws {
+    init(path: String, defaultStyle: StyleName, log: OperatorLog) throws {
         self.path = path
         self.log = log
-        let imported = try StateFileImport.takeJSONStateFile(at: path, defaultStyle: defaultStyle, log: log)
+        let imported = try StateFileImport.takeJSONStateFile(
+            at: path, defaultStyle: defaultStyle, log: log.messages(as: "state.imported"))
         try FileManager.default.createDirectory(
             atPath: (path as NSString).deletingLastPathComponent.isEmpty
                 ? "." : (path as NSString).deletingLastPathComponent,
@@ -48,7 +49,7 @@ final class SQLiteStore: RoomStore {
         writer = try SQLiteRoomWriter(path: path, defaultStyle: defaultStyle)
         if let imported {
             try writer.write(imported)
-            log("imported \(imported.count) rooms from the JSON state file into \(path)")
+            log.record("state.imported", "imported \(imported.count) rooms from the JSON state file into \(path)")
         }
         shared = Locked(Shared(latest: writer.savedRooms()))
     }
@@ -103,14 +104,20 @@ final class SQLiteStore: RoomStore {
         guard !rooms.isEmpty else { return }
         let outcome: Durability.Outcome
         do {
+            let started = DispatchTime.now().uptimeNanoseconds
+            defer {
+                Metrics.standard.saveDuration.observe(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+            }
             try writer.write(rooms)
+            Metrics.standard.saves.add()
             outcome = .success(())
             let recovered = shared.withLock { shared in
                 defer { shared.failure = nil }
                 return shared.failure != nil
             }
-            if recovered { log("saving to \(path) works again") }
+            if recovered { log.record("save.recovered", "saving to \(path) works again", ["path": .string(path)]) }
         } catch {
+            Metrics.standard.saveFailures.add()
             outcome = .failure(StoreFailure(description: error.description))
             retryLater(rooms, failure: StoreFailure(description: error.description))
         }
@@ -127,7 +134,11 @@ final class SQLiteStore: RoomStore {
             }
             return (shared.failure == nil, !shared.delayedWriteQueued)
         }
-        if first { log("warning: could not save to \(path) (\(failure)); retrying every second") }
+        if first {
+            log.record(
+                "save.failed", "warning: could not save to \(path) (\(failure)); retrying every second",
+                ["path": .string(path), "error": .string(failure.description)])
+        }
         if schedule { queue.asyncAfter(deadline: .now() + Self.retryDelay) { [self] in write() } }
     }
 }

@@ -14,7 +14,7 @@ final class LiveFolder: Sendable {
     /// The library as it was before the folder went away: its verdicts are reused when it is back.
     private let lastSeen: Locked<PhotoLibrary?>
     private let onChange: @Sendable (LibraryChange, PhotoLibrary) -> Void
-    private let log: @Sendable (String) -> Void
+    private let log: OperatorLog
     private let watcher: Locked<FolderWatcher?> = Locked(nil)
     private let index: PhotoIndex?
     /// Whether files found wait to be read; set after each scan.
@@ -30,7 +30,7 @@ final class LiveFolder: Sendable {
     init(
         folder: String, order: PhotoLibrary.Order, library: Locked<PhotoLibrary>, scanner started: PhotoScanner? = nil,
         index: PhotoIndex? = nil, reading: Locked<Bool> = Locked(false), timing: FolderWatcher.Timing,
-        log: @escaping @Sendable (String) -> Void,
+        log: OperatorLog,
         onChange: @escaping @Sendable (LibraryChange, PhotoLibrary) -> Void
     ) throws {
         self.folder = folder
@@ -43,7 +43,10 @@ final class LiveFolder: Sendable {
         // The first scan on the watcher's thread reuses every verdict of the start-up scan.
         let current = library.withLock { $0 }
         var scanner =
-            started ?? PhotoScanner(folder: folder, order: order, reusing: current, shown: true, index: index, log: log)
+            started
+            ?? PhotoScanner(
+                folder: folder, order: order, reusing: current, shown: true, index: index,
+                log: log.messages(as: "photo.skipped"))
         scanner?.inspectionBudget = Self.inspectionBudget
         self.scanner = Locked(scanner)
         lastSeen = Locked(nil)
@@ -68,7 +71,7 @@ final class LiveFolder: Sendable {
             reading.withLock { $0 = false }
             let old = library.withLock { $0 }
             lastSeen.withLock { $0 = old.entries.isEmpty ? $0 : old }
-            log("photo folder \(folder) is gone; waiting for it")
+            log.record("folder.gone", "photo folder \(folder) is gone; waiting for it", ["folder": .string(folder)])
             publish(LibraryChange(from: old, to: PhotoLibrary(entries: [])), library: PhotoLibrary(entries: []))
             return FolderWatcher.Followup()
         case .attached:
@@ -79,7 +82,8 @@ final class LiveFolder: Sendable {
                 let current = library.withLock { $0 }
                 scanner.withLock {
                     $0 = PhotoScanner(
-                        folder: folder, order: order, reusing: current, shown: true, index: index, log: log)
+                        folder: folder, order: order, reusing: current, shown: true, index: index,
+                        log: log.messages(as: "photo.skipped"))
                     $0?.inspectionBudget = Self.inspectionBudget
                 }
             }
@@ -87,13 +91,18 @@ final class LiveFolder: Sendable {
             if returning {
                 let previous = lastSeen.withLock { $0 }
                 scanner.withLock {
-                    $0 = PhotoScanner(folder: folder, order: order, reusing: previous, index: index, log: log)
+                    $0 = PhotoScanner(
+                        folder: folder, order: order, reusing: previous, index: index,
+                        log: log.messages(as: "photo.skipped"))
                     $0?.inspectionBudget = Self.inspectionBudget
                 }
             }
             let pending = scan { $0.scanAll() }
             if returning {
-                log("photo folder \(folder) is back: \(library.withLock { $0.entries.count }) photos")
+                let count = library.withLock { $0.entries.count }
+                log.record(
+                    "folder.back", "photo folder \(folder) is back: \(count) photos",
+                    ["folder": .string(folder), "photos": .int(count)])
             }
             return pending
         case .changed(let folders, let closed):

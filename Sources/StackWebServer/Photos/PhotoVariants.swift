@@ -132,7 +132,10 @@ final class PhotoVariants: Sendable {
         let queued = budget.run(cost: Self.cost(of: header, longSide: variant.longSide)) { [self] in
             finish(variant, Self.convert(variant, from: original, cache: cache, folder: cacheFolder))
         }
-        if !queued { finish(variant, .failure(.busy)) }
+        if !queued {
+            Metrics.standard.conversions.add("busy")
+            finish(variant, .failure(.busy))
+        }
     }
 
     /// Whether a variant nobody waits for should not be queued now (see `maxWaitingToMakeAhead`).
@@ -156,6 +159,7 @@ final class PhotoVariants: Sendable {
     {
         // A request for it may have come between the check and the conversion.
         if FileManager.default.fileExists(atPath: variant.path) { return .success(variant) }
+        Metrics.standard.variantMisses.add()
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
@@ -166,7 +170,10 @@ final class PhotoVariants: Sendable {
         let temporary = "\(variant.path).tmp-\(UUID().uuidString).\(variant.format.rawValue)"
         var message = [CChar](repeating: 0, count: 512)
         let side = Int32(variant.longSide)
+        let started = DispatchTime.now().uptimeNanoseconds
         let status = CVips_thumbnailToFile(original, temporary, side, side, Self.quality, &message, message.count)
+        Metrics.standard.conversionDuration.observe(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+        Metrics.standard.conversions.add(status == 0 ? "ok" : "failed")
         var info = stat()
         guard status == 0, stat(temporary, &info) == 0, rename(temporary, variant.path) == 0 else {
             unlink(temporary)

@@ -1,6 +1,6 @@
-// `struct stat` reaches Swift through libvips' headers too, and when a file of the same compile job
-// imports CVips, Swift credits CVips with its members (which job a file lands in changes as files are
-// added): imported here so that `stat`'s fields stay in sight however the module is split.
+// CVips: libvips' headers include <sys/stat.h>, and Swift may attribute `stat` and `timespec` to
+// whichever module brought them in first; without this import an incremental build can refuse
+// their members (MemberImportVisibility).
 import CVips
 import Dispatch
 import Foundation
@@ -100,6 +100,8 @@ final class VariantCache: Sendable {
             ]
             _ = utimensat(AT_FDCWD, folder + "/" + file.name, &times, 0)
         }
+        Metrics.standard.variantEvictions.add(removed.count)
+        Metrics.standard.variantBytes.set(Int(total))
         state.withLock { state in
             state.total = total
             state.pruning = false

@@ -12,6 +12,7 @@ final class Room: Sendable {
     private let restore: @Sendable () -> Stack
     /// Told, outside the room's lock, when a transient room's last viewer has left.
     private let unwatched: @Sendable (Room) -> Void
+    private let log: OperatorLog
     /// Told the photos that come next when the front card changes; must return at once.
     private let upcoming: @Sendable ([String]) -> Void
     /// In a group, which instance runs the room; `nil` alone (this one runs it).
@@ -46,8 +47,9 @@ final class Room: Sendable {
         name: String, settings: RoomSettings, library: PhotoLibrary, asleep: Bool, scheduler: any RoomScheduler,
         store: any RoomStore, transient: Bool = false, group: (any RoomGroup)? = nil,
         restore: @escaping @Sendable () -> Stack, unwatched: @escaping @Sendable (Room) -> Void = { _ in },
-        upcoming: @escaping @Sendable ([String]) -> Void = { _ in }
+        upcoming: @escaping @Sendable ([String]) -> Void = { _ in }, log: OperatorLog = .silent
     ) {
+        self.log = log
         self.name = name
         self.group = group
         self.scheduler = scheduler
@@ -79,6 +81,7 @@ final class Room: Sendable {
         core.withLock { core in
             guard core.transient else { return }
             core.transient = false
+            log.record("room.created", "room \(name) created", ["room": .string(name)])
             if let stack = core.state.stack {
                 store.save(stack.saved(), room: name, urgency: .background, whenDurable: nil)
             }
@@ -138,7 +141,11 @@ final class Room: Sendable {
             core.nextViewer += 1
             core.streams[viewer] = stream
             core.expectedViewers = max(0, core.expectedViewers - 1)
+            let replayed = core.state.replayedOpenings
             _ = try? apply(.viewerJoined(viewer, lastEventID: lastEventID), in: &core)
+            if lastEventID != nil {
+                Metrics.standard.streamResumes.add(core.state.replayedOpenings > replayed ? "replay" : "snapshot")
+            }
             return viewer
         }
         // Outside the lock: a stream already gone calls back at once.
@@ -177,7 +184,11 @@ final class Room: Sendable {
     // MARK: - Running effects (under the lock)
 
     private func loadIfNeeded(_ core: inout Core) {
-        if !core.state.isLoaded { core.state.load(restore()) }
+        guard !core.state.isLoaded else { return }
+        core.state.load(restore())
+        Metrics.standard.roomsLoaded.add()
+        log.record(
+            "room.loaded", "room \(name) loaded (\(core.state.stack?.count ?? 0) cards)", ["room": .string(name)])
     }
 
     private func apply(_ event: RoomEvent, in core: inout Core) throws(RoomRefusal) -> Applied {
@@ -188,7 +199,12 @@ final class Room: Sendable {
         }
         if let group, !group.owns(name) { return try applyRunElsewhere(event, in: &core) }
         if core.state.needsStack(for: event) { loadIfNeeded(&core) }
+        let wasLoaded = core.state.isLoaded
         let effects = try core.state.handle(event, at: scheduler.now())
+        if wasLoaded, !core.state.isLoaded {
+            Metrics.standard.roomsUnloaded.add()
+            log.record("room.unloaded", "room \(name) unloaded", ["room": .string(name)])
+        }
         return Applied(seq: core.state.seq, durability: perform(effects, in: &core))
     }
 
@@ -256,7 +272,11 @@ final class Room: Sendable {
             }
         }
         // A stream that refuses bytes is gone or too slow: it is dropped at once and costs nothing more.
-        for viewer in refused { _ = try? apply(.viewerLeft(viewer), in: &core) }
+        for viewer in refused {
+            log.record(
+                "viewer.dropped", "a viewer of room \(name) fell behind and was disconnected", ["room": .string(name)])
+            _ = try? apply(.viewerLeft(viewer), in: &core)
+        }
         return durability
     }
 }

@@ -31,6 +31,7 @@ final class RoomRegistry: Sendable {
     /// `--rooms`: the only rooms there are; `nil` when any valid name may be made.
     let listedRooms: Set<String>?
     private let rooms = Locked<Rooms>(Rooms())
+    private let log: OperatorLog
     /// Told the photos a room shows next (see `RoomEffect.upcoming`).
     private let upcoming: @Sendable ([String]) -> Void
     /// In a group (`--redis`), which rooms this instance runs; `nil` alone.
@@ -44,10 +45,11 @@ final class RoomRegistry: Sendable {
     init(
         maxRooms: Int, store: any RoomStore, settings: RoomSettings, scheduler: any RoomScheduler,
         library: Locked<PhotoLibrary>, asleep: @escaping @Sendable () -> Bool = { false },
-        listedRooms: [String]? = nil, group: (any RoomGroup)? = nil,
+        listedRooms: [String]? = nil, log: OperatorLog = .silent, group: (any RoomGroup)? = nil,
         upcoming: @escaping @Sendable ([String]) -> Void = { _ in },
         makeStack: @escaping @Sendable (String, SavedStack?) -> Stack
     ) {
+        self.log = log
         self.group = group
         self.upcoming = upcoming
         self.listedRooms = listedRooms.map(Set.init)
@@ -150,10 +152,11 @@ final class RoomRegistry: Sendable {
     }
 
     private func makeRoom(_ name: String, transient: Bool = false) -> Room {
-        Room(
+        if !transient { log.record("room.created", "room \(name) created", ["room": .string(name)]) }
+        return Room(
             name: name, settings: settings, library: library.withLock { $0 }, asleep: asleep(), scheduler: scheduler,
             store: store, transient: transient, group: group,
             restore: { [store, makeStack] in makeStack(name, store.load(room: name)) },
-            unwatched: { [weak self] room in self?.release(ifUnwatched: room) }, upcoming: upcoming)
+            unwatched: { [weak self] room in self?.release(ifUnwatched: room) }, upcoming: upcoming, log: log)
     }
 }

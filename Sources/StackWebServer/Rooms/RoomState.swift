@@ -23,6 +23,8 @@ struct RoomState {
     private(set) var viewersElsewhere = 0
     private(set) var slideshow: Slideshow
     private var replay = ReplayBuffer(capacity: RoomSettings.replayCapacity)
+    /// Viewers that resumed with the events they missed rather than a snapshot, for `/metrics`.
+    private(set) var replayedOpenings = 0
     /// Server time of the last thing that happened here, to tell when the room has been idle.
     private var lastActivity: Millis
     /// The wake-up already asked for, so each is asked for once.
@@ -104,6 +106,7 @@ struct RoomState {
             missed.reduce(0, { $0 + $1.count }) <= RoomSettings.maxReplayBytes
         {
             for event in missed { opening += event }
+            replayedOpenings += 1
         } else {
             opening += ServerSentEvent.encode(id: seq, event: "snapshot", data: snapshot(at: now))
         }

@@ -37,9 +37,11 @@ def free_port():
 class StackWebServer:
     """One `stackweb` process. `port=0` lets it pick; the chosen port is read from its first line."""
 
-    def __init__(self, port=0, arguments=(), cafile=None):
+    def __init__(self, port=0, arguments=(), cafile=None, binary=None, resources=REPO_ROOT / "Resources"):
         """`arguments` are added to the command line; `cafile` is the certificate to trust when
-        they make it serve HTTPS (`--tls-cert`)."""
+        they make it serve HTTPS (`--tls-cert`); `binary` and `resources` default to the build tree's."""
+        self.binary = Path(binary) if binary else binary_path()
+        self.resources = resources
         self.requested_port = port
         self.arguments = list(arguments)
         self.scheme = "https" if "--tls-cert" in self.arguments else "http"
@@ -55,12 +57,12 @@ class StackWebServer:
         return f"{self.scheme}://127.0.0.1:{self.port}"
 
     def start(self):
-        binary = binary_path()
+        binary = self.binary
         if not binary.is_file():
             raise FileNotFoundError(f"{binary} is missing: run `swift build` or set STACKWEB_BIN")
         self.log.truncate(0)
         self.process = subprocess.Popen(
-            [str(binary), "--port", str(self.requested_port), "--resources", str(REPO_ROOT / "Resources")]
+            [str(binary), "--port", str(self.requested_port), "--resources", str(self.resources)]
             + self.arguments,
             stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
         )

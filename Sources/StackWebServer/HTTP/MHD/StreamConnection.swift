@@ -27,7 +27,9 @@ final class StreamConnection: EventSink {
     private struct State {
         var chunks: [[UInt8]] = []
         var firstChunkOffset = 0
-        var queuedBytes = 0
+        var queuedBytes = 0 {
+            didSet { Metrics.standard.streamQueuedBytes.add(queuedBytes - oldValue) }
+        }
         var parked = false
         /// The reader has handed libmicrohttpd bytes and been asked again, so the reply head and
         /// everything before are on the wire: from now on a parked stream may be written directly.
@@ -77,8 +79,11 @@ final class StreamConnection: EventSink {
                 state.queuedBytes = 0
                 state.closed = true
                 resumeIfParked(&state)
+                Metrics.standard.viewersDropped.add()
                 return false
             }
+            Metrics.standard.streamEvents.add()
+            Metrics.standard.streamBytes.add(bytes.count)
             state.chunks.append(bytes)
             state.queuedBytes += bytes.count
             if state.parked, state.headSent, state.chunks.count == 1, context.allowsDirectWrites {
@@ -180,6 +185,7 @@ final class StreamConnection: EventSink {
         let handlers = state.withLock { state in
             state.closed = true
             state.finished = true
+            state.queuedBytes = 0
             defer { state.closeHandlers.removeAll() }
             return state.closeHandlers
         }

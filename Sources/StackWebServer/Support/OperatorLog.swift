@@ -1,0 +1,101 @@
+import Foundation
+import Glibc
+
+/// One line per notable event (start, a room made or unloaded, a viewer dropped, a failed or
+/// recovered save, the photo folder gone or back, a skipped photo), for whoever runs the server:
+/// `text` reads as before (`stackweb: …`), `json` is one object per line for a log collector.
+///
+/// The control token never reaches a line: every line is written with it replaced, whatever a
+/// message or field happens to hold.
+public struct OperatorLog: Sendable {
+    /// How each line is written (`--log-format`).
+    public enum Format: String, Sendable, CaseIterable {
+        case text
+        case json
+    }
+
+    /// A field's value in a `json` line.
+    public enum Value: Sendable, Equatable {
+        case string(String)
+        case int(Int)
+        case strings([String])
+    }
+
+    public let format: Format
+    private let secret: String?
+    private let write: @Sendable (String) -> Void
+
+    /// Writes each line (with its line break) to `write`, with `secret` replaced wherever it shows.
+    public init(format: Format, redacting secret: String? = nil, write: @escaping @Sendable (String) -> Void) {
+        self.format = format
+        self.secret = secret.flatMap { $0.isEmpty ? nil : $0 }
+        self.write = write
+    }
+
+    /// Writes nothing (tests, and rooms made without an application).
+    static let silent = OperatorLog(format: .text) { _ in }
+
+    /// To standard error, one `write(2)` per line so that lines from several threads never interleave.
+    public static func standardError(format: Format, redacting secret: String? = nil) -> OperatorLog {
+        OperatorLog(format: format, redacting: secret) { line in
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+    }
+
+    /// The same log with `secret` kept out of it too.
+    func redacting(_ secret: String?) -> OperatorLog {
+        OperatorLog(format: format, redacting: secret ?? self.secret, write: write)
+    }
+
+    /// Records `event` (a dotted name such as `room.unloaded`) with its human `message`; `fields`
+    /// are for `json` only, the message says the same to a person.
+    public func record(_ event: String, _ message: String, _ fields: KeyValuePairs<String, Value> = [:]) {
+        switch format {
+        case .text:
+            write(redacted("stackweb: " + message) + "\n")
+        case .json:
+            var json = JSONWriter()
+            json.object { json in
+                json.field("time", Self.timestamp(Date()))
+                json.field("event", event)
+                json.field("message", message)
+                for (name, value) in fields {
+                    switch value {
+                    case .string(let text): json.field(name, text)
+                    case .int(let number): json.field(name, number)
+                    case .strings(let texts): json.array(name) { json in for text in texts { json.string(text) } }
+                    }
+                }
+            }
+            write(redacted(String(decoding: json.bytes, as: UTF8.self)) + "\n")
+        }
+    }
+
+    /// For code that reports plain messages: each becomes one `event`.
+    func messages(as event: String) -> @Sendable (String) -> Void {
+        { [self] message in record(event, message) }
+    }
+
+    /// A `warning`, the event of messages nothing more specific names.
+    func callAsFunction(_ message: String) {
+        record("warning", message)
+    }
+
+    private func redacted(_ line: String) -> String {
+        guard let secret, line.contains(secret) else { return line }
+        return line.replacingOccurrences(of: secret, with: "<token>")
+    }
+
+    /// RFC 3339 in UTC with milliseconds: `2026-11-30T12:00:00.123Z`.
+    static func timestamp(_ date: Date) -> String {
+        let total = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        var seconds = time_t(total / 1000)
+        let millis = Int(total % 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let ms = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(ms)Z"
+    }
+}

@@ -1,0 +1,114 @@
+"""`--log-format json`: the real server's lines for the operator are one JSON object each, name the
+notable events (start with its URLs, a room made, the photo folder gone and back, a save that failed
+and recovered, the stop), and never hold the control token."""
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from support.server import REPO_ROOT, StackWebServer
+from support.waiting import wait_until
+
+TOKEN = "operator-log-token-5f1c9a7e"
+_opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+def post_command(server, room, body):
+    request = urllib.request.Request(
+        f"{server.base_url}/api/rooms/{room}/commands", data=json.dumps(body).encode(), method="POST",
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"})
+    try:
+        with _opener.open(request, timeout=5) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def events(server):
+    """Every line the server wrote, each parsed (a line that is not JSON fails the test)."""
+    return [json.loads(line) for line in server.output().splitlines() if line.strip()]
+
+
+def wait_for_event(server, name, timeout=15.0):
+    return wait_until(lambda: [e for e in events(server) if e["event"] == name], timeout=timeout,
+                      message=f"a `{name}` line")[-1]
+
+
+@pytest.fixture
+def tiny_disk():
+    """A 1 MiB tmpfs (as root), where a save fails once it is full; a plain folder otherwise."""
+    folder = tempfile.mkdtemp(prefix="stackweb-log-disk-")
+    mounted = os.geteuid() == 0 and subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", folder], capture_output=True).returncode == 0
+    yield folder, mounted
+    if mounted:
+        subprocess.run(["umount", "-l", folder], check=False)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def fill(folder):
+    """Fills the disk at `folder` with one file until the kernel says it is full."""
+    path = Path(folder) / "filler"
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        while True:
+            os.write(descriptor, b"\x55" * 4096)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
+    return path
+
+
+def test_json_lines_name_the_events_and_never_the_token(tmp_path, tiny_disk):
+    disk, mounted = tiny_disk
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    demo = sorted((REPO_ROOT / "Resources/demo-photos").iterdir())[:3]
+    for photo in demo:
+        shutil.copy(photo, photos / photo.name)
+    server = StackWebServer(arguments=[
+        "--log-format", "json", "--token", TOKEN, "--photos", str(photos), "--state", f"{disk}/state.db",
+        "--cache", str(tmp_path / "cache")])
+    server.start()
+    try:
+        start = wait_for_event(server, "start")
+        assert start["url"] == f"{server.base_url}/"
+        assert any(line.startswith("control: ") and "?token=<token>" in line for line in start["addresses"])
+
+        # A first start reads the photos in the background; `next` needs a second one.
+        wait_until(lambda: server.snapshot("main")["count"], lambda count: count == len(demo),
+                   message="the photos read")
+        assert post_command(server, "logs", {"command": "next"}) == 200
+        assert wait_for_event(server, "room.created")["room"] == "logs"
+
+        shutil.rmtree(photos)
+        assert wait_for_event(server, "folder.gone")["folder"] == str(photos)
+        photos.mkdir()
+        shutil.copy(demo[0], photos / demo[0].name)
+        assert wait_for_event(server, "folder.back")["folder"] == str(photos)
+
+        if mounted:
+            filler = fill(disk)
+            statuses = [post_command(server, "logs", {"command": "style", "style": ("grid", "deck")[i % 2]})
+                        for i in range(40)]
+            assert 503 in statuses, statuses
+            failed = wait_for_event(server, "save.failed")
+            assert failed["path"] == f"{disk}/state.db" and failed["error"]
+            filler.unlink()
+            wait_for_event(server, "save.recovered")
+    finally:
+        server.stop()
+    lines = events(server)
+    assert lines[-1]["event"] == "stop"
+    for line in lines:
+        assert {"time", "event", "message"} <= line.keys(), line
+    assert TOKEN not in server.output()
+    server.close()

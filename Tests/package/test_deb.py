@@ -1,0 +1,173 @@
+"""The Debian package `make deb` builds: what it installs, what it depends on, and that its binary
+serves the page from a scratch root (`dpkg -x`), with no Swift toolchain behind it."""
+
+import glob
+import os
+import re
+import shutil
+import subprocess
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from support.server import REPO_ROOT, StackWebServer
+from support.waiting import wait_until
+
+# The Swift runtime is linked in: none of its libraries may be loaded from the system.
+SWIFT_RUNTIME = re.compile(r"libswift|libFoundation|libdispatch|libBlocksRuntime|lib_FoundationICU")
+HARDENING = ["NoNewPrivileges=yes", "ProtectSystem=strict", "ProtectHome=read-only", "PrivateTmp=yes",
+             "PrivateDevices=yes", "CapabilityBoundingSet=", "RestrictSUIDSGID=yes", "ProtectKernelTunables=yes",
+             "SystemCallFilter=@system-service"]
+
+
+def deb_path():
+    """$STACKWEB_DEB, else the one package in .build/deb."""
+    if os.environ.get("STACKWEB_DEB"):
+        return Path(os.environ["STACKWEB_DEB"])
+    found = glob.glob(str(REPO_ROOT / ".build/deb/stackweb_*.deb"))
+    assert len(found) == 1, f"expected one package in .build/deb (run `make deb`), found {found}"
+    return Path(found[0])
+
+
+def run(*command):
+    return subprocess.run(command, check=True, capture_output=True, text=True).stdout
+
+
+@pytest.fixture(scope="module")
+def deb():
+    return deb_path()
+
+
+@pytest.fixture(scope="module")
+def scratch(deb, tmp_path_factory):
+    """The package's files unpacked below a scratch root, as `dpkg -i` would lay them out."""
+    root = tmp_path_factory.mktemp("root")
+    run("dpkg", "-x", str(deb), str(root))
+    return root
+
+
+def package_owning(path):
+    """The package that installed `path`, by the name dpkg knows it under: with merged /usr,
+    /lib/x86_64-linux-gnu/libc.so.6 may be listed under /lib or under /usr/lib."""
+    candidates = [path, os.path.realpath(path)]
+    candidates += [c.removeprefix("/usr") if c.startswith("/usr/") else "/usr" + c for c in list(candidates)]
+    for candidate in candidates:
+        found = subprocess.run(["dpkg", "-S", candidate], capture_output=True, text=True)
+        if found.returncode == 0:
+            return found.stdout.split(":")[0]
+    raise AssertionError(f"no package owns {path}")
+
+
+def field(deb, name):
+    return run("dpkg-deb", "-f", str(deb), name).strip()
+
+
+def dependency_names(deb):
+    return {re.split(r"[ (:]", alternative.strip())[0]
+            for clause in field(deb, "Depends").split(",") for alternative in clause.split("|")}
+
+
+def test_control_names_the_binary_version_and_architecture(deb, scratch):
+    version = run(str(scratch / "usr/bin/stackweb"), "--version").split()[1]
+    assert field(deb, "Package") == "stackweb"
+    assert field(deb, "Version") == version
+    assert field(deb, "Architecture") == run("dpkg", "--print-architecture").strip()
+    assert deb.name == f"stackweb_{version}_{field(deb, 'Architecture')}.deb"
+
+
+def test_installs_binary_page_photos_unit_defaults_and_manual(deb, scratch):
+    for path in ["usr/bin/stackweb", "usr/share/stackweb/web/index.html", "lib/systemd/system/stackweb.service",
+                 "etc/default/stackweb", "usr/share/man/man1/stackweb.1.gz", "usr/share/doc/stackweb/copyright",
+                 "usr/share/doc/stackweb/changelog.gz"]:
+        assert (scratch / path).is_file(), path
+    photos = sorted(p.name for p in (scratch / "usr/share/stackweb/demo-photos").iterdir())
+    assert photos == sorted(p.name for p in (REPO_ROOT / "Resources/demo-photos").iterdir())
+    assert os.access(scratch / "usr/bin/stackweb", os.X_OK)
+    assert (scratch / "etc/default/stackweb").stat().st_mode & 0o777 == 0o600
+    assert "/etc/default/stackweb" in run("dpkg-deb", "-I", str(deb), "conffiles").split()
+    owners = run("dpkg-deb", "-c", str(deb))
+    assert all(" root/root " in line for line in owners.splitlines()), "files owned by root (--root-owner-group)"
+
+
+def test_every_needed_library_is_a_listed_dependency(deb, scratch):
+    binary = scratch / "usr/bin/stackweb"
+    needed = re.findall(r"^\s*NEEDED\s+(\S+)", run("objdump", "-p", str(binary)), re.M)
+    assert needed and not [name for name in needed if SWIFT_RUNTIME.search(name)], needed
+    loaded = run("ldd", str(binary))
+    # `libc.so.6 => /lib/…/libc.so.6 (0x…)`, and the loader as `/lib64/ld-linux-x86-64.so.2 (0x…)`.
+    resolved = dict(re.findall(r"^\s*(\S+) => (/\S+)", loaded, re.M))
+    resolved.update((os.path.basename(path), path) for path in re.findall(r"^\s*(/\S+) \(0x", loaded, re.M))
+    depends = dependency_names(deb)
+    for library in needed:
+        assert library in resolved, f"{library} is not found on this machine"
+        owner = package_owning(resolved[library])
+        assert owner in depends, f"{library} comes from {owner}, which Depends ({sorted(depends)}) lacks"
+    assert not any(SWIFT_RUNTIME.search(line) for line in run("ldd", str(binary)).splitlines())
+
+
+def test_depends_names_the_debian_runtime_libraries(deb):
+    assert {"libmicrohttpd12", "libvips42", "libsqlite3-0", "libc6", "adduser"} <= dependency_names(deb)
+
+
+def test_maintainer_scripts_parse(deb, tmp_path):
+    run("dpkg-deb", "-e", str(deb), str(tmp_path / "control"))
+    for script in ["postinst", "prerm", "postrm"]:
+        path = tmp_path / "control" / script
+        assert os.access(path, os.X_OK), script
+        assert path.read_text().startswith("#!/bin/sh\n"), script
+        subprocess.run(["sh", "-n", str(path)], check=True)
+
+
+def test_unit_is_hardened_and_keeps_the_token_off_the_command_line(scratch):
+    unit = (scratch / "lib/systemd/system/stackweb.service").read_text()
+    settings = [line.strip() for line in unit.splitlines() if line.strip() and not line.startswith("#")]
+    for setting in ["User=stackweb", "StateDirectory=stackweb", "CacheDirectory=stackweb",
+                    "EnvironmentFile=-/etc/default/stackweb"] + HARDENING:
+        assert setting in settings, setting
+    exec_start = next(line for line in settings if line.startswith("ExecStart="))
+    assert "token" not in exec_start.lower() and "TOKEN" not in "".join(
+        line for line in settings if line.startswith("Environment="))
+    defaults = (scratch / "etc/default/stackweb").read_text()
+    assert [line for line in defaults.splitlines() if line and not line.startswith("#")] == []
+    assert "STACKWEB_TOKEN=" in defaults
+
+
+@pytest.mark.skipif(not shutil.which("systemd-analyze"), reason="systemd-analyze is not installed")
+def test_unit_passes_systemd_analyze_verify(scratch, tmp_path):
+    # The unit as installed, but starting the scratch root's binary: verify checks that it runs.
+    unit = (scratch / "lib/systemd/system/stackweb.service").read_text()
+    (tmp_path / "stackweb.service").write_text(
+        unit.replace("ExecStart=/usr/bin/stackweb", f"ExecStart={scratch}/usr/bin/stackweb"))
+    result = subprocess.run(["systemd-analyze", "verify", "--man=no", str(tmp_path / "stackweb.service")],
+                            capture_output=True, text=True)
+    # An unknown or malformed setting is only a warning (exit 0): none may be printed.
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+
+
+@pytest.mark.skipif(not shutil.which("groff"), reason="groff is not installed")
+def test_manual_page_renders_without_warnings(scratch):
+    page = subprocess.run(["gzip", "-dc", str(scratch / "usr/share/man/man1/stackweb.1.gz")],
+                          check=True, capture_output=True).stdout
+    result = subprocess.run(["groff", "-man", "-Tutf8", "-ww", "-z"], input=page, capture_output=True)
+    assert result.returncode == 0 and result.stderr == b"", result.stderr.decode()
+    text = subprocess.run(["groff", "-man", "-Tutf8"], input=page, capture_output=True, check=True).stdout.decode()
+    assert "--photos" in re.sub(r".\x08", "", text)
+
+
+def test_binary_from_the_scratch_root_serves_the_page_and_health(scratch, tmp_path):
+    # Nothing of the build tree: the server finds everything below the scratch root.
+    server = StackWebServer(binary=scratch / "usr/bin/stackweb", resources=scratch / "usr/share/stackweb",
+                            arguments=["--cache", str(tmp_path / "cache"), "--state", str(tmp_path / "state.db")])
+    server.start()
+    try:
+        with urllib.request.build_opener(urllib.request.ProxyHandler({})).open(server.base_url + "/") as page:
+            assert page.status == 200 and b"<canvas" in page.read()
+        with urllib.request.build_opener(urllib.request.ProxyHandler({})).open(server.base_url + "/healthz") as ok:
+            assert ok.status == 200
+        # A first start (an empty cache) reads the photos in the background.
+        photos = len(list((scratch / "usr/share/stackweb/demo-photos").iterdir()))
+        wait_until(lambda: server.snapshot("main")["count"], lambda count: count == photos,
+                   message=f"all {photos} demo photos in the main room")
+    finally:
+        server.close()
