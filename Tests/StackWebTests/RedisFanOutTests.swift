@@ -14,15 +14,20 @@ struct RedisFanOutTests {
     static func group(_ redis: RedisServer) throws -> (ServerProcess, ServerProcess) {
         let owner = try RedisOwnershipTests.instance("a", of: redis)
         #expect(PersistenceTests.eventually { RedisOwnershipTests.lease(of: "main", in: redis) == "a" })
-        return (owner, try RedisOwnershipTests.instance("b", of: redis))
+        do {
+            return (owner, try RedisOwnershipTests.instance("b", of: redis))
+        } catch {
+            owner.end()
+            throw error
+        }
     }
 
     @Test func aChangeAtTheOwnerReachesAViewerOfAnotherInstanceAsTheSameBytes() throws {
         let redis = try RedisServer()
         let (owner, other) = try Self.group(redis)
         defer {
-            owner.stop()
-            other.stop()
+            owner.end()
+            other.end()
         }
         let here = try SSETestClient(port: owner.port, path: "/api/rooms/main/events")
         let there = try SSETestClient(port: other.port, path: "/api/rooms/main/events")
@@ -42,8 +47,8 @@ struct RedisFanOutTests {
         let redis = try RedisServer()
         let (owner, other) = try Self.group(redis)
         defer {
-            owner.stop()
-            other.stop()
+            owner.end()
+            other.end()
         }
         let viewer = try SSETestClient(port: owner.port, path: "/api/rooms/main/events")
         #expect(try viewer.next().event == "snapshot")
@@ -66,7 +71,10 @@ struct RedisFanOutTests {
     @Test func idsKeepIncreasingAcrossOwners() throws {
         let redis = try RedisServer()
         let (owner, other) = try Self.group(redis)
-        defer { other.stop() }
+        defer {
+            owner.end()
+            other.end()
+        }
         let viewer = try SSETestClient(port: other.port, path: "/api/rooms/main/events")
         #expect(try viewer.next().event == "snapshot")
         let a = HTTPTestClient(port: owner.port)
@@ -86,8 +94,8 @@ struct RedisFanOutTests {
         let redis = try RedisServer()
         let (owner, other) = try Self.group(redis)
         defer {
-            owner.stop()
-            other.stop()
+            owner.end()
+            other.end()
         }
         let viewer = try SSETestClient(port: owner.port, path: "/api/rooms/main/events")
         #expect(try viewer.next().event == "snapshot")
@@ -108,8 +116,8 @@ struct RedisFanOutTests {
         let redis = try RedisServer()
         let (owner, other) = try Self.group(redis)
         defer {
-            owner.stop()
-            other.stop()
+            owner.end()
+            other.end()
         }
         let viewers = try (0..<20).map { index in
             try SSETestClient(port: (index % 2 == 0 ? owner : other).port, path: "/api/rooms/main/events")

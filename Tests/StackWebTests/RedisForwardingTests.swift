@@ -13,8 +13,8 @@ struct RedisForwardingTests {
         let redis = try RedisServer()
         let (owner, other) = try RedisFanOutTests.group(redis)
         defer {
-            owner.stop()
-            other.stop()
+            owner.end()
+            other.end()
         }
         let viewer = try SSETestClient(port: owner.port, path: "/api/rooms/main/events")
         #expect(try viewer.next().event == "snapshot")
@@ -41,8 +41,8 @@ struct RedisForwardingTests {
         let redis = try RedisServer()
         let (owner, other) = try RedisFanOutTests.group(redis)
         defer {
-            owner.stop()
-            other.stop()
+            owner.end()
+            other.end()
         }
         let here = try SSETestClient(port: owner.port, path: "/api/rooms/main/events")
         let there = try SSETestClient(port: other.port, path: "/api/rooms/main/events")

@@ -25,9 +25,10 @@ struct RedisOwnershipTests {
     @Test func oneInstanceRunsARoomAndAnotherTakesItOverWhenItStops() throws {
         let redis = try RedisServer()
         let first = try Self.instance("a", of: redis)
+        defer { first.end() }
         #expect(PersistenceTests.eventually { Self.lease(of: "main", in: redis) == "a" })
         let second = try Self.instance("b", of: redis)
-        defer { second.stop() }
+        defer { second.end() }
         let a = HTTPTestClient(port: first.port)
         let b = HTTPTestClient(port: second.port)
         #expect(try a.post("/api/rooms/main/commands", json: Self.next).status == 200)
@@ -50,7 +51,7 @@ struct RedisOwnershipTests {
     @Test func theFirstPostToARoomNobodyRunsTakesIt() throws {
         let redis = try RedisServer()
         let server = try Self.instance("a", of: redis)
-        defer { server.stop() }
+        defer { server.end() }
         let http = HTTPTestClient(port: server.port)
         #expect(try http.post("/api/rooms/hall/commands", json: Self.next).status == 200)
         #expect(Self.lease(of: "hall", in: redis) == "a")
@@ -60,12 +61,12 @@ struct RedisOwnershipTests {
     @Test func aPausedOwnerCanNeverWriteAgain() throws {
         let redis = try RedisServer()
         let owner = try Self.instance("a", of: redis)
-        defer { owner.stop() }
+        defer { owner.end() }
         #expect(PersistenceTests.eventually { Self.lease(of: "main", in: redis) == "a" })
         let a = HTTPTestClient(port: owner.port)
         #expect(try a.post("/api/rooms/main/commands", json: Self.next).status == 200)
         let successor = try Self.instance("b", of: redis)
-        defer { successor.stop() }
+        defer { successor.end() }
         let b = HTTPTestClient(port: successor.port)
 
         owner.pause()
@@ -134,9 +135,10 @@ struct RedisFailoverTests {
     @Test func aKilledOwnersRoomMovesWithinSecondsAndNothingAcknowledgedIsLost() throws {
         let redis = try RedisServer()
         let owner = try RedisOwnershipTests.instance("a", of: redis)
+        defer { owner.end() }
         #expect(PersistenceTests.eventually { RedisOwnershipTests.lease(of: "main", in: redis) == "a" })
         let survivor = try RedisOwnershipTests.instance("b", of: redis)
-        defer { survivor.stop() }
+        defer { survivor.end() }
         let viewer = try SSETestClient(port: survivor.port, path: "/api/rooms/main/events")
         #expect(try viewer.next().event == "snapshot")
 

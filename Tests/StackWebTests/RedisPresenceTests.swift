@@ -17,8 +17,8 @@ struct RedisPresenceTests {
         let redis = try RedisServer()
         let (owner, other) = try RedisFanOutTests.group(redis)
         defer {
-            owner.stop()
-            other.stop()
+            owner.end()
+            other.end()
         }
         let here = try (0..<2).map { _ in try SSETestClient(port: owner.port, path: "/api/rooms/main/events") }
         let there = try (0..<3).map { _ in try SSETestClient(port: other.port, path: "/api/rooms/main/events") }
@@ -41,8 +41,8 @@ struct RedisPresenceTests {
         let redis = try RedisServer()
         let (owner, other) = try RedisFanOutTests.group(redis)
         defer {
-            owner.stop()
-            other.stop()
+            owner.end()
+            other.end()
         }
         #expect(
             try HTTPTestClient(port: owner.port).post("/api/rooms/hall/commands", json: RedisOwnershipTests.next).status
@@ -62,8 +62,8 @@ struct RedisTokenTests {
         let first = try ServerProcess.start(arguments: arguments + ["--instance-id", "a"])
         let second = try ServerProcess.start(arguments: arguments + ["--instance-id", "b"])
         defer {
-            first.stop()
-            second.stop()
+            first.end()
+            second.end()
         }
         let token = try #require(try redis.connection().command([Array("GET".utf8), RedisKeys.token]).text)
         #expect(token.count == 32)

@@ -16,6 +16,7 @@ struct RedisStoreTests {
     @Test func anAcknowledgedChangeIsInRedisAndANewInstanceRestoresIt() throws {
         let redis = try RedisServer()
         let first = try ServerProcess.start(arguments: ["--redis", redis.urlText])
+        defer { first.end() }
         let http = HTTPTestClient(port: first.port)
         for command in [#"{"command":"next"}"#, #"{"command":"next"}"#, #"{"command":"style","style":"deck"}"#] {
             #expect(try http.post("/api/rooms/main/commands", json: command).status == 200)
@@ -26,7 +27,7 @@ struct RedisStoreTests {
         let saved = try #require(try Self.state(of: "main", in: redis))
         #expect(saved.style == .deck)
         let second = try ServerProcess.start(arguments: ["--redis", redis.urlText])
-        defer { second.stop() }
+        defer { second.end() }
         let after = try HTTPTestClient(port: second.port).get("/api/rooms/main").json()
         #expect(after["current"] as? Int == before["current"] as? Int)
         #expect(after["style"] as? String == "deck")
@@ -36,7 +37,7 @@ struct RedisStoreTests {
     @Test func aStoppedRedisDegradesTheServerUntilItReturns() throws {
         let redis = try RedisServer(persistent: true)
         let server = try ServerProcess.start(arguments: ["--redis", redis.urlText])
-        defer { server.stop() }
+        defer { server.end() }
         let http = HTTPTestClient(port: server.port)
         let viewer = try SSETestClient(port: server.port, path: "/api/rooms/main/events")
         #expect(try viewer.next().event == "snapshot")
@@ -85,7 +86,7 @@ struct RedisStoreTests {
     @Test func theInstanceIsNamedAtStart() throws {
         let redis = try RedisServer()
         let server = try ServerProcess.start(arguments: ["--redis", redis.urlText, "--instance-id", "web-7"])
-        defer { server.stop() }
+        defer { server.end() }
         let line = server.nextLine()
         #expect(line == "  group:   instance web-7 of the group at \(redis.urlText)")
     }

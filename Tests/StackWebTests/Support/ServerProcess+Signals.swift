@@ -12,4 +12,13 @@ extension ServerProcess {
 
     /// SIGCONT after `pause`.
     func resume() { kill(process.processIdentifier, SIGCONT) }
+
+    /// Ends the process whatever its state (stopped, running or gone), for a test's `defer`: a test
+    /// that failed halfway leaves no server behind, paused or not.
+    func end() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGCONT)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
 }
