@@ -134,14 +134,23 @@ import Testing
             "stackweb_variant_cache_misses_total", "stackweb_variant_cache_evictions_total",
             "stackweb_variant_cache_bytes", "stackweb_rate_limited_total", "process_cpu_seconds_total",
             "process_resident_memory_bytes", "process_open_fds", "process_max_fds", "process_start_time_seconds",
+            "stackweb_redis_takeovers_total", "stackweb_redis_forwarded_inputs_total",
+            "stackweb_redis_command_duration_seconds_count",
         ] {
             #expect(text.contains("\n" + family), "no \(family) in /metrics")
         }
         #expect(text.contains(#"stackweb_http_requests_total{route="commands",code="200"}"#))
         #expect(text.contains(#"stackweb_http_requests_total{route="snapshot",code="400"}"#))
 
+        let said = try Self.check(String(decoding: page.body, as: UTF8.self), with: #require(Self.promtool))
+        #expect(said.isEmpty, "promtool check metrics: \(said)")
+        withExtendedLifetime((viewer, resumed)) {}
+    }
+
+    /// What `promtool check metrics` says of `page` (nothing when it is clean), failing on its exit status.
+    static func check(_ page: String, with promtool: String) throws -> String {
         let check = Process()
-        check.executableURL = URL(fileURLWithPath: try #require(Self.promtool))
+        check.executableURL = URL(fileURLWithPath: promtool)
         check.arguments = ["check", "metrics"]
         let input = Pipe()
         let output = Pipe()
@@ -149,12 +158,11 @@ import Testing
         check.standardOutput = output
         check.standardError = output
         try check.run()
-        input.fileHandleForWriting.write(Data(page.body))
+        input.fileHandleForWriting.write(Data(page.utf8))
         try input.fileHandleForWriting.close()
         let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         check.waitUntilExit()
         #expect(check.terminationStatus == 0, "promtool check metrics: \(said)")
-        #expect(said.isEmpty, "promtool check metrics: \(said)")
-        withExtendedLifetime((viewer, resumed)) {}
+        return said
     }
 }

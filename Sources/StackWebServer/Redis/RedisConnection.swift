@@ -1,4 +1,5 @@
 import CHiredis
+import Dispatch
 import Glibc
 
 /// One connection to Redis through hiredis (its blocking API). Every call blocks its caller until
@@ -49,14 +50,26 @@ final class RedisConnection: Sendable {
                 connected = try connect()
                 context = connected
             }
+            let started = DispatchTime.now().uptimeNanoseconds
             do throws(RedisError) {
-                return try Self.exchange(commands, on: connected)
+                let replies = try Self.exchange(commands, on: connected)
+                Self.measure(commands, replies, since: started)
+                return replies
             } catch {
+                Metrics.standard.redisErrors.add("unavailable")
                 redisFree(connected)
                 context = nil
                 throw error
             }
         }
+    }
+
+    /// Counts error replies, and the round trip unless a command waited for stream entries on purpose.
+    private static func measure(_ commands: [[[UInt8]]], _ replies: [RedisReply], since started: UInt64) {
+        for case .error in replies { Metrics.standard.redisErrors.add("refused") }
+        let blocking = commands.contains { $0.contains(Array("BLOCK".utf8)) }
+        guard !blocking else { return }
+        Metrics.standard.redisDuration.observe(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
     }
 
     private static func exchange(

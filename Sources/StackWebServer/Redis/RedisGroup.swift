@@ -94,6 +94,7 @@ final class RedisGroup: RoomGroup {
     }
 
     func forward(_ input: ForwardedInput, of room: String, answer: @escaping @Sendable (ForwardedAnswer) -> Void) {
+        Metrics.standard.redisForwarded.add()
         let (id, prepare) = forwarding.withLock { forwarding in
             forwarding.next += 1
             let id = "\(instanceID)-\(forwarding.process)-\(forwarding.next)"

@@ -209,6 +209,7 @@ final class RoomLeases: Sendable {
             for (room, reply) in zip(rooms, replies) {
                 guard let fields = reply.array, let epoch = fields.first?.integer, state.running else { continue }
                 state.owned[room] = Held(epoch: epoch, renewedAt: sentAt)
+                Metrics.standard.redisTakeovers.add()
                 let saved = fields.dropFirst().first?.bytes.flatMap { SavedStack(json: $0, defaultStyle: defaultStyle) }
                 let lastSeq = fields.dropFirst(2).first?.text.flatMap(RedisStreamID.init)?.seq ?? 0
                 gained.append(.gained(room: room, epoch: epoch, saved: saved, lastSeq: lastSeq))

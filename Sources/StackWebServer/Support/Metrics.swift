@@ -49,12 +49,25 @@ final class Metrics: Sendable {
     let variantBytes = Gauge("stackweb_variant_cache_bytes", "Bytes the cache of resized photos holds (last count).")
     let rateLimited = Counter(
         "stackweb_rate_limited_total", "Pointer POSTs refused with 429 as too many from one viewer or address.")
+    // With --redis only (they stay 0 otherwise).
+    let redisTakeovers = Counter(
+        "stackweb_redis_takeovers_total", "Rooms this instance took ownership of (a new epoch each).")
+    let redisForwarded = Counter(
+        "stackweb_redis_forwarded_inputs_total", "Pointer batches and commands forwarded to another instance's room.")
+    let redisErrors = LabeledCounter(
+        "stackweb_redis_command_errors_total",
+        "Redis commands that failed: `unavailable` (no connection, a timeout) or `refused` (an error reply).",
+        labels: ["kind"])
+    let redisDuration = Histogram(
+        "stackweb_redis_command_duration_seconds",
+        "Round trip of one pipeline of Redis commands (blocking reads of streams left out).")
 
     private var families: [any MetricFamily] {
         [
             httpRequests, httpDuration, streamEvents, streamBytes, streamQueuedBytes, streamResumes, viewersDropped,
             roomsLoaded, roomsUnloaded, saves, saveFailures, saveDuration, conversions, conversionDuration,
-            variantHits, variantMisses, variantEvictions, variantBytes, rateLimited,
+            variantHits, variantMisses, variantEvictions, variantBytes, rateLimited, redisTakeovers, redisForwarded,
+            redisErrors, redisDuration,
         ]
     }
 

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+@testable import StackWebServer
+
+/// With `--redis`, `/metrics` also tells an operator about the group: takeovers, forwarded input,
+/// Redis errors and round trips — on real `stackweb` processes and a real `redis-server`.
+@Suite(.enabled(if: RedisServer.isInstalled, "needs redis-server"))
+struct RedisMetricsTests {
+    /// The value of the series named exactly `series` (with its labels), or nil when absent.
+    static func value(_ series: String, in page: String) -> Double? {
+        page.split(separator: "\n").first { $0.hasPrefix(series + " ") }
+            .flatMap { Double($0.split(separator: " ").last ?? "") }
+    }
+
+    static func metrics(_ server: ServerProcess) throws -> String {
+        try HTTPTestClient(port: server.port).get("/metrics").text
+    }
+
+    @Test func takeoversForwardedInputRedisErrorsAndRoundTripsAreCounted() throws {
+        let redis = try RedisServer()
+        let (owner, other) = try RedisFanOutTests.group(redis)
+        defer {
+            owner.end()
+            other.end()
+        }
+        let next = #"{"command":"next"}"#
+        #expect(try HTTPTestClient(port: other.port).post("/api/rooms/main/commands", json: next).status == 200)
+
+        let owners = try Self.metrics(owner)
+        #expect(Self.value("stackweb_redis_takeovers_total", in: owners) ?? 0 >= 1)
+        #expect(Self.value("stackweb_redis_command_duration_seconds_count", in: owners) ?? 0 > 0)
+        let others = try Self.metrics(other)
+        #expect(Self.value("stackweb_redis_forwarded_inputs_total", in: others) ?? 0 >= 1)
+        #expect(Self.value("stackweb_redis_takeovers_total", in: others) == 0)
+        if let promtool = MetricsTests.promtool {
+            for page in [owners, others] {
+                let said = try MetricsTests.check(page, with: promtool)
+                #expect(said.isEmpty, "promtool check metrics: \(said)")
+            }
+        }
+
+        // Redis goes away: the commands that fail are counted as such.
+        redis.stop()
+        let refused = try HTTPTestClient(port: owner.port).post("/api/rooms/main/commands", json: next)
+        #expect(refused.status == 503)
+        #expect(
+            PersistenceTests.eventually(10) {
+                let page = (try? Self.metrics(owner)) ?? ""
+                return Self.value(#"stackweb_redis_command_errors_total{kind="unavailable"}"#, in: page) ?? 0 >= 1
+            })
+    }
+}
