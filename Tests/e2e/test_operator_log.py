@@ -112,3 +112,27 @@ def test_json_lines_name_the_events_and_never_the_token(tmp_path, tiny_disk):
         assert {"time", "event", "message"} <= line.keys(), line
     assert TOKEN not in server.output()
     server.close()
+
+
+def test_a_group_instance_tells_when_it_takes_a_room_over():
+    """With `--redis`, the instance that comes to run a room says so (`room.takeover`), and when its
+    owner stops, another one does."""
+    from support.group import Group, missing_tools
+
+    if missing_tools():
+        pytest.skip(f"missing: {', '.join(missing_tools())}")
+    group = Group(size=2)
+    for instance in group.instances:
+        instance.arguments += ["--log-format", "json"]
+    group.start()
+    try:
+        def takeovers(instance):
+            return [e for e in events(instance) if e["event"] == "room.takeover" and e["room"] == "main"]
+
+        owner = wait_until(lambda: [i for i in group.instances if takeovers(i)], message="a takeover of main")[0]
+        assert isinstance(takeovers(owner)[0]["epoch"], int)
+        other = next(instance for instance in group.instances if instance is not owner)
+        owner.stop()
+        wait_until(lambda: takeovers(other), message="the other instance taking main over")
+    finally:
+        group.close()

@@ -121,7 +121,8 @@ public final class Application {
         var group: RedisGroup?
         if let redis = configuration.redis, let instanceID {
             group = RedisGroup(
-                url: redis, instanceID: instanceID, defaultStyle: style, log: log.messages(as: "group.warning"))
+                url: redis, instanceID: instanceID, defaultStyle: style, log: log.messages(as: "group.warning"),
+                events: log)
         }
         self.group = group
         rooms = RoomRegistry(

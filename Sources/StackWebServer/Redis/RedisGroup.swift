@@ -19,6 +19,8 @@ final class RedisGroup: RoomGroup {
     let publisher: RoomPublisher
     let presence: GroupPresence
     private let url: RedisURL
+    /// Where takeovers and hand-overs are told to the operator.
+    private let events: OperatorLog
     private let readers = Locked<(RoomFollower, RoomInputReader)?>(nil)
     private let forwarding = Locked(Forwarding())
     private let timeouts = DispatchQueue(label: "stackweb.redis.forward")
@@ -33,7 +35,11 @@ final class RedisGroup: RoomGroup {
         var prepared: Set<String> = []
     }
 
-    init(url: RedisURL, instanceID: String, defaultStyle: StyleName, log: @escaping @Sendable (String) -> Void) {
+    init(
+        url: RedisURL, instanceID: String, defaultStyle: StyleName, log: @escaping @Sendable (String) -> Void,
+        events: OperatorLog = .silent
+    ) {
+        self.events = events
         self.url = url
         self.instanceID = instanceID
         let leases = RoomLeases(
@@ -46,12 +52,16 @@ final class RedisGroup: RoomGroup {
     /// Starts taking rooms, following the others' and reading the input carried here, which
     /// `input` applies; `store` learns each room's epoch.
     func start(rooms: RoomRegistry, store: RedisRoomStore?, input: @escaping InputHandler) {
-        leases.start { [weak rooms] change in
+        leases.start { [weak rooms, events] change in
             switch change {
             case .gained(let room, let epoch, let saved, let lastSeq):
+                events.record(
+                    "room.takeover", "runs room \(room) now (epoch \(epoch))",
+                    ["room": .string(room), "epoch": .int(epoch)])
                 store?.owned(room, epoch: epoch, saved: saved)
                 rooms?.existingRoom(named: room)?.takeOver(after: lastSeq)
             case .lost(let room):
+                events.record("room.handover", "no longer runs room \(room)", ["room": .string(room)])
                 store?.disowned(room)
                 rooms?.existingRoom(named: room)?.relinquish()
             }
