@@ -16,9 +16,7 @@ final class RoomFollower: Sendable {
     /// The stream the owners answer this instance's forwarded input on, and who hears each answer.
     private let answers: [UInt8]
     private let answered: @Sendable ([String: [UInt8]]) -> Void
-    private let running = Locked(false)
-    private let finished = DispatchSemaphore(value: 0)
-    private let pause = DispatchSemaphore(value: 0)
+    private let thread = ReaderThread()
 
     init(
         url: RedisURL, answers: [UInt8], followed: @escaping @Sendable () -> Set<String>,
@@ -33,22 +31,12 @@ final class RoomFollower: Sendable {
     }
 
     func start() {
-        running.withLock { $0 = true }
-        Thread.detachNewThread { [self] in
-            run()
-            finished.signal()
-        }
+        thread.start { [self] in run() }
     }
 
     /// Stops the reader and waits for its thread to end (at most one `XREAD` wait).
     func stop() {
-        guard
-            running.withLock({ state in
-                defer { state = false }; return state
-            })
-        else { return }
-        pause.signal()
-        finished.wait()
+        thread.stop()
     }
 
     private func run() {
@@ -56,7 +44,7 @@ final class RoomFollower: Sendable {
         // From the start of the stream: an answer may come before this thread's first read. Answers
         // to an earlier process of the same name are there too; their ids match nothing waiting.
         var answersCursor = "0-0"
-        while running.withLock({ $0 }) {
+        while thread.isRunning {
             var failed = false
             let rooms = followed()
             cursors = cursors.filter { rooms.contains($0.key) }
@@ -76,7 +64,7 @@ final class RoomFollower: Sendable {
                 failed = !read(&cursors, answersCursor: &answersCursor)
             }
             // Redis unreachable: wait here rather than spin.
-            if failed { _ = pause.wait(timeout: .now() + .milliseconds(Self.blockMilliseconds)) }
+            if failed { thread.rest(milliseconds: Self.blockMilliseconds) }
         }
     }
 

@@ -13,9 +13,7 @@ final class RoomInputReader: Sendable {
     private let instanceID: String
     private let owned: @Sendable () -> Set<String>
     private let apply: @Sendable (_ room: String, _ entry: [String: [UInt8]]) -> Void
-    private let running = Locked(false)
-    private let finished = DispatchSemaphore(value: 0)
-    private let pause = DispatchSemaphore(value: 0)
+    private let thread = ReaderThread()
 
     init(
         url: RedisURL, instanceID: String, owned: @escaping @Sendable () -> Set<String>,
@@ -38,26 +36,16 @@ final class RoomInputReader: Sendable {
     }
 
     func start() {
-        running.withLock { $0 = true }
-        Thread.detachNewThread { [self] in
-            run()
-            finished.signal()
-        }
+        thread.start { [self] in run() }
     }
 
     func stop() {
-        guard
-            running.withLock({ state in
-                defer { state = false }; return state
-            })
-        else { return }
-        pause.signal()
-        finished.wait()
+        thread.stop()
     }
 
     private func run() {
         var ready: Set<String> = []
-        while running.withLock({ $0 }) {
+        while thread.isRunning {
             let rooms = owned()
             ready.formIntersection(rooms)
             let new = rooms.subtracting(ready)
@@ -66,7 +54,7 @@ final class RoomInputReader: Sendable {
                 // Nothing to read, or Redis unreachable (a Redis that lost its data lost the groups
                 // too: they are made again).
                 ready.removeAll()
-                _ = pause.wait(timeout: .now() + .milliseconds(RoomFollower.blockMilliseconds))
+                thread.rest(milliseconds: RoomFollower.blockMilliseconds)
             }
         }
     }
