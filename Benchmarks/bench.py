@@ -133,7 +133,7 @@ def run(args):
         "frames": lambda: bench_frames.run(args.bin, args.out, repeat=3),
         "state": lambda: bench_state.run(args.bin, args.peer_bin),
         "library": lambda: bench_library.run(args.bin, args.out),
-        "group": lambda: bench_group.run(args.bin, args.out),
+        "group": lambda: bench_group.run(args.bin, exe, args.out),
         "profile": lambda: {"server": bench_profile.server_profiles(args.bin, exe, args.out),
                             "model": bench_profile.model_profile(args.build_dir)},
     }

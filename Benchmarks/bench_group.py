@@ -1,9 +1,10 @@
 """A group of instances sharing rooms through Redis (docs/scale-out.md), beside one instance alone:
-pointer move -> change at a viewer of another instance, what a change costs in Redis, and how long
-a room takes to move again after its owner is killed.
+pointer move -> change at a viewer of another instance, one change -> 30,000 viewers over three
+instances, what a change costs in Redis, and how long a room takes to move again after its owner is
+killed.
 
-The client is Python (selectors over plain sockets), so its figures include Python's own time; the
-single-instance figures beside them are taken by the same client in the same run.
+Viewers and poster are the C `sseload client` (one epoll loop: it posts at the owner and watches
+every instance); the single-instance figures beside them are taken by the same client in the same run.
 """
 
 import http.client
@@ -17,11 +18,20 @@ import subprocess
 import tempfile
 import time
 
+from bench_viewers import FloorServer, LoadClient, top_card
 from common import HOST, StackWebServer, free_port, log, summary
 
+ROOM = "bench"
 VIEWERS_PER_INSTANCE = 100
-MOVES = 200
-MOVE_INTERVAL_S = 0.008
+MOVES = 1000
+MOVE_INTERVAL_MS = 8.0
+MOVE_CAP_S = 20.0
+FAN_OUT_PER_INSTANCE = 10_000
+FAN_OUT_CHANGES = 20
+# Open loop: a change every second, well past the time one takes to reach every viewer, so that
+# changes do not queue behind each other.
+FAN_OUT_INTERVAL_MS = 1000.0
+FAN_OUT_AFTER_S = 2.0
 FAILOVER_RUNS = 3
 
 
@@ -128,41 +138,6 @@ def _post(port, path, body):
     return response.status, data
 
 
-def _drag(poster_port, viewers, viewer_ports, moves, redis=None):
-    """A down, then `moves` moves posted at `poster_port`; per move the time until each viewer got it."""
-    connection = http.client.HTTPConnection(HOST, poster_port, timeout=10)
-
-    def post(events):
-        connection.request("POST", "/api/rooms/bench/pointer", json.dumps({"viewer": "bench", "events": events}),
-                           {"Content-Type": "application/json"})
-        response = connection.getresponse()
-        response.read()
-        return response.status
-
-    t = 1000.0
-    post([{"type": "down", "pointer": 1, "x": 512, "y": 384, "t": t}])
-    viewers.wait_for(b"event: change")
-    latencies, lost = [], 0
-    before = redis.commands_and_bytes() if redis else None
-    for move in range(moves):
-        t += MOVE_INTERVAL_S * 1000
-        x = 512 + (20 if move % 2 == 0 else -20) + move % 7
-        started = time.monotonic()
-        if post([{"type": "move", "pointer": 1, "x": x, "y": 384, "t": t}]) != 200:
-            lost += 1
-            continue
-        got = viewers.wait_for(b"event: change")
-        lost += len(viewers.sockets) - len(got)
-        latencies += [(at - started) * 1000 for index, at in got.items() if viewer_ports[index]]
-        left = MOVE_INTERVAL_S - (time.monotonic() - started)
-        if left > 0:
-            time.sleep(left)
-    after = redis.commands_and_bytes() if redis else None
-    post([{"type": "up", "pointer": 1, "x": 512, "y": 384, "t": t + 8}])
-    connection.close()
-    return latencies, lost, before, after
-
-
 def _group(binary, redis, size, out):
     instances = []
     for number in range(1, size + 1):
@@ -175,44 +150,144 @@ def _room_owner(redis, room):
     return redis.command("GET", f"stackweb:{{{room}}}:lease")
 
 
-def move_latency(binary, out):
-    results = {"viewers_per_instance": VIEWERS_PER_INSTANCE, "moves": MOVES}
-    alone = StackWebServer(binary, stderr_path=os.path.join(out, "group-alone.log")).start()
+def _owned_group(binary, redis, out):
+    """Three instances and the room made at the first: (instances, its owner)."""
+    instances = _group(binary, redis, 3, out)
+    _post(instances[0].port, f"/api/rooms/{ROOM}/commands", {"command": "next"})
+    owner = instances[int(_room_owner(redis, ROOM)[1:]) - 1]
+    return instances, owner
+
+
+def _open(client, port, count, measured=True):
+    opened, failed, reasons = client.open(count, port=port, measured=measured)
+    if failed:
+        raise RuntimeError(f"{failed} of {count} viewers at port {port} were refused: {reasons}")
+
+
+def _drag(client, port, moves, interval_ms, cap_s):
+    x, y = top_card(port, ROOM)
+    client.drain(0.8)  # the coalesced presence event goes out and is read
+    return client.drag("bench", moves, interval_ms, cap_s, x, y)
+
+
+def _alone(exe, port, viewers):
+    client = LoadClient(exe, port, ROOM)
     try:
-        _post(alone.port, "/api/rooms/bench/commands", {"command": "next"})
-        viewers = Viewers([(alone.port, VIEWERS_PER_INSTANCE)], "bench")
-        latencies, lost, _, _ = _drag(alone.port, viewers, [True] * len(viewers.sockets), MOVES)
-        viewers.close()
-        results["single"] = {"any_viewer": summary(latencies), "lost": lost}
+        _open(client, port, viewers)
+        return _drag(client, port, MOVES, MOVE_INTERVAL_MS, MOVE_CAP_S)
     finally:
-        alone.stop()
+        client.close()
+
+
+def move_latency(binary, exe, out):
+    """A pointer move posted at the room's owner -> the change at viewers of the two other
+    instances (100 viewers on each of the three), beside one instance alone with 100 viewers."""
+    results = {"viewers_per_instance": VIEWERS_PER_INSTANCE, "moves": MOVES, "interval_ms": MOVE_INTERVAL_MS}
+    # Peers in the same run: one instance with as many viewers as one of the group's, and with as many
+    # as the whole group's (the same sends on the same two cores); the trivial C server (the floor).
+    for key, viewers in (("single", VIEWERS_PER_INSTANCE), ("single_all", 3 * VIEWERS_PER_INSTANCE)):
+        with StackWebServer(binary, stderr_path=os.path.join(out, "group-alone.log")) as alone:
+            _post(alone.port, f"/api/rooms/{ROOM}/commands", {"command": "next"})
+            results[key] = _alone(exe, alone.port, viewers)
+        log(f"group: one instance, {viewers} viewers, move -> viewer p50 {results[key]['any_viewer']['p50']:.3f} ms")
+    floor = FloorServer(exe, out)
+    try:
+        results["floor"] = _alone(exe, floor.port, VIEWERS_PER_INSTANCE)
+    finally:
+        floor.stop()
 
     redis = Redis()
-    instances = _group(binary, redis, 3, out)
+    instances, owner = _owned_group(binary, redis, out)
     try:
-        # The first POST makes the room and its first instance its owner.
-        _post(instances[0].port, "/api/rooms/bench/commands", {"command": "next"})
-        owner = next(i for i in instances if f"b{instances.index(i) + 1}" == _room_owner(redis, "bench"))
-        ports = [(i.port, VIEWERS_PER_INSTANCE) for i in instances]
-        viewers = Viewers(ports, "bench")
-        elsewhere = [port != owner.port for port, count in ports for _ in range(count)]
-        started = time.monotonic()
-        latencies, lost, before, after = _drag(owner.port, viewers, elsewhere, MOVES, redis)
-        took = time.monotonic() - started
-        # Redis's own background (leases, presence, blocked reads) over an idle interval as long as the drag.
-        idle_start = redis.commands_and_bytes()
-        time.sleep(took)
-        idle_end = redis.commands_and_bytes()
-        viewers.close()
-        background = ((idle_end[0] - idle_start[0]), (idle_end[1] - idle_start[1]))
-        results["group"] = {
-            "any_viewer_elsewhere": summary(latencies), "lost": lost, "instances": len(instances),
-            "commands_per_move": (after[0] - before[0] - background[0]) / MOVES,
-            "bytes_in_per_move": (after[1] - before[1] - background[1]) / MOVES,
+        client = LoadClient(exe, owner.port, ROOM)
+        try:
+            for instance in instances:
+                _open(client, instance.port, VIEWERS_PER_INSTANCE, measured=instance is not owner)
+            before = redis.commands_and_bytes()
+            group = _drag(client, owner.port, MOVES, MOVE_INTERVAL_MS, MOVE_CAP_S)
+            after = redis.commands_and_bytes()
+            # Redis's own background (leases, presence, blocked reads) over an idle interval as long as the drag.
+            client.drain(group["seconds"])
+            idle_end = redis.commands_and_bytes()
+        finally:
+            client.close()
+        background = (idle_end[0] - after[0], idle_end[1] - after[1])
+        posts = group["moves"] + group["unchanged"] + group["lost"] + group["refused"] + 2  # with the down and up
+        took = group["seconds"]
+        group.update({
+            "instances": len(instances),
+            "commands_per_move": (after[0] - before[0] - background[0]) / posts,
+            "bytes_in_per_move": (after[1] - before[1] - background[1]) / posts,
             "background_commands_per_s": background[0] / took,
-        }
-        single, group = results["single"]["any_viewer"]["p50"], results["group"]["any_viewer_elsewhere"]["p50"]
-        results["p50_ratio"] = group / single if single else None
+        })
+        results["group"] = group
+        single, elsewhere = results["single"]["any_viewer"]["p50"], group["any_viewer"]["p50"]
+        results["p50_ratio"] = elsewhere / single if single else None
+        results["p99_ratio"] = group["any_viewer"]["p99"] / results["single"]["any_viewer"]["p99"]
+        log(f"group: move -> viewer elsewhere p50 {elsewhere:.3f} ms ({results['p50_ratio']:.2f}x)")
+    finally:
+        for instance in instances:
+            instance.stop()
+        redis.close()
+    return results
+
+
+def _pulse(exe, poster_port, ports):
+    """`FAN_OUT_PER_INSTANCE` viewers at each of `ports`, one client process per port (a process
+    holds at most the descriptor limit); the first also posts `FAN_OUT_CHANGES` moves at
+    `poster_port`, one every `FAN_OUT_INTERVAL_MS`, while the others record when each change
+    reached their viewers. Per change: the time from its post to its first and its last viewer."""
+    clients = []
+    try:
+        for port in ports:
+            clients.append(LoadClient(exe, port, ROOM))
+            _open(clients[-1], port, FAN_OUT_PER_INSTANCE)
+        viewers = sum(client.open_count() for client in clients)
+        x, y = top_card(poster_port, ROOM)
+        for client in clients:
+            client.drain(0.8)  # the coalesced presence event goes out and is read
+        span = FAN_OUT_CHANGES * FAN_OUT_INTERVAL_MS / 1000 + FAN_OUT_AFTER_S
+        for client in clients[1:]:
+            client.watch(span + 2)
+        sent, arrivals, refused = clients[0].pulse("bench", FAN_OUT_CHANGES, FAN_OUT_INTERVAL_MS, x, y,
+                                                   FAN_OUT_AFTER_S)
+        everyone = [arrivals] + [client.arrivals() for client in clients[1:]]
+    finally:
+        for client in clients:
+            client.close()
+    firsts, lasts, lost = [], [], 0
+    for seq, at in sent.items():
+        got = [part[seq] for part in everyone if seq in part]
+        reached = sum(count for count, _, _ in got)
+        lost += viewers - reached
+        if reached:
+            firsts.append((min(first for _, first, _ in got) - at) / 1000)
+            lasts.append((max(last for _, _, last in got) - at) / 1000)
+    return {"viewers": viewers, "changes": len(sent), "refused": refused, "lost": lost,
+            "first_viewer": summary(firsts), "last_viewer": summary(lasts)}
+
+
+def fan_out(binary, exe, out):
+    """One change -> the last of 30,000 viewers spread over three instances (10,000 each), beside
+    one instance alone with 10,000 (the same load per instance)."""
+    results = {"viewers_per_instance": FAN_OUT_PER_INSTANCE, "changes": FAN_OUT_CHANGES,
+               "interval_ms": FAN_OUT_INTERVAL_MS}
+    with StackWebServer(binary, stderr_path=os.path.join(out, "group-fanout-alone.log")) as alone:
+        _post(alone.port, f"/api/rooms/{ROOM}/commands", {"command": "next"})
+        results["single"] = _pulse(exe, alone.port, [alone.port])
+    log(f"group fan-out: one instance, {results['single']['viewers']} viewers, last viewer p50 "
+        f"{results['single']['last_viewer']['p50']:.1f} ms")
+
+    redis = Redis()
+    instances, owner = _owned_group(binary, redis, out)
+    try:
+        others = [instance.port for instance in instances if instance is not owner]
+        results["group"] = _pulse(exe, owner.port, [owner.port, *others])
+        results["group"]["instances"] = len(instances)
+        single, group = results["single"]["last_viewer"]["p50"], results["group"]["last_viewer"]["p50"]
+        results["last_viewer_p50_ratio"] = group / single if single else None
+        log(f"group fan-out: {results['group']['viewers']} viewers over 3 instances, last viewer p50 {group:.1f} ms "
+            f"(lost {results['group']['lost']})")
     finally:
         for instance in instances:
             instance.stop()
@@ -252,9 +327,11 @@ def failover(binary, out):
             "max_s": max(measured) if measured else None}
 
 
-def run(binary, out):
+def run(binary, exe, out):
+    """`exe` is the `sseload` client (see sseload.c)."""
     if not shutil.which("redis-server"):
         return {"skipped": "redis-server is not installed"}
     os.makedirs(out, exist_ok=True)
-    return {"latency": move_latency(binary, out), "failover": failover(binary, out),
+    return {"latency": move_latency(binary, exe, out), "fan_out": fan_out(binary, exe, out),
+            "failover": failover(binary, out),
             "command": "python3 Benchmarks/bench.py --only group"}

@@ -22,6 +22,7 @@ class LoadClient:
     """`sseload client PORT ROOM`: one command per line, answered by data lines and an `ok` line."""
 
     def __init__(self, exe, port, room):
+        self.port = port
         self.proc = subprocess.Popen([exe, "client", str(port), room], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, bufsize=0)
         self.pending = b""
@@ -40,7 +41,14 @@ class LoadClient:
         return line.decode()
 
     def call(self, command, timeout=120.0):
+        self.send(command)
+        return self.answer(command, timeout)
+
+    def send(self, command):
+        """Starts `command` without waiting: `answer` reads what it says (clients run side by side)."""
         self.proc.stdin.write((command + "\n").encode())
+
+    def answer(self, command, timeout=120.0):
         data = {}
         deadline = time.monotonic() + timeout
         while True:
@@ -56,12 +64,14 @@ class LoadClient:
                 raise RuntimeError(f"sseload: {rest}")
             data[name] = [float(x) for x in rest.split()]
 
-    def open(self, count, wave_timeout=10.0):
-        """Opens `count` more viewers (waves of 250, each given `wave_timeout` s to get its snapshots);
-        returns (opened, failed, {reason: count})."""
+    def open(self, count, wave_timeout=10.0, port=None, measured=True):
+        """Opens `count` more viewers (waves of 250, each given `wave_timeout` s to get its snapshots)
+        at `port` (the poster's by default); viewers not `measured` are waited for but left out of
+        the figures. Returns (opened, failed, {reason: count})."""
         if count <= 0:
             return 0, 0, {}
-        fields = self.call(f"open {count} {wave_timeout}", wave_timeout * (count / 250 + 2) + 10)["ok"]
+        where = f" {port if port is not None else self.port} {1 if measured else 0}"
+        fields = self.call(f"open {count} {wave_timeout}{where}", wave_timeout * (count / 250 + 2) + 10)["ok"]
         reasons = dict((r.split(":")[0], int(r.split(":")[1])) for r in fields[2:])
         return int(fields[0]), int(fields[1]), reasons
 
@@ -90,6 +100,23 @@ class LoadClient:
             "last_viewer": summary(ms(out.get("last", []))),
         }
 
+    def watch(self, seconds):
+        """Starts recording every change's arrivals for `seconds` (`arrivals` reads them)."""
+        self.send(f"watch {seconds}")
+        self.watching = seconds
+
+    def arrivals(self):
+        """{seq: (count, first_us, last_us)} recorded by `watch` or `pulse`."""
+        return _arrivals(self.answer("watch", self.watching + 60))
+
+    def pulse(self, viewer, moves, interval_ms, x, y, after_s):
+        """A down, `moves` moves on a fixed clock, the up: ({seq: sent_us}, arrivals, refused)."""
+        out = self.call(f"pulse {viewer} {moves} {interval_ms} {x} {y} {after_s}",
+                        moves * interval_ms / 1000 + after_s + 60)
+        flat = out.get("sent", [])
+        sent = {int(flat[i]): flat[i + 1] for i in range(0, len(flat), 2)}
+        return sent, _arrivals(out), int(out["ok"][1])
+
     def close(self):
         if self.proc.poll() is None:
             try:
@@ -99,6 +126,11 @@ class LoadClient:
             except (OSError, subprocess.TimeoutExpired):
                 self.proc.kill()
                 self.proc.wait(5)
+
+
+def _arrivals(out):
+    flat = out.get("arrivals", [])
+    return {int(flat[i]): (int(flat[i + 1]), flat[i + 2], flat[i + 3]) for i in range(0, len(flat), 4)}
 
 
 class FloorServer:

@@ -106,6 +106,30 @@ def budgets(results):
         rows.append(("client p99 frame ≤ 16.7 ms (100 drawn cards)",
                      f"{_num(stats['drawP99'])} ms p99 to draw a frame; frame interval p99 "
                      f"{_num(stats['intervalP99'])} ms", "", _verdict(stats["drawP99"] <= 16.7)))
+    rows += _group_budgets(results.get("group"))
+    return rows
+
+
+def _group_budgets(group):
+    """The group's budgets for the summary (section 11 has the figures)."""
+    if not group or _skipped(group):
+        return []
+    b, many = GROUP_BUDGETS, group["latency"]["group"]["any_viewer"]
+    single = group["latency"]["single"]["any_viewer"]
+    rows = [(f"group of 3: move → viewer of another instance p50 ≤ {_num(b['move_p50'])} ms, p99 ≤ "
+             f"{_num(b['move_p99'])} ms (100 viewers each)", f"{_num(many['p50'])} / {_num(many['p99'])} ms",
+             f"one instance: {_num(single['p50'])} / {_num(single['p99'])} ms",
+             _verdict(many["p50"] <= b["move_p50"] and many["p99"] <= b["move_p99"]))]
+    fan_out = group.get("fan_out")
+    if fan_out:
+        spread, alone = fan_out["group"], fan_out["single"]
+        rows.append((f"group of 3: one change → 30,000 viewers, last viewer p50 ≤ {_num(b['fan_out_last_p50'])} ms",
+                     f"{_num(spread['last_viewer']['p50'])} ms ({spread['viewers']:,} viewers)",
+                     f"one instance, {alone['viewers']:,} viewers: {_num(alone['last_viewer']['p50'])} ms",
+                     _verdict(spread["viewers"] >= 30000 and spread["last_viewer"]["p50"] <= b["fan_out_last_p50"])))
+    worst = group["failover"]["max_s"]
+    rows.append((f"group: owner kill -9 → room moves ≤ {_num(b['failover_s'])} s", f"{_num(worst)} s (max of "
+                 f"{len(group['failover']['runs_s'])})", "", _verdict(worst is not None and worst <= b["failover_s"])))
     return rows
 
 
@@ -576,29 +600,68 @@ def library_section(library):
     return out + [""]
 
 
+GROUP_BUDGETS = {"move_p50": 1.0, "move_p99": 5.0, "fan_out_last_p50": 500.0, "failover_s": 3.5}
+
+
 def group_section(group):
     """A group of three instances and one redis-server (docs/scale-out.md) beside one instance alone."""
     out = ["## 11. A group of instances through Redis", ""]
     if not group or _skipped(group):
         return out + [f"Skipped: {(group or {}).get('skipped', 'not run')}.", ""]
-    latency, failover = group["latency"], group["failover"]
+    latency, fan_out, failover = group["latency"], group.get("fan_out"), group["failover"]
     single, many = latency["single"], latency["group"]
-    out += [f"`{group['command']}` (Benchmarks/bench_group.py; a Python client, so its own time is in every "
-            f"figure). A drag of {latency['moves']} moves, each posted at the room's owner once the last one reached "
-            f"every viewer: one instance with {latency['viewers_per_instance']} viewers, then {many['instances']} "
-            f"instances and one redis-server with {latency['viewers_per_instance']} viewers each; the group's "
-            "latency is at the viewers of the two instances that do not run the room.", ""]
-    out += _table(["", "p50 ms", "p99 ms", "max ms", "lost"], [
-        ("one instance, its viewers", _num(single["any_viewer"]["p50"]), _num(single["any_viewer"]["p99"]),
-         _num(single["any_viewer"]["max"]), str(single["lost"])),
-        ("group, viewers of another instance", _num(many["any_viewer_elsewhere"]["p50"]),
-         _num(many["any_viewer_elsewhere"]["p99"]), _num(many["any_viewer_elsewhere"]["max"]), str(many["lost"])),
+    out += [f"`{group['command']}` (Benchmarks/bench_group.py). Viewers and poster are the C `sseload` client "
+            "(one epoll loop), the same client for the single instance beside the group in the same run. "
+            f"Move → viewer: a drag of up to {latency['moves']} moves, one every {_num(latency['interval_ms'])} ms at "
+            "most and each once the previous one reached every viewer, posted at the room's owner: one instance with "
+            f"{latency['viewers_per_instance']} viewers, then {many['instances']} instances and one redis-server with "
+            f"{latency['viewers_per_instance']} viewers each; the group's figures are those of the viewers of the two "
+            "instances that do not run the room (the owner's own viewers are waited for, not counted).", ""]
+    b = GROUP_BUDGETS
+    peers = [("one instance, its viewers", single)]
+    if "single_all" in latency:
+        peers.append((f"one instance with as many viewers as the group ({latency['single_all']['viewers']})",
+                      latency["single_all"]))
+    if "floor" in latency:
+        peers.append(("the floor: a trivial C epoll server, same client", latency["floor"]))
+    out += _table(["", "changes", "p50 ms", "p99 ms", "max ms", "lost", "budget"], [
+        *[(name, peer["moves"], _num(peer["any_viewer"]["p50"]), _num(peer["any_viewer"]["p99"]),
+           _num(peer["any_viewer"]["max"]), peer["lost"], "") for name, peer in peers],
+        ("group, viewers of another instance", many["moves"], _num(many["any_viewer"]["p50"]),
+         _num(many["any_viewer"]["p99"]), _num(many["any_viewer"]["max"]), many["lost"],
+         f"p50 ≤ {_num(b['move_p50'])} ms: {_verdict(many['any_viewer']['p50'] <= b['move_p50'])}; "
+         f"p99 ≤ {_num(b['move_p99'])} ms: {_verdict(many['any_viewer']['p99'] <= b['move_p99'])}"),
     ])
-    out += ["", f"Group p50 over the single instance's: {_num(latency.get('p50_ratio'), '×')}. Through Redis, per "
-            f"move: {_num(many['commands_per_move'])} commands and {_num(many['bytes_in_per_move'])} bytes into "
-            f"Redis, whatever the viewers (the group's background — leases, presence, blocked reads — is "
+    same_load = latency.get("single_all")
+    load_ratio = (f"; over one instance with the group's {same_load['viewers']} viewers: p50 "
+                  f"{_num(many['any_viewer']['p50'] / same_load['any_viewer']['p50'], '×')}, p99 "
+                  f"{_num(many['any_viewer']['p99'] / same_load['any_viewer']['p99'], '×')}" if same_load else "")
+    out += ["", f"Group over one instance with {latency['viewers_per_instance']} viewers: p50 "
+            f"{_num(latency.get('p50_ratio'), '×')}, p99 {_num(latency.get('p99_ratio'), '×')}{load_ratio}. Through Redis, per pointer post: "
+            f"{_num(many['commands_per_move'])} commands and {_num(many['bytes_in_per_move'])} bytes into Redis, "
+            f"whatever the viewers (the group's background — leases, presence, blocked reads — is "
             f"{_num(many['background_commands_per_s'])} commands/s, measured idle and taken out).", ""]
+    if fan_out:
+        alone, spread = fan_out["single"], fan_out["group"]
+        out += [f"Fan-out: {fan_out['changes']} moves posted at the owner, one every "
+                f"{_num(fan_out['interval_ms'])} ms (an open loop: the viewers are spread over one client process "
+                "per instance, each recording when every change reached its viewers, joined by the change's id); "
+                "the time from a move's post to the first and the last of all viewers.", ""]
+        out += _table(["", "viewers", "last viewer p50 ms", "p90 ms", "max ms", "first viewer p50 ms", "lost",
+                       "budget"], [
+            ("one instance", f"{alone['viewers']:,}", _num(alone["last_viewer"]["p50"]),
+             _num(alone["last_viewer"]["p90"]), _num(alone["last_viewer"]["max"]),
+             _num(alone["first_viewer"]["p50"]), alone["lost"], ""),
+            (f"{spread['instances']} instances", f"{spread['viewers']:,}", _num(spread["last_viewer"]["p50"]),
+             _num(spread["last_viewer"]["p90"]), _num(spread["last_viewer"]["max"]),
+             _num(spread["first_viewer"]["p50"]), spread["lost"],
+             f"≤ {_num(b['fan_out_last_p50'])} ms: {_verdict(spread['last_viewer']['p50'] <= b['fan_out_last_p50'])}"),
+        ])
+        out += ["", f"Last viewer p50, three instances over one instance with a third of the viewers: "
+                f"{_num(fan_out.get('last_viewer_p50_ratio'), '×')}.", ""]
     runs = ", ".join("–" if r is None else f"{r:.2f}" for r in failover["runs_s"])
+    worst = failover["max_s"]
     out += [f"Owner killed (`kill -9`) → the first change seen by a viewer of a surviving instance, input posted "
-            f"there every 50 ms: {runs} s (p50 {_num(failover['p50_s'])} s, max {_num(failover['max_s'])} s).", ""]
+            f"there every 50 ms: {runs} s (p50 {_num(failover['p50_s'])} s, max {_num(worst)} s; budget "
+            f"≤ {b['failover_s']} s: {_verdict(worst is not None and worst <= b['failover_s'])}).", ""]
     return out

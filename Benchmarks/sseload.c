@@ -1,6 +1,8 @@
 // sseload: the bench's load client for thousands of SSE viewers, and a trivial server for its floor.
 //
-//   sseload client PORT ROOM     reads commands on stdin, answers on stdout (see `command` below)
+//   sseload client PORT ROOM     reads commands on stdin, answers on stdout (see `command` below);
+//                                posts to PORT, and opens viewers there or at any other port (a
+//                                group of instances: post at one, watch at the others)
 //   sseload serve PORTFILE BYTES a plain epoll server speaking the same routes (events, pointer,
 //                                healthz, snapshot): every POST writes one change event of BYTES bytes
 //                                of data to every stream; the same client against it is the floor
@@ -39,9 +41,17 @@ static double now_us(void) {
     return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
+/// Thirty thousand viewers need as many descriptors: the soft limit goes to the hard one, and a
+/// process allowed to (root) raises the hard one too.
 static void raise_nofile(void) {
     struct rlimit limit;
-    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return;
+    const rlim_t wanted = 65536;
+    if (limit.rlim_max < wanted) {
+        struct rlimit raised = {wanted, wanted};
+        if (setrlimit(RLIMIT_NOFILE, &raised) == 0) return;
+    }
+    if (limit.rlim_cur < limit.rlim_max) {
         limit.rlim_cur = limit.rlim_max;
         setrlimit(RLIMIT_NOFILE, &limit);
     }
@@ -89,6 +99,8 @@ enum { CONNECTING, SENT, OPEN, CLOSED };
 typedef struct {
     size_t index;
     int fd;
+    int port;      // the instance this viewer watches
+    int measured;  // its arrivals count in the figures (every open viewer counts for completion)
     int state;
     int headers_done;
     char head[2048];
@@ -100,6 +112,7 @@ typedef struct {
     int line_len;
     long event_id;
     int event_snapshot;
+    int event_change;
     long snapshot_seq;
     long long bytes;
     long recent_seq[8];  // the last ids seen with their arrival times, for an answer that comes late
@@ -119,7 +132,8 @@ static long target = -1;
 static long watermark = 1L << 62;  // ids above this are remembered while the answer is pending
 static long latest_seen = -1;      // the largest id any viewer has seen
 static double target_sent;
-static size_t target_count;
+static size_t target_count;    // open viewers that have the change
+static size_t measured_count;  // of those, the measured ones
 static double target_first, target_last;
 static float *pairs;  // latency of every (change, viewer), µs
 static size_t pair_count, pair_capacity;
@@ -133,12 +147,52 @@ static void pair_add(float value) {
     pairs[pair_count++] = value;
 }
 
-static void arrived(double at) {
+static void arrived(const Viewer *v, double at) {
+    target_count++;
+    if (!v->measured) return;
+    measured_count++;
     double latency = at - target_sent;
     pair_add((float)latency);
-    if (target_count == 0 || latency < target_first) target_first = latency;
+    if (measured_count == 1 || latency < target_first) target_first = latency;
     if (latency > target_last) target_last = latency;
-    target_count++;
+}
+
+// Every change's arrivals while recording (`watch`, `pulse`), by seq: how many viewers had it and
+// when the first and the last did. A run whose viewers are spread over several client processes
+// (one process holds at most the descriptor limit) joins these by seq afterwards: CLOCK_MONOTONIC
+// is the machine's, the same in every process.
+#define ARRIVAL_SLOTS 4096
+typedef struct {
+    long seq;
+    long count;
+    double first, last;
+} Arrival;
+static Arrival arrivals[ARRIVAL_SLOTS];
+static int recording;
+
+static void arrivals_reset(void) {
+    for (size_t i = 0; i < ARRIVAL_SLOTS; i++) arrivals[i].seq = -1;
+}
+
+static void arrival_record(long seq, double at) {
+    Arrival *slot = &arrivals[(size_t)seq % ARRIVAL_SLOTS];
+    if (slot->seq != seq) *slot = (Arrival){.seq = seq, .count = 0, .first = at, .last = at};
+    slot->count++;
+    if (at < slot->first) slot->first = at;
+    if (at > slot->last) slot->last = at;
+}
+
+/// `arrivals SEQ COUNT FIRST_US LAST_US …` in seq order, on one line.
+static void arrivals_print(void) {
+    long lowest = LONG_MAX;
+    for (size_t i = 0; i < ARRIVAL_SLOTS; i++)
+        if (arrivals[i].seq >= 0 && arrivals[i].seq < lowest) lowest = arrivals[i].seq;
+    printf("arrivals");
+    for (long seq = lowest; lowest != LONG_MAX && seq < lowest + ARRIVAL_SLOTS; seq++) {
+        const Arrival *slot = &arrivals[(size_t)seq % ARRIVAL_SLOTS];
+        if (slot->seq == seq) printf(" %ld %ld %.1f %.1f", seq, slot->count, slot->first, slot->last);
+    }
+    printf("\n");
 }
 
 static void viewer_close(Viewer *v, const char *why) {
@@ -160,8 +214,10 @@ static void sse_line_end(Viewer *v, double at) {
                     v->snapshot_seq = seq;
                     open_count++;
                 }
+            } else if (recording) {
+                if (v->event_change) arrival_record(seq, at);  // not presence counts: a move's change
             } else if (seq == target) {
-                arrived(at);
+                arrived(v, at);
             } else if (target < 0 && seq > watermark) {
                 v->recent_seq[v->recent_next] = seq;
                 v->recent_at[v->recent_next] = at;
@@ -170,11 +226,13 @@ static void sse_line_end(Viewer *v, double at) {
         }
         v->event_id = -1;
         v->event_snapshot = 0;
+        v->event_change = 0;
         return;
     }
     v->line[v->line_len < (int)sizeof v->line ? v->line_len : (int)sizeof v->line - 1] = 0;
     if (strncmp(v->line, "id: ", 4) == 0) v->event_id = strtol(v->line + 4, NULL, 10);
     else if (strncmp(v->line, "event: snapshot", 15) == 0) v->event_snapshot = 1;
+    else if (strncmp(v->line, "event: change", 13) == 0) v->event_change = 1;
     v->line_len = 0;
 }
 
@@ -281,7 +339,7 @@ static void viewer_event(Viewer *v, uint32_t events, double at) {
             char request[256];
             int length = snprintf(request, sizeof request,
                 "GET /api/rooms/%s/events HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nAccept: text/event-stream\r\n\r\n",
-                room, port_number);
+                room, v->port);
             if (send(v->fd, request, (size_t)length, MSG_NOSIGNAL) != length) {
                 viewer_close(v, "send-failed");
                 return;
@@ -391,6 +449,18 @@ static double poster_send(const char *method, const char *path, const char *body
         length = snprintf(request, sizeof request, "%s %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n", method, path,
             port_number);
     answer_ready = 0;
+    // A kept-alive connection left idle is closed by the server (StackWeb's header deadline is 10 s):
+    // seen here before writing, it is replaced rather than written into and waited on in vain.
+    char probe;
+    if (poster_fd >= 0) {
+        ssize_t peeked = recv(poster_fd, &probe, 1, MSG_PEEK | MSG_DONTWAIT);
+        if (peeked == 0 || (peeked < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
+            epoll_ctl(epfd, EPOLL_CTL_DEL, poster_fd, NULL);
+            close(poster_fd);
+            poster_fd = -1;
+            answer_len = 0;
+        }
+    }
     if (poster_fd < 0) poster_connect();
     double sent = now_us();
     if (send_all(poster_fd, request, (size_t)length) != 0) {
@@ -425,10 +495,12 @@ static void print_series(const char *name, const float *values, size_t n) {
     printf("\n");
 }
 
-/// `open N TIMEOUT_S`: opens N more viewers in waves of 250 (the listen backlog is finite); a
-/// viewer without its snapshot TIMEOUT_S after its wave started counts as refused, and a wave that
-/// is refused whole ends the command.
-static void command_open(long wanted, double timeout_s) {
+/// `open N TIMEOUT_S [PORT [MEASURED]]`: opens N more viewers at PORT (the poster's by default)
+/// in waves of 250 (the listen backlog is finite); a viewer without its snapshot TIMEOUT_S after
+/// its wave started counts as refused, and a wave that is refused whole ends the command. With
+/// MEASURED 0 the viewers are waited for but left out of the figures (the owner's own viewers when
+/// only the other instances' are measured).
+static void command_open(long wanted, double timeout_s, int port, int measured) {
     double deadline = 0;
     long opened = 0, failed = 0;
     const char *reasons[8] = {0};
@@ -444,6 +516,8 @@ static void command_open(long wanted, double timeout_s) {
             }
             Viewer *v = calloc(1, sizeof *v);
             v->index = viewer_count;
+            v->port = port;
+            v->measured = measured;
             v->chunk_left = -1;
             v->event_id = -1;
             v->snapshot_seq = -1;
@@ -453,7 +527,7 @@ static void command_open(long wanted, double timeout_s) {
                 v->state = CLOSED;
                 v->error = "socket-failed";
             } else {
-                struct sockaddr_in address = loopback(port_number);
+                struct sockaddr_in address = loopback(port);
                 if (connect(v->fd, (struct sockaddr *)&address, sizeof address) != 0 && errno != EINPROGRESS) {
                     close(v->fd);
                     v->state = CLOSED;
@@ -523,7 +597,7 @@ static int pointer_change(const char *viewer_id, const char *phase, double x, do
         "{\"viewer\":\"%s\",\"events\":[{\"type\":\"%s\",\"pointer\":1,\"x\":%.2f,\"y\":%.2f,\"t\":%.1f}]}",
         viewer_id, phase, x, y, t);
     target = -1;
-    target_count = 0;
+    target_count = measured_count = 0;
     target_first = target_last = 0;
     size_t pairs_before = pair_count;
     target_sent = poster_send("POST", path, body);
@@ -538,7 +612,7 @@ static int pointer_change(const char *viewer_id, const char *phase, double x, do
         Viewer *v = viewers[i];
         if (v->state != OPEN) continue;
         for (int k = 0; k < 8; k++)
-            if (v->recent_seq[k] == target) arrived(v->recent_at[k]);
+            if (v->recent_seq[k] == target) arrived(v, v->recent_at[k]);
     }
     while (target_count < open_count && now_us() < deadline) pump(wait_ms(deadline));
     int complete = target_count >= open_count;
@@ -600,6 +674,70 @@ static void command_drag(const char *viewer_id, long moves, double interval_ms, 
     free(lasts);
 }
 
+/// `watch SECONDS`: reads for SECONDS, recording every change's arrivals, then prints them.
+static void command_watch(double seconds) {
+    arrivals_reset();
+    recording = 1;
+    drain_until(now_us() + seconds * 1e6);
+    recording = 0;
+    arrivals_print();
+    printf("ok %zu\n", open_count);
+}
+
+/// `pulse VIEWER N INTERVAL_MS X Y AFTER_S`: a down at (X, Y), then N moves on a fixed clock, one
+/// every INTERVAL_MS whatever the viewers (an open loop: other processes' viewers cannot hold it
+/// back), recording arrivals until AFTER_S past the last; then the up. Prints `sent SEQ T_US …`
+/// for every move that made a change, and the arrivals.
+static void command_pulse(const char *viewer_id, long moves, double interval_ms, double x, double y, double after_s) {
+    char path[160], body[256];
+    snprintf(path, sizeof path, "/api/rooms/%s/pointer", room);
+    double *sent_at = calloc((size_t)moves + 1, sizeof *sent_at);
+    long *sent_seq = calloc((size_t)moves + 1, sizeof *sent_seq);
+    long sent = 0, refused = 0;
+    snprintf(body, sizeof body, "{\"viewer\":\"%s\",\"events\":[{\"type\":\"down\",\"pointer\":1,\"x\":%.2f,\"y\":%.2f,\"t\":0}]}",
+        viewer_id, x, y);
+    poster_send("POST", path, body);
+    if (!wait_answer(5e6) || answer_status != 200) {
+        printf("error the down was not answered with 200\n");
+        free(sent_at);
+        free(sent_seq);
+        return;
+    }
+    arrivals_reset();
+    recording = 1;
+    long last_seq = answer_seq;
+    double started = now_us();
+    for (long i = 1; i <= moves; i++) {
+        drain_until(started + (double)i * interval_ms * 1000);
+        snprintf(body, sizeof body,
+            "{\"viewer\":\"%s\",\"events\":[{\"type\":\"move\",\"pointer\":1,\"x\":%.2f,\"y\":%.2f,\"t\":%.1f}]}",
+            viewer_id, x + 20 + (double)(i % 40), y, (double)i * interval_ms);
+        double at = poster_send("POST", path, body);
+        if (!wait_answer(5e6) || answer_status != 200) {
+            refused++;
+            continue;
+        }
+        if (answer_seq > last_seq) {
+            sent_seq[sent] = answer_seq;
+            sent_at[sent++] = at;
+            last_seq = answer_seq;
+        }
+    }
+    drain_until(now_us() + after_s * 1e6);
+    recording = 0;
+    snprintf(body, sizeof body, "{\"viewer\":\"%s\",\"events\":[{\"type\":\"up\",\"pointer\":1,\"x\":%.2f,\"y\":%.2f,\"t\":%.1f}]}",
+        viewer_id, x + 20, y, (double)(moves + 20) * interval_ms);
+    poster_send("POST", path, body);
+    wait_answer(5e6);
+    printf("sent");
+    for (long i = 0; i < sent; i++) printf(" %ld %.1f", sent_seq[i], sent_at[i]);
+    printf("\n");
+    arrivals_print();
+    printf("ok %ld %ld %zu\n", sent, refused, open_count);
+    free(sent_at);
+    free(sent_seq);
+}
+
 static void command_drain(double seconds) {
     long long before = 0, after = 0;
     for (size_t i = 0; i < viewer_count; i++) before += viewers[i]->bytes;
@@ -619,13 +757,19 @@ static int run_client(int port, const char *room_name) {
         char name[32] = {0}, text[256] = {0};
         double a = 0, b = 0, c = 0, d = 0, e = 0;
         if (sscanf(line, "%31s", name) != 1) continue;
-        if (strcmp(name, "open") == 0 && sscanf(line, "%*s %lf %lf", &a, &b) == 2) {
-            command_open((long)a, b);
+        int fields = sscanf(line, "%*s %lf %lf %lf %lf", &a, &b, &c, &d);
+        if (strcmp(name, "open") == 0 && fields >= 2) {
+            command_open((long)a, b, fields >= 3 ? (int)c : port_number, fields >= 4 ? (int)d : 1);
         } else if (strcmp(name, "get") == 0 && sscanf(line, "%*s %lf %255s", &a, text) == 2) {
             command_get((long)a, text);
         } else if (strcmp(name, "drag") == 0 &&
                    sscanf(line, "%*s %255s %lf %lf %lf %lf %lf", text, &a, &b, &c, &d, &e) == 6) {
             command_drag(text, (long)a, b, c, d, e);
+        } else if (strcmp(name, "watch") == 0 && fields >= 1) {
+            command_watch(a);
+        } else if (strcmp(name, "pulse") == 0 &&
+                   sscanf(line, "%*s %255s %lf %lf %lf %lf %lf", text, &a, &b, &c, &d, &e) == 6) {
+            command_pulse(text, (long)a, b, c, d, e);
         } else if (strcmp(name, "drain") == 0 && sscanf(line, "%*s %lf", &a) == 1) {
             command_drain(a);
         } else if (strcmp(name, "count") == 0) {
