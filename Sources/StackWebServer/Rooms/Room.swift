@@ -249,7 +249,9 @@ final class Room: Sendable {
         for effect in effects {
             switch effect {
             case .broadcast(let bytes):
-                for (viewer, stream) in core.streams where !stream.send(bytes) { refused.append(viewer) }
+                // The group's copy goes first: its trip through Redis to the other instances' viewers
+                // is the longer one, and it runs on the publisher's thread while this one walks the
+                // local streams.
                 if let group, let change = RoomRelay.change(broadcast: bytes) {
                     group.publish(change, of: name)
                     core.changesSinceBase += 1
@@ -257,6 +259,7 @@ final class Room: Sendable {
                         publishSnapshot(in: &core, as: RoomRelay.Entry.base)
                     }
                 }
+                for (viewer, stream) in core.streams where !stream.send(bytes) { refused.append(viewer) }
             case .send(let bytes, let viewer):
                 if let stream = core.streams[viewer], !stream.send(bytes) { refused.append(viewer) }
             case .wake(let deadline):
