@@ -174,6 +174,7 @@ function start() {
       }
       const done = renderer.warm(view, cardsAt(scene, now), { style: scene.style, images, hasTime });
       if (!done) warmWhenIdle();
+      else if (renderer.takeRedraw()) invalidate();
     });
   }
 

@@ -167,6 +167,10 @@ export class Renderer {
   #lastView = null;
   #lastStyle = null;
   #deferred = [];
+  // Cards the last frame drew with another size's sprite (a motion's last frame, before the one of
+  // their resting size was made), and whether idle time has made theirs since: one more frame.
+  #standIns = new Set();
+  #redrawWanted = false;
 
   constructor({ make = makeCanvas, sprites = null } = {}) {
     this.#make = make;
@@ -239,6 +243,16 @@ export class Renderer {
     return this.#settling;
   }
 
+  /**
+   * Whether idle time has made the sprites the last frame stood in for: the page draws once more
+   * (once; reading it clears it).
+   */
+  takeRedraw() {
+    const wanted = this.#redrawWanted;
+    this.#redrawWanted = false;
+    return wanted;
+  }
+
   /** Counters for tests and the benchmark: sprites drawn, layers drawn. */
   get counters() {
     return {
@@ -265,11 +279,14 @@ export class Renderer {
     const pending = this.#pending;
     this.#pending = new Set();
     painter.pending = this.#pending;
+    this.#standIns = new Set();
+    this.#redrawWanted = false;
     this.#settling = false;
     const runs = splitRuns(entries, this.#previous, pending);
     // A frame in which nothing moves (a motion's last, or a photo come in) draws no layer afresh:
     // its cards are drawn as they were while they moved, and the layer is made in idle time.
     const atRest = runs.every((run) => run.still);
+    painter.atRest = atRest;
     this.#deferred = [];
     for (const run of runs) {
       const cards = entries.slice(run.start, run.end);
@@ -294,7 +311,10 @@ export class Renderer {
           // A card a drag moves (plain transforms, no animation) may be drawn from a sprite of a
           // size close to its own; it is drawn from its own once it rests, in a cached layer.
           const dragged = !run.still && !entry.card.anim && !pending.has(entry.card.id);
-          drawUncovered(ctx, screen, painter, entry, occluderAbove(painter, entries, i), 0, 0, dragged);
+          // Drawn on the screen, not into a layer, a card may stand in another size's sprite (spriteFor).
+          painter.standIns = this.#standIns;
+          drawUncovered(ctx, screen, painter, entry, occluderAbove(painter, entries, i), 0, 0, dragged, !run.still);
+          painter.standIns = null;
         }
       }
     }
@@ -388,6 +408,10 @@ export class Renderer {
       if (this.#sprites.has(fields)) continue;
       if (!hasTime()) return false;
       spriteOf(painter, card, side, size, withShadow);
+    }
+    if (this.#standIns.size) {
+      this.#standIns = new Set();
+      this.#redrawWanted = true;
     }
     return true;
   }
@@ -667,7 +691,7 @@ export function bandsAround(box, hole) {
  * pixel a turned sprite covers, and a deck's cards lie almost whole under the front one. Each
  * visible band is drawn under a whole-pixel rectangular clip, which costs nothing to apply.
  */
-function drawUncovered(ctx, limit, painter, entry, occluder, dx, dy, dragged = false) {
+function drawUncovered(ctx, limit, painter, entry, occluder, dx, dy, dragged = false, moving = false) {
   const reach = cardReach(painter, entry.transform);
   const box = {
     x: Math.max(limit.x, Math.floor(reach.x)), y: Math.max(limit.y, Math.floor(reach.y)),
@@ -676,7 +700,7 @@ function drawUncovered(ctx, limit, painter, entry, occluder, dx, dy, dragged = f
   if (!(box.right > box.x && box.bottom > box.y)) return;
   const bands = hiddenShare(box, occluder) < MIN_HIDDEN_SHARE ? [box] : bandsAround(box, occluder);
   if (bands.length === 1 && bands[0] === box) {
-    drawCard(ctx, painter, entry, dx, dy, dragged);
+    drawCard(ctx, painter, entry, dx, dy, dragged, moving);
     return;
   }
   for (const band of bands) {
@@ -685,7 +709,7 @@ function drawUncovered(ctx, limit, painter, entry, occluder, dx, dy, dragged = f
     ctx.beginPath();
     ctx.rect(band.x - dx, band.y - dy, band.right - band.x, band.bottom - band.y);
     ctx.clip();
-    drawCard(ctx, painter, entry, dx, dy, dragged);
+    drawCard(ctx, painter, entry, dx, dy, dragged, moving);
     ctx.restore();
   }
 }
@@ -731,9 +755,31 @@ function spriteFor(painter, card, side, withShadow, dragged = false) {
     // Not a placeholder: the card waits for its photo in a sprite of its own (painter.pending).
     if (near && (side !== 'face' || !card.src || near.imageWidth)) return near;
   }
+  const standIn = !card.anim && painter.standIns ? standInSprite(painter, card, side, end, withShadow) : null;
+  if (standIn) {
+    painter.standIns.add(card.id);
+    return standIn;
+  }
   const sprite = spriteOf(painter, card, side, end, withShadow);
   if (side === 'face' && card.src && !sprite.imageWidth) painter.pending?.add(card.id);
   return sprite;
+}
+
+/**
+ * A card come to rest at a size it has no sprite of yet (a style switch's last frame: every card
+ * at a new size, ten sprites in one frame) is drawn once from the sprite it moved with, if that is
+ * as large (scaled down, it stays sharp) or nothing moves any more; idle time makes its own and
+ * asks for the frame that shows it (Renderer.takeRedraw). Null when its own is made.
+ */
+function standInSprite(painter, card, side, end, withShadow) {
+  const own = {
+    side, src: card.src, highlight: card.highlight, w: end.w, h: end.h, lookName: painter.lookName,
+    devicePerPoint: painter.pointToDevice, withShadow,
+  };
+  if (painter.sprites.has(own)) return null;
+  const latest = painter.sprites.near(own, Infinity);
+  if (!latest || (side === 'face' && card.src && !latest.imageWidth)) return null;
+  return painter.atRest || (latest.w >= end.w && latest.h >= end.h) ? latest : null;
 }
 
 function spriteOf(painter, card, side, size, withShadow) {
@@ -747,11 +793,28 @@ function spriteOf(painter, card, side, size, withShadow) {
   });
 }
 
+// A moving sprite drawn within this share of its own pixel size is sampled nearest-neighbour.
+const NEAREST_SCALE_SLACK = 0.1;
+
+/**
+ * Whether a moving card's sprite may be drawn unfiltered. A software canvas filters a turned or
+ * sub-pixel-placed image several times slower than it copies one (a 600×850 px card: ~8 ms against
+ * ~1 at 1920×1080 without a GPU, most of a frame); drawn at about its own size, the unfiltered
+ * sprite differs only by its edges stepping on the pixel grid while it moves. A card that grows or
+ * shrinks keeps filtering (unfiltered, a scaled photo shimmers), and a card at rest is drawn
+ * filtered into its layer.
+ */
+export function samplesNearest(sprite, t, devicePerPoint) {
+  const scale = (Math.max(Math.abs(t.scaleX), Math.abs(t.scaleY)) * devicePerPoint * t.w) / (sprite.w * sprite.scale);
+  return Math.abs(scale - 1) <= NEAREST_SCALE_SLACK;
+}
+
 /**
  * Draws one card (its transform `t`) with the device origin moved by (dx, dy); false when unseen.
- * `dragged`: a drag moves it (spriteFor).
+ * `dragged`: a drag moves it (spriteFor); `moving`: it is drawn in motion, not into a layer
+ * (samplesNearest).
  */
-function drawCard(ctx, painter, { card, transform: t }, dx, dy, dragged = false) {
+function drawCard(ctx, painter, { card, transform: t }, dx, dy, dragged = false, moving = false) {
   if (!isVisible(t)) return false;
   const opacity = Math.min(t.opacity, 1);
   placeCard(ctx, painter, t, dx, dy);
@@ -760,7 +823,11 @@ function drawCard(ctx, painter, { card, transform: t }, dx, dy, dragged = false)
   ctx.globalAlpha = opacity;
   const { side, angle } = visibleSide(t.flip);
   if (Math.abs(Math.sin(angle)) < FLAT_FLIP) {
-    drawSprite(ctx, spriteFor(painter, card, side, true, dragged), t.w, t.h);
+    const sprite = spriteFor(painter, card, side, true, dragged);
+    const nearest = moving && samplesNearest(sprite, t, painter.pointToDevice);
+    if (nearest) ctx.imageSmoothingEnabled = false;
+    drawSprite(ctx, sprite, t.w, t.h);
+    if (nearest) ctx.imageSmoothingEnabled = true;
   } else {
     paintTurned(ctx, painter, card, t, side, angle);
   }

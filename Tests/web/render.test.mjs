@@ -413,7 +413,31 @@ test('a card a drag resizes a little in each frame is drawn from one sprite, its
   for (const w of [202, 205, 208, 211]) frame(sized(w));
   assert.equal(renderer.counters.sprites, made, 'no sprite per frame');
   frame(sized(211));
-  assert.ok(renderer.counters.sprites > made, 'at rest, at its own size (and its shadow)');
+  assert.equal(renderer.counters.sprites, made, 'the frame it rests in makes none either');
+  assert.equal(renderer.takeRedraw(), false);
+  assert.equal(renderer.warm(view, sized(211), { style: 'pile', images, hasTime: () => true }), true);
+  assert.ok(renderer.counters.sprites > made, 'idle time makes its own size (and its shadow)');
+  assert.equal(renderer.takeRedraw(), true, 'and asks for the frame that shows it');
+  assert.equal(renderer.takeRedraw(), false, 'once');
+});
+
+test('a motion\'s last frame draws a card from the sprite it moved with; idle time makes its own', () => {
+  const { frame, renderer } = setup();
+  // A style switch: the card shrinks from 200×150 to 100×75, keeping its sprite of the style it left.
+  frame([entry('a', 300)], 'pile');
+  const moving = [entry('a', 300, {}, { anim: { from: { w: 200, h: 150 }, to: { w: 100, h: 75 } } })];
+  frame(moving, 'grid');
+  const made = renderer.counters.sprites;
+  const resting = [entry('a', 300, { w: 100, h: 75 }, { w: 100, h: 75 })];
+  frame(resting, 'grid');
+  assert.equal(renderer.counters.sprites, made, 'no sprite made in the last frame');
+  renderer.warm(view, resting, { style: 'grid', images, hasTime: () => true });
+  assert.ok(renderer.counters.sprites > made, 'its own made in idle time');
+  assert.equal(renderer.takeRedraw(), true);
+  const own = renderer.counters.sprites;
+  frame(resting, 'grid');
+  assert.equal(renderer.counters.sprites, own, 'the next frame draws it from its own, made already');
+  assert.equal(renderer.takeRedraw(), false);
 });
 
 test('a card drawn with a placeholder stays out of cached layers until its photo is decoded', () => {
