@@ -201,11 +201,14 @@ function start() {
     if (scene.asleep) {
       // Dark until the schedule ends: no card is drawn, so no photo is fetched.
       drawAsleep(ctx, view);
+      renderer.repaintAll();
     } else {
       const entries = cardsAt(scene, now);
       const pageNow = performance.now();
       backdrop.show?.(frontEntry(entries)?.card.src ?? null, pageNow);
-      cards = renderer.draw(ctx, view, entries, { style: scene.style, images, backdrop, now: pageNow });
+      // Only where cards moved, unless something else draws on the canvas (captions, the clock).
+      const partial = !(params.caption.length || params.clock);
+      cards = renderer.draw(ctx, view, entries, { style: scene.style, images, backdrop, now: pageNow, partial });
       if (params.caption.length || params.clock) drawOverlays(ctx, view, overlays(entries));
     }
     if (recorder.recording) {

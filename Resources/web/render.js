@@ -49,6 +49,11 @@ export class GradientBackdrop {
     this.#make = make;
   }
 
+  /** It paints the same pixels every frame: a frame may repaint only the part that changed. */
+  get static() {
+    return true;
+  }
+
   /** Paints the whole of `ctx`'s canvas (`view.width`×`view.height` device pixels). */
   draw(ctx, view) {
     if (!this.#canvas || this.#canvas.width !== view.width || this.#canvas.height !== view.height) {
@@ -103,12 +108,25 @@ export function isVariantOf(url, src) {
 /** Device pixels a card and its shadow may cover (before clipping): {x, y, right, bottom}. */
 export function cardReach(painter, t) {
   const p = painter.pointToDevice;
-  // Generous: the card's half-diagonal, grown by the most perspective can enlarge it.
-  const nearest = PERSPECTIVE_DISTANCE / (PERSPECTIVE_DISTANCE - (Math.abs(t.scaleX) * t.w) / 2);
-  const reach = (Math.hypot(t.w * t.scaleX, t.h * t.scaleY) / 2) * Math.max(1, nearest > 0 ? nearest : 10);
-  const margin = (reach + shadowReach(painter.look) * Math.max(1, Math.abs(t.scaleX), Math.abs(t.scaleY))) * p + 2;
   const cx = painter.originX + t.x * p;
   const cy = painter.originY + t.y * p;
+  const pad = shadowReach(painter.look);
+  if (Math.abs(Math.sin(t.flip)) < FLAT_FLIP) {
+    // Flat: the box of its sprite (the card and its shadow's room) as turned, scaled and placed.
+    // Tight, so that a card above can be seen to hide most of it (occluderAbove, drawUncovered).
+    const cos = Math.abs(Math.cos(drawnRotation(t, p)));
+    const sin = Math.abs(Math.sin(drawnRotation(t, p)));
+    const w = (t.w + 2 * pad) * Math.abs(t.scaleX);
+    const h = (t.h + 2 * pad) * Math.abs(t.scaleY);
+    const halfW = ((w * cos + h * sin) / 2) * p + 2;
+    const halfH = ((w * sin + h * cos) / 2) * p + 2;
+    return { x: cx - halfW, y: cy - halfH, right: cx + halfW, bottom: cy + halfH };
+  }
+  // Turning about its vertical axis: generous, the card's half-diagonal grown by the most
+  // perspective can enlarge it.
+  const nearest = PERSPECTIVE_DISTANCE / (PERSPECTIVE_DISTANCE - (Math.abs(t.scaleX) * t.w) / 2);
+  const reach = (Math.hypot(t.w * t.scaleX, t.h * t.scaleY) / 2) * Math.max(1, nearest > 0 ? nearest : 10);
+  const margin = (reach + pad * Math.max(1, Math.abs(t.scaleX), Math.abs(t.scaleY))) * p + 2;
   return { x: cx - margin, y: cy - margin, right: cx + margin, bottom: cy + margin };
 }
 
@@ -171,6 +189,13 @@ export class Renderer {
   // their resting size was made), and whether idle time has made theirs since: one more frame.
   #standIns = new Set();
   #redrawWanted = false;
+  #lastDirty = null;
+  // Cards the last frame drew unfiltered (samplesNearest): repainted when they come to rest.
+  #rough = new Set();
+  // What the canvas shows was drawn by the last frame at this view and style (Renderer.draw's
+  // `partial`); false after anything that changes pixels of cards that did not move.
+  #lastKey = null;
+  #canRepaintPart = false;
 
   constructor({ make = makeCanvas, sprites = null } = {}) {
     this.#make = make;
@@ -182,6 +207,7 @@ export class Renderer {
    * cached layers that show it may hold its placeholder or a blurrier variant. The others stay.
    */
   invalidate(url = null) {
+    this.#canRepaintPart = false;
     if (url === null) {
       this.#generation += 1;
       return;
@@ -243,6 +269,11 @@ export class Renderer {
     return this.#settling;
   }
 
+  /** The next frame repaints the whole canvas (something else drew on it). */
+  repaintAll() {
+    this.#canRepaintPart = false;
+  }
+
   /**
    * Whether idle time has made the sprites the last frame stood in for: the page draws once more
    * (once; reading it clears it).
@@ -266,12 +297,65 @@ export class Renderer {
    * the canvas in device pixels, the stage fit in CSS pixels. `style` is the room's style
    * (corners, borders, shadows); `images.get(src, pixels)` answers a decoded photo or null;
    * `backdrop.draw(ctx, view, now)` paints what lies under the cards (`now`: the page's clock, ms,
-   * for a backdrop that fades). Returns how many cards are visible.
+   * for a backdrop that fades). With `partial`, when the canvas holds the last frame and the
+   * backdrop is `static`, only the part where cards moved is repainted (dirtyBox): nothing else
+   * may have drawn on the canvas since. Returns how many cards are visible.
    */
-  draw(ctx, view, entries, { style, images, backdrop, now = 0 }) {
+  draw(ctx, view, entries, { style, images, backdrop, now = 0, partial = false }) {
     const painter = this.#painter(view, style, images);
     this.#lastView = view;
     this.#lastStyle = style;
+    // The view, the style and the cards' order: a card raised or lowered without moving changes
+    // pixels wherever it overlaps another.
+    const key = `${view.width}x${view.height}@${view.dpr}|${view.fit.scale},${view.fit.x},${view.fit.y}|${style}|`
+      + entries.map((entry) => entry.card.id).join(',');
+    const dirty = partial && this.#canRepaintPart && key === this.#lastKey && backdrop.static
+      ? this.#dirtyBox(painter, view, entries) : null;
+    this.#lastKey = key;
+    this.#canRepaintPart = true;
+    ctx.save();
+    if (dirty) {
+      // Whole pixels: inside, every pixel is drawn as a whole frame would draw it.
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.beginPath();
+      ctx.rect(dirty.x, dirty.y, dirty.w, dirty.h);
+      ctx.clip();
+    }
+    this.#lastDirty = dirty;
+    this.#rough = new Set();
+    painter.rough = this.#rough;
+    const drawn = this.#drawCards(ctx, view, painter, entries, style, backdrop, now);
+    ctx.restore();
+    return drawn;
+  }
+
+  /** The part of the last frame repainted ({x, y, w, h} device pixels), or null when all was (tests). */
+  get lastDirty() {
+    return this.#lastDirty ? { ...this.#lastDirty } : null;
+  }
+
+  /**
+   * The device pixels that differ from the last frame: where each card that moved, changed, came
+   * or went was and is now ({x, y, w, h}; w 0 when nothing changed).
+   */
+  #dirtyBox(painter, view, entries) {
+    const boxes = [];
+    const seen = new Set();
+    for (const entry of entries) {
+      const before = this.#previous.get(entry.card.id);
+      seen.add(entry.card.id);
+      const still = !entry.card.anim && !this.#pending.has(entry.card.id) && sameLook(entry, before);
+      if (still && !this.#rough.has(entry.card.id)) continue;
+      if (isVisible(entry.transform)) boxes.push(cardReach(painter, entry.transform));
+      if (before && isVisible(before.transform)) boxes.push(cardReach(painter, before.transform));
+    }
+    for (const [id, before] of this.#previous) {
+      if (!seen.has(id) && isVisible(before.transform)) boxes.push(cardReach(painter, before.transform));
+    }
+    return clippedUnion(boxes, view.width, view.height) ?? { x: 0, y: 0, w: 0, h: 0 };
+  }
+
+  #drawCards(ctx, view, painter, entries, style, backdrop, now) {
     backdrop.draw(ctx, view, now);
     const screen = { x: 0, y: 0, right: view.width, bottom: view.height };
     const layers = new Map();
@@ -412,6 +496,7 @@ export class Renderer {
     if (this.#standIns.size) {
       this.#standIns = new Set();
       this.#redrawWanted = true;
+      this.#canRepaintPart = false;
     }
     return true;
   }
@@ -825,7 +910,10 @@ function drawCard(ctx, painter, { card, transform: t }, dx, dy, dragged = false,
   if (Math.abs(Math.sin(angle)) < FLAT_FLIP) {
     const sprite = spriteFor(painter, card, side, true, dragged);
     const nearest = moving && samplesNearest(sprite, t, painter.pointToDevice);
-    if (nearest) ctx.imageSmoothingEnabled = false;
+    if (nearest) {
+      ctx.imageSmoothingEnabled = false;
+      painter.rough?.add(card.id);
+    }
     drawSprite(ctx, sprite, t.w, t.h);
     if (nearest) ctx.imageSmoothingEnabled = true;
   } else {
