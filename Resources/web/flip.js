@@ -10,6 +10,8 @@ const NEAREST_DEPTH = 0.1;
 // (the nearer end of the card is taller): strips are made narrow enough that the step this leaves
 // at either edge stays below a quarter of a device pixel.
 const MAX_STEP_PX = 0.25;
+/** The step allowed to a card turning in motion, drawn unfiltered (render.js). */
+export const MOVING_STEP_PX = 1;
 // Narrow enough, too, that a straight mapping across a strip follows the perspective's curve.
 const MAX_STRIP_PX = 16;
 const MAX_STRIPS = 256;
@@ -60,15 +62,16 @@ export function roundedRectOutline(w, h, radius, segments = 6) {
 
 /**
  * How many strips draw a `w`×`h` card turned by `angle` without visible steps, at `devicePerPoint`
- * device pixels per card point.
+ * device pixels per card point: steps of at most `maxStepPx` device pixels along its edges (a
+ * quarter pixel at rest; in motion, drawn unfiltered, a whole one: a quarter of the strips).
  */
-export function stripCount(w, h, angle, distance, devicePerPoint) {
+export function stripCount(w, h, angle, distance, devicePerPoint, maxStepPx = MAX_STEP_PX) {
   // The depth scale changes fastest at the near edge: |dk/dx| = distance·|sin| / depth².
   const sin = Math.abs(Math.sin(angle));
   const nearest = Math.max(distance - (w / 2) * sin, distance * NEAREST_DEPTH);
   const taper = ((distance * sin) / nearest ** 2) * w;
   // A strip drawn at its mean height is off by a quarter of its height change at each edge.
-  const forEdges = (h * devicePerPoint * taper) / (4 * MAX_STEP_PX);
+  const forEdges = (h * devicePerPoint * taper) / (4 * maxStepPx);
   const forWidth = (w * Math.abs(Math.cos(angle)) * devicePerPoint) / MAX_STRIP_PX;
   return Math.min(MAX_STRIPS, Math.max(1, Math.ceil(Math.max(forEdges, forWidth))));
 }

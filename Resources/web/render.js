@@ -8,7 +8,7 @@
 
 import { makeCanvas } from './canvas.js';
 import { TRANSFORM_KEYS } from './curve.js';
-import { flipStrips, projectPoint, roundedRectOutline, stripCount, visibleSide } from './flip.js';
+import { MOVING_STEP_PX, flipStrips, projectPoint, roundedRectOutline, stripCount, visibleSide } from './flip.js';
 import { PERSPECTIVE_DISTANCE, lookFor } from './look.js';
 import { cardBoxes, polygonPath } from './paint.js';
 import { SpriteCache, drawSprite, shadowReach, spriteSizes } from './sprites.js';
@@ -639,8 +639,11 @@ export class Renderer {
         }
         if (!isVisible(entry.transform)) return;
         count += 1;
-        // Only the run's own cards may hide a part of it: the layer outlives whatever moves above.
-        drawUncovered(ctx, limit, painter, entry, occluderAbove(painter, cards, i), box.x, box.y);
+        // Only the run's own cards may hide a part of it (the layer outlives whatever moves above),
+        // and of those only the ones in each copy it is in: the copies without the top cards show
+        // what those hid.
+        const copyTop = Math.max(i + 1, cards.length - SNAPSHOTS);
+        drawUncovered(ctx, limit, painter, entry, occluderAbove(painter, cards.slice(0, copyTop), i), box.x, box.y);
       });
       this.#layerBuilds += 1;
     }
@@ -917,7 +920,13 @@ function drawCard(ctx, painter, { card, transform: t }, dx, dy, dragged = false,
     drawSprite(ctx, sprite, t.w, t.h);
     if (nearest) ctx.imageSmoothingEnabled = true;
   } else {
-    paintTurned(ctx, painter, card, t, side, angle);
+    // Its strips are stretched by the perspective whatever its sprite: in motion, unfiltered too.
+    if (moving) {
+      ctx.imageSmoothingEnabled = false;
+      painter.rough?.add(card.id);
+    }
+    paintTurned(ctx, painter, card, t, side, angle, moving);
+    ctx.imageSmoothingEnabled = true;
   }
   ctx.globalAlpha = 1;
   return true;
@@ -928,13 +937,13 @@ function drawCard(ctx, painter, { card, transform: t }, dx, dy, dragged = false,
  * the outline filled white (the hair between strips and outline shows the border's white), then
  * the flat side, from its sprite, laid over it in vertical strips, each as tall as its depth makes it.
  */
-function paintTurned(ctx, painter, card, t, side, angle) {
+function paintTurned(ctx, painter, card, t, side, angle, moving = false) {
   const sprite = spriteFor(painter, card, side, false);
   const size = { w: sprite.w, h: sprite.h };
   const outline = roundedRectOutline(t.w, t.h, painter.look.radius)
     .map(({ x, y }) => projectPoint(x, y, angle, PERSPECTIVE_DISTANCE));
   const devicePerPoint = painter.pointToDevice * Math.max(Math.abs(t.scaleX), Math.abs(t.scaleY));
-  const count = stripCount(t.w, t.h, angle, PERSPECTIVE_DISTANCE, devicePerPoint);
+  const count = stripCount(t.w, t.h, angle, PERSPECTIVE_DISTANCE, devicePerPoint, moving ? MOVING_STEP_PX : undefined);
   const strips = flipStrips(t.w, t.h, angle, PERSPECTIVE_DISTANCE, count);
   const left = Math.min(...outline.map((point) => point.x));
   const right = Math.max(...outline.map((point) => point.x));

@@ -102,6 +102,9 @@ describe('strips', () => {
     assert.ok(stripCount(300, 200, 1.0, D, 1) > small, 'a deeper turn');
     assert.ok(stripCount(1000, 800, 1.2, D, 3) <= 256);
     assert.ok(stripCount(300, 200, 1e-6, D, 1) >= 1);
+    const still = stripCount(300, 420, 1.0, D, 1.4);
+    const moving = stripCount(300, 420, 1.0, D, 1.4, 1);
+    assert.ok(moving <= Math.ceil(still / 4) + 1 && moving < still, 'a whole-pixel step in motion: a quarter of the strips');
   });
 
   test('the steps left at the top edge stay under a quarter pixel', () => {

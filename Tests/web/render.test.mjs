@@ -282,6 +282,23 @@ describe('occlusion', async () => {
     frame(translucent(340));
     assert.equal(clips(log), 0, 'a translucent card hides nothing');
   });
+
+  test('a layer draws whole the cards its copies without the top cards show, though those hide them', () => {
+    const log = [];
+    const renderer = new Renderer({ make: fakeCanvases(log) });
+    // A deck: three cards nearly under an opaque front card.
+    const deck = [entry('c', 500, { w: 360, h: 270 }), entry('b', 500, { w: 380, h: 285 }),
+      entry('a', 500, { w: 390, h: 292 }), entry('front', 500, { w: 400, h: 300 })];
+    renderer.draw(recordingContext('main', log), view, deck, { style: 'pile', images, backdrop });
+    renderer.draw(recordingContext('main', log), view, deck, { style: 'pile', images, backdrop });
+    log.length = 0;
+    renderer.warm(view, deck, { style: 'pile', images, hasTime: () => true });
+    const offscreen = (method) => log.filter(([target, name]) => target !== 'main' && name === method).length;
+    // 'c' lies under 'a' and 'b' too, which stay in both copies: only it may be drawn in bands.
+    assert.ok(offscreen('drawImage') > 0, 'the layer was drawn');
+    const bandsOfC = offscreen('clip');
+    assert.ok(bandsOfC <= 4, `at most the bands of the bottom card (${bandsOfC} clips)`);
+  });
 });
 
 describe('sprites', () => {
