@@ -11,6 +11,19 @@ struct RedisFanOutTests {
     static let next = RedisOwnershipTests.next
 
     /// An owner `a` of `main` and a second instance `b`.
+    /// A redis-server and a group of two instances, `a` running `main`, for the length of `body`.
+    static func withGroup(
+        _ body: (_ redis: RedisServer, _ owner: ServerProcess, _ other: ServerProcess) throws -> Void
+    ) throws {
+        let redis = try RedisServer()
+        let (owner, other) = try group(redis)
+        defer {
+            owner.end()
+            other.end()
+        }
+        try body(redis, owner, other)
+    }
+
     static func group(_ redis: RedisServer) throws -> (ServerProcess, ServerProcess) {
         let owner = try RedisOwnershipTests.instance("a", of: redis)
         #expect(PersistenceTests.eventually { RedisOwnershipTests.lease(of: "main", in: redis) == "a" })
@@ -23,111 +36,92 @@ struct RedisFanOutTests {
     }
 
     @Test func aChangeAtTheOwnerReachesAViewerOfAnotherInstanceAsTheSameBytes() throws {
-        let redis = try RedisServer()
-        let (owner, other) = try Self.group(redis)
-        defer {
-            owner.end()
-            other.end()
+        try Self.withGroup { _, owner, other in
+            let here = try SSETestClient(port: owner.port, path: "/api/rooms/main/events")
+            let there = try SSETestClient(port: other.port, path: "/api/rooms/main/events")
+            let first = try here.next()
+            let relayed = try there.next()
+            #expect(first.event == "snapshot")
+            #expect(relayed.event == "snapshot")
+            let reply = try HTTPTestClient(port: owner.port).post("/api/rooms/main/commands", json: Self.next)
+            let seq = try reply.json()["seq"] as? Int
+            let change = try here.next { $0.event == "change" }
+            let fannedOut = try there.next { $0.event == "change" }
+            #expect(change.id == seq.map(String.init))
+            #expect(fannedOut == change)
         }
-        let here = try SSETestClient(port: owner.port, path: "/api/rooms/main/events")
-        let there = try SSETestClient(port: other.port, path: "/api/rooms/main/events")
-        let first = try here.next()
-        let relayed = try there.next()
-        #expect(first.event == "snapshot")
-        #expect(relayed.event == "snapshot")
-        let reply = try HTTPTestClient(port: owner.port).post("/api/rooms/main/commands", json: Self.next)
-        let seq = try reply.json()["seq"] as? Int
-        let change = try here.next { $0.event == "change" }
-        let fannedOut = try there.next { $0.event == "change" }
-        #expect(change.id == seq.map(String.init))
-        #expect(fannedOut == change)
     }
 
     @Test func aViewerResumesThroughAnotherInstanceWithoutASnapshot() throws {
-        let redis = try RedisServer()
-        let (owner, other) = try Self.group(redis)
-        defer {
-            owner.end()
-            other.end()
-        }
-        let viewer = try SSETestClient(port: owner.port, path: "/api/rooms/main/events")
-        #expect(try viewer.next().event == "snapshot")
-        let http = HTTPTestClient(port: owner.port)
-        #expect(try http.post("/api/rooms/main/commands", json: Self.next).status == 200)
-        let seen = try viewer.next { $0.event == "change" }
-        var missed: [SSETestClient.Event] = []
-        for _ in 0..<3 {
+        try Self.withGroup { _, owner, other in
+            let viewer = try SSETestClient(port: owner.port, path: "/api/rooms/main/events")
+            #expect(try viewer.next().event == "snapshot")
+            let http = HTTPTestClient(port: owner.port)
             #expect(try http.post("/api/rooms/main/commands", json: Self.next).status == 200)
-            missed.append(try viewer.next { $0.event == "change" })
+            let seen = try viewer.next { $0.event == "change" }
+            var missed: [SSETestClient.Event] = []
+            for _ in 0..<3 {
+                #expect(try http.post("/api/rooms/main/commands", json: Self.next).status == 200)
+                missed.append(try viewer.next { $0.event == "change" })
+            }
+            // The viewer's connection drops; it comes back through the other instance.
+            let resumed = try SSETestClient(
+                port: other.port, path: "/api/rooms/main/events", headers: ["Last-Event-ID": seen.id ?? ""])
+            let replayed = try (0..<3).map { _ in try resumed.next() }
+            #expect(replayed == missed)
+            #expect(!replayed.contains { $0.event == "snapshot" })
         }
-        // The viewer's connection drops; it comes back through the other instance.
-        let resumed = try SSETestClient(
-            port: other.port, path: "/api/rooms/main/events", headers: ["Last-Event-ID": seen.id ?? ""])
-        let replayed = try (0..<3).map { _ in try resumed.next() }
-        #expect(replayed == missed)
-        #expect(!replayed.contains { $0.event == "snapshot" })
     }
 
     @Test func idsKeepIncreasingAcrossOwners() throws {
-        let redis = try RedisServer()
-        let (owner, other) = try Self.group(redis)
-        defer {
-            owner.end()
-            other.end()
+        try Self.withGroup { _, owner, other in
+            let viewer = try SSETestClient(port: other.port, path: "/api/rooms/main/events")
+            #expect(try viewer.next().event == "snapshot")
+            let a = HTTPTestClient(port: owner.port)
+            var last = 0
+            for _ in 0..<3 { last = try a.post("/api/rooms/main/commands", json: Self.next).json()["seq"] as? Int ?? 0 }
+            #expect(try viewer.next { $0.event == "change" && $0.id == String(last) }.id == String(last))
+            owner.stop()
+            let takeover = try viewer.next(timeout: 3) { $0.event == "snapshot" }
+            #expect(Int(takeover.id ?? "") ?? 0 > last)
+            let b = HTTPTestClient(port: other.port)
+            let seq = try b.post("/api/rooms/main/commands", json: Self.next).json()["seq"] as? Int ?? 0
+            #expect(seq > Int(takeover.id ?? "") ?? .max)
+            #expect(try viewer.next { $0.event == "change" }.id == String(seq))
         }
-        let viewer = try SSETestClient(port: other.port, path: "/api/rooms/main/events")
-        #expect(try viewer.next().event == "snapshot")
-        let a = HTTPTestClient(port: owner.port)
-        var last = 0
-        for _ in 0..<3 { last = try a.post("/api/rooms/main/commands", json: Self.next).json()["seq"] as? Int ?? 0 }
-        #expect(try viewer.next { $0.event == "change" && $0.id == String(last) }.id == String(last))
-        owner.stop()
-        let takeover = try viewer.next(timeout: 3) { $0.event == "snapshot" }
-        #expect(Int(takeover.id ?? "") ?? 0 > last)
-        let b = HTTPTestClient(port: other.port)
-        let seq = try b.post("/api/rooms/main/commands", json: Self.next).json()["seq"] as? Int ?? 0
-        #expect(seq > Int(takeover.id ?? "") ?? .max)
-        #expect(try viewer.next { $0.event == "change" }.id == String(seq))
     }
 
     @Test func theViewersOfAnOwnerThatLostTheRoomFollowTheNewOwner() throws {
-        let redis = try RedisServer()
-        let (owner, other) = try Self.group(redis)
-        defer {
-            owner.end()
-            other.end()
+        try Self.withGroup { redis, owner, other in
+            let viewer = try SSETestClient(port: owner.port, path: "/api/rooms/main/events")
+            #expect(try viewer.next().event == "snapshot")
+            owner.pause()
+            #expect(PersistenceTests.eventually(6) { RedisOwnershipTests.lease(of: "main", in: redis) == "b" })
+            let b = HTTPTestClient(port: other.port)
+            #expect(try b.post("/api/rooms/main/commands", json: #"{"command":"style","style":"grid"}"#).status == 200)
+            owner.resume()
+            // Its old owner shows the viewer the room as the new owner runs it, then every change.
+            let caughtUp = try viewer.next(timeout: 5) { (try? $0.json()["style"] as? String) == "grid" }
+            #expect(["snapshot", "change"].contains(caughtUp.event))
+            let seq = try b.post("/api/rooms/main/commands", json: Self.next).json()["seq"] as? Int ?? 0
+            #expect(try viewer.next { $0.event == "change" && $0.id == String(seq) }.id == String(seq))
         }
-        let viewer = try SSETestClient(port: owner.port, path: "/api/rooms/main/events")
-        #expect(try viewer.next().event == "snapshot")
-        owner.pause()
-        #expect(PersistenceTests.eventually(6) { RedisOwnershipTests.lease(of: "main", in: redis) == "b" })
-        let b = HTTPTestClient(port: other.port)
-        #expect(try b.post("/api/rooms/main/commands", json: #"{"command":"style","style":"grid"}"#).status == 200)
-        owner.resume()
-        // Its old owner shows the viewer the room as the new owner runs it, then every change.
-        let caughtUp = try viewer.next(timeout: 5) { (try? $0.json()["style"] as? String) == "grid" }
-        #expect(["snapshot", "change"].contains(caughtUp.event))
-        let seq = try b.post("/api/rooms/main/commands", json: Self.next).json()["seq"] as? Int ?? 0
-        #expect(try viewer.next { $0.event == "change" && $0.id == String(seq) }.id == String(seq))
     }
 
     /// The same room's changes cost the same in Redis whatever the number of viewers: one entry each.
     @Test func aChangeIsOneStreamEntryWhateverTheViewers() throws {
-        let redis = try RedisServer()
-        let (owner, other) = try Self.group(redis)
-        defer {
-            owner.end()
-            other.end()
+        try Self.withGroup { redis, owner, other in
+            let viewers = try (0..<20).map { index in
+                try SSETestClient(port: (index % 2 == 0 ? owner : other).port, path: "/api/rooms/main/events")
+            }
+            for viewer in viewers { _ = try viewer.next() }
+            let connection = redis.connection()
+            let before = try connection.command([Array("XLEN".utf8), RedisKeys.events("main")]).integer ?? 0
+            #expect(
+                try HTTPTestClient(port: owner.port).post("/api/rooms/main/commands", json: Self.next).status == 200)
+            for viewer in viewers { #expect(try viewer.next { $0.event == "change" }.event == "change") }
+            let after = try connection.command([Array("XLEN".utf8), RedisKeys.events("main")]).integer ?? 0
+            #expect(after - before == 1)
         }
-        let viewers = try (0..<20).map { index in
-            try SSETestClient(port: (index % 2 == 0 ? owner : other).port, path: "/api/rooms/main/events")
-        }
-        for viewer in viewers { _ = try viewer.next() }
-        let connection = redis.connection()
-        let before = try connection.command([Array("XLEN".utf8), RedisKeys.events("main")]).integer ?? 0
-        #expect(try HTTPTestClient(port: owner.port).post("/api/rooms/main/commands", json: Self.next).status == 200)
-        for viewer in viewers { #expect(try viewer.next { $0.event == "change" }.event == "change") }
-        let after = try connection.command([Array("XLEN".utf8), RedisKeys.events("main")]).integer ?? 0
-        #expect(after - before == 1)
     }
 }

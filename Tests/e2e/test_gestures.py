@@ -1,7 +1,7 @@
 """Pointer gestures from a real mouse in Chromium, judged by the server's model and a second viewer."""
 
 from support.network import RequestLog
-from support.pointer import FOLLOW_TOLERANCE, Finger, Mouse, PointerLog, release_speed, steps
+from support.pointer import FOLLOW_TOLERANCE, Finger, Mouse, PointerLog, drag_and_see_it_elsewhere, release_speed, steps
 from support.stage import is_near
 from support.waiting import wait_until
 
@@ -92,18 +92,7 @@ def test_slow_release_springs_back(page, server):
 def test_second_tab_sees_the_drag_live(open_page, browser, second_browser):
     page_a = open_page(browser)
     page_b = open_page(second_browser)
-    top = page_a.top_card()
-    mapping = page_a.mapping()
-    start = mapping.to_page(top["x"], top["y"])
-    drag_px = 100
-
-    Mouse(browser).move_to(*start).down().move_through(steps(start, (drag_px, 0), 5), 30).perform()
-    try:
-        expected_x = top["x"] + mapping.points(drag_px)
-        wait_until(lambda: page_b.card(top["id"]), lambda card: is_near(card, expected_x, top["y"], FOLLOW_TOLERANCE),
-                   message=f"the second viewer to see {top['id']} at x≈{expected_x:.1f} while held")
-    finally:
-        Mouse(browser).pause(SLOW_PAUSE_MS).up().perform()
+    drag_and_see_it_elsewhere(browser, page_a, page_b, "the second viewer", pause_ms=SLOW_PAUSE_MS)
 
 
 def test_touch_swipe_sends_top_photo_to_the_back(page, server):

@@ -4,8 +4,7 @@ whose pages are attached to different instances see one room move together."""
 import pytest
 
 from support.group import Group, missing_tools
-from support.pointer import FOLLOW_TOLERANCE, Mouse, steps
-from support.stage import is_near
+from support.pointer import drag_and_see_it_elsewhere
 from support.waiting import wait_until
 
 SLOW_PAUSE_MS = 300
@@ -32,14 +31,4 @@ def test_a_drag_through_one_instance_moves_the_stack_on_another(open_page, brows
     assert max(counts) == 1, f"both streams on one instance: {counts}"
     assert counts != holders
 
-    top = page_a.top_card()
-    mapping = page_a.mapping()
-    start = mapping.to_page(top["x"], top["y"])
-    drag_px = 100
-    Mouse(browser).move_to(*start).down().move_through(steps(start, (drag_px, 0), 5), 30).perform()
-    try:
-        expected_x = top["x"] + mapping.points(drag_px)
-        wait_until(lambda: page_b.card(top["id"]), lambda card: is_near(card, expected_x, top["y"], FOLLOW_TOLERANCE),
-                   message=f"the page on the other instance to see {top['id']} at x≈{expected_x:.1f} while held")
-    finally:
-        Mouse(browser).pause(SLOW_PAUSE_MS).up().perform()
+    drag_and_see_it_elsewhere(browser, page_a, page_b, "the page on the other instance", pause_ms=SLOW_PAUSE_MS)

@@ -146,3 +146,21 @@ def release_speed(samples, window_ms=100.0):
         return sum((t - mean_t) * (v - mean_v) for t, v in zip(ts, vs)) / spread
 
     return (slope("x") ** 2 + slope("y") ** 2) ** 0.5
+
+
+def drag_and_see_it_elsewhere(browser, page_a, page_b, where, drag_px=100, pause_ms=300):
+    """Drags page A's top card `drag_px` to the right with the mouse and holds it: page B must show
+    the card following (within FOLLOW_TOLERANCE) while it is held. `where` names page B in the failure."""
+    from .stage import is_near
+    from .waiting import wait_until
+
+    top = page_a.top_card()
+    mapping = page_a.mapping()
+    start = mapping.to_page(top["x"], top["y"])
+    Mouse(browser).move_to(*start).down().move_through(steps(start, (drag_px, 0), 5), 30).perform()
+    try:
+        expected_x = top["x"] + mapping.points(drag_px)
+        wait_until(lambda: page_b.card(top["id"]), lambda card: is_near(card, expected_x, top["y"], FOLLOW_TOLERANCE),
+                   message=f"{where} to see {top['id']} at x≈{expected_x:.1f} while held")
+    finally:
+        Mouse(browser).pause(pause_ms).up().perform()
