@@ -108,6 +108,35 @@ struct RedisFanOutTests {
         }
     }
 
+    /// Redis away for less than a lease: the owner keeps the room and its viewers see every change,
+    /// but the group's history misses those; once Redis answers, the owner sends the room's snapshot
+    /// to the other instances' viewers, who would otherwise show the room without them.
+    @Test func aChangeRedisMissedReachesTheOtherInstancesOnceItReturns() throws {
+        let redis = try RedisServer(persistent: true)
+        let (owner, other) = try Self.group(redis)
+        defer {
+            owner.end()
+            other.end()
+        }
+        let viewer = try SSETestClient(port: other.port, path: "/api/rooms/main/events")
+        let opening = try viewer.next()
+        #expect(opening.event == "snapshot")
+        let top = PointerScript.top(try opening.json())
+        let (x, y) = (try #require(top["x"] as? Double), try #require(top["y"] as? Double))
+        redis.stop()
+        let samples = [
+            PointerScript.sample("down", x: x, y: y, t: 1000), PointerScript.sample("move", x: x + 40, y: y, t: 1016),
+        ]
+        let grab = try HTTPTestClient(port: owner.port).post(
+            "/api/rooms/main/pointer", json: #"{"viewer":"mover","events":[\#(samples.joined(separator: ","))]}"#)
+        #expect(grab.status == 200)
+        try redis.start()
+        let mended = try viewer.next(timeout: 5) { event in
+            event.event == "snapshot" && (try? event.json()["heldBy"] as? String) == "mover"
+        }
+        #expect(mended.event == "snapshot")
+    }
+
     /// The same room's changes cost the same in Redis whatever the number of viewers: one entry each.
     @Test func aChangeIsOneStreamEntryWhateverTheViewers() throws {
         try Self.withGroup { redis, owner, other in

@@ -52,6 +52,7 @@ final class RedisGroup: RoomGroup {
     /// Starts taking rooms, following the others' and reading the input carried here, which
     /// `input` applies; `store` learns each room's epoch.
     func start(rooms: RoomRegistry, store: RedisRoomStore?, input: @escaping InputHandler) {
+        publisher.onRecovery { [weak rooms] room in rooms?.existingRoom(named: room)?.republish() }
         leases.start { [weak rooms, events] change in
             switch change {
             case .gained(let room, let epoch, let saved, let lastSeq):

@@ -7,7 +7,15 @@ import Dispatch
 ///
 /// Fenced like the store: a script appends only while the epoch this instance holds the room with
 /// is the room's, so an owner that lost the room cannot add to its history.
+///
+/// A change that could not be sent (Redis was unreachable for less than a lease, so this instance
+/// still runs the room) leaves a hole in the room's history that the other instances' viewers would
+/// carry until the cards it moved moved again. Once Redis answers again, `onRecovery` hears of each
+/// such room, and the room publishes its whole snapshot to every viewer of the group.
 final class RoomPublisher: Sendable {
+    /// How often a publisher with holes to mend asks Redis whether it answers again.
+    static let recoveryInterval = 1.0
+
     /// Appends one entry if the epoch is still the room's, trimming the stream near the replay ring's size.
     static let append = RedisScript(
         """
@@ -36,6 +44,10 @@ final class RoomPublisher: Sendable {
         /// Entries appended and Redis commands sent so far (the cost of a change through Redis).
         var published = 0
         var commands = 0
+        /// Rooms with a change Redis did not take, and whether a check that it answers is due.
+        var holes: Set<String> = []
+        var checking = false
+        var recovered: (@Sendable (String) -> Void)?
     }
 
     init(
@@ -66,6 +78,12 @@ final class RoomPublisher: Sendable {
         if schedule { queue.async { [self] in drain() } }
     }
 
+    /// `recovered(room)` is called, on the publisher's queue, for each room whose history has a
+    /// hole once Redis takes entries again.
+    func onRecovery(_ recovered: @escaping @Sendable (String) -> Void) {
+        pending.withLock { $0.recovered = recovered }
+    }
+
     /// Waits until everything queued so far has been sent.
     func flush() {
         queue.sync { drain() }
@@ -93,13 +111,51 @@ final class RoomPublisher: Sendable {
                 $0.published += published.count
                 $0.commands += replies.count
             }
+            var holes: Set<String> = []
             for (item, reply) in zip(entries, replies) {
-                guard case .entry = item, case .error(let message) = reply else { continue }
+                guard case .entry(let room, _) = item, case .error(let message) = reply else { continue }
                 log("warning: a room's change was not published: \(message)")
+                holes.insert(room)
             }
+            holes.isEmpty ? mendHoles() : remember(holes)
         } catch {
             log("warning: \(entries.count) changes were not published: \(error)")
+            remember(Set(entries.compactMap { if case .entry(let room, _) = $0 { room } else { nil } }))
         }
+    }
+
+    /// Rooms whose history now has a hole: mended once Redis answers (a check every `recoveryInterval`).
+    private func remember(_ rooms: Set<String>) {
+        guard !rooms.isEmpty else { return }
+        let schedule = pending.withLock { pending in
+            pending.holes.formUnion(rooms)
+            defer { pending.checking = true }
+            return !pending.checking
+        }
+        if schedule { scheduleCheck() }
+    }
+
+    private func scheduleCheck() {
+        queue.asyncAfter(deadline: .now() + Self.recoveryInterval) { [weak self] in self?.check() }
+    }
+
+    /// Runs on `queue` only: Redis answers again, or the check is tried later.
+    private func check() {
+        guard (try? connection.command("PING")) != nil else {
+            scheduleCheck()
+            return
+        }
+        pending.withLock { $0.checking = false }
+        mendHoles()
+    }
+
+    /// Hands every room with a hole to `recovered` (whose snapshot is then queued here). Runs on `queue` only.
+    private func mendHoles() {
+        let (rooms, recovered) = pending.withLock { pending in
+            defer { pending.holes.removeAll() }
+            return (pending.holes, pending.recovered)
+        }
+        for room in rooms { recovered?(room) }
     }
 
     /// One reply per item, in order (an entry of a room no longer run here is not sent: `.null`).

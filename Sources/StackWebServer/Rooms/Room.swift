@@ -100,6 +100,15 @@ final class Room: Sendable {
         }
     }
 
+    /// Some of what this instance published of the room did not reach the group (Redis was away for
+    /// less than a lease): the room's snapshot goes to every viewer of the group, as after a takeover.
+    func republish() {
+        core.withLock { core in
+            guard let group, group.owns(name) else { return }
+            publishSnapshot(in: &core, as: RoomRelay.Entry.takeover)
+        }
+    }
+
     /// Another instance runs the room now: this one stops applying input and running its clock, and
     /// shows its viewers what the new owner publishes.
     func relinquish() {
