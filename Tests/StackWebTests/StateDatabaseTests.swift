@@ -93,6 +93,36 @@ import Testing
         #expect(try StateDatabaseReader(path: path).style(of: "hall") == "grid")
     }
 
+    /// A restart can find the old process still closing the database: the new one waits for it, and
+    /// a database held past the wait (a second server on the same file) stops the start. Neither is
+    /// taken for a damaged file and moved aside, which would leave every room's state behind.
+    @Test func aDatabaseAnotherProcessHoldsIsWaitedForNeverMovedAside() throws {
+        let path = PersistenceTests.temporaryPath()
+        let folder = (path as NSString).deletingLastPathComponent
+        do {
+            let server = try TestServer { $0.state = path }
+            #expect(try server.command(#"{"command":"style","style":"grid"}"#).status == 200)
+        }
+        let briefly = try LockHolder(path: path)
+        briefly.release(after: 0.5)
+        do {
+            let restarted = try TestServer { $0.state = path }
+            #expect(try restarted.snapshot()["style"] as? String == "grid")
+        }
+
+        let held = try LockHolder(path: path)
+        #expect(throws: SQLiteError.self) { try Application.openStore(Self.configuration(path), log: .silent) }
+        held.release(after: 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).allSatisfy { !$0.contains("unreadable") })
+        #expect(try StateDatabaseReader(path: path).style(of: "main") == "grid")
+    }
+
+    static func configuration(_ path: String) -> Configuration {
+        var configuration = Configuration()
+        configuration.state = path
+        return configuration
+    }
+
     @Test func aDamagedStateFileIsKeptAsideAndTheServerStartsClean() throws {
         for (contents, prefix) in [
             ("{\"version\":1,\"rooms\":{\"main\":", "state.db.corrupt-"),
@@ -145,5 +175,30 @@ struct StateDatabaseReader {
 
     func removedCount(of room: String) throws -> Int? {
         try integer("SELECT count(*) FROM room_removed WHERE room = ?1", room)
+    }
+}
+
+/// Another process's hold on a database: the whole file locked (exclusive locking mode, as a
+/// process closing a WAL database holds it), let go by closing the connection, on a thread of its own.
+final class LockHolder: @unchecked Sendable {
+    private var database: SQLiteDatabase?
+
+    init(path: String) throws {
+        let database = try SQLiteDatabase(path: path)
+        try database.execute(
+            "PRAGMA busy_timeout=5000; PRAGMA locking_mode=EXCLUSIVE; BEGIN EXCLUSIVE; SELECT count(*) FROM rooms; COMMIT"
+        )
+        self.database = database
+    }
+
+    func release(after seconds: Double) {
+        guard seconds > 0 else {
+            database = nil
+            return
+        }
+        Thread.detachNewThread { [self] in
+            Thread.sleep(forTimeInterval: seconds)
+            database = nil
+        }
     }
 }

@@ -45,7 +45,8 @@ public final class Application {
 
     /// The SQLite database at `--state`, or memory only without it. A database that cannot be opened
     /// (damaged, not a database) is moved aside for a person to look at, and a new one is made: a
-    /// photo frame must come back up by itself.
+    /// photo frame must come back up by itself. One that another process holds past the wait (a
+    /// second server on the same file) stops the start instead: it is sound, only busy.
     static func openStore(_ configuration: Configuration, log: OperatorLog) throws -> any RoomStore {
         if let redis = configuration.redis {
             return try RedisRoomStore(
@@ -55,7 +56,7 @@ public final class Application {
         guard let path = configuration.state else { return MemoryRoomStore() }
         do {
             return try SQLiteStore(path: path, defaultStyle: configuration.style, log: log)
-        } catch let error as SQLiteError {
+        } catch let error as SQLiteError where !error.isBusy {
             let aside = path + ".unreadable-\(Int(Date().timeIntervalSince1970))"
             try FileManager.default.moveItem(atPath: path, toPath: aside)
             for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }

@@ -109,8 +109,10 @@ extension Configuration {
             "--state", "FILE",
             help: "save every room's order, tilts and style to `FILE` and restore them at start",
             details: """
-                The file is written atomically, within a second of a change; one that cannot be read is moved aside \
-                to `FILE.corrupt-<time>` and the server starts clean.
+                It is a SQLite database: a change is in it before it is acknowledged. One that cannot be read is \
+                moved aside to `FILE.unreadable-<time>` (a state file of an earlier version is imported, and kept as \
+                `FILE.imported.json`) and the server starts clean; one that another process holds for over 5 s \
+                stops the start.
                 """,
             default: .description("kept in memory only")
         ) { config, value throws(Failure) in config.state = value },

@@ -123,4 +123,7 @@ struct SQLiteError: Error, CustomStringConvertible {
     var message: String
 
     var description: String { "SQLite error \(code): \(message)" }
+
+    /// Another connection holds the database (SQLITE_BUSY, SQLITE_LOCKED): nothing is wrong with it.
+    var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
 }

@@ -44,9 +44,11 @@ final class SQLiteRoomWriter: @unchecked Sendable {
     init(path: String, defaultStyle: StyleName) throws(SQLiteError) {
         database = try SQLiteDatabase(path: path)
         self.defaultStyle = defaultStyle
+        // The wait first: switching to WAL needs the database to itself, and a process still
+        // closing it (a restart) must be waited for, not taken for a damaged file.
         // WAL: a commit appends to the log instead of rewriting pages; synchronous=FULL syncs it at
         // every commit, so an acknowledged change survives a power cut, not only kill -9.
-        try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA busy_timeout=5000")
+        try database.execute("PRAGMA busy_timeout=5000; PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL")
         try Self.createSchema(in: database)
         upsertRoom = try database.prepare(
             """
