@@ -44,10 +44,11 @@ struct RedisFanOutTests {
             #expect(first.event == "snapshot")
             #expect(relayed.event == "snapshot")
             let reply = try HTTPTestClient(port: owner.port).post("/api/rooms/main/commands", json: Self.next)
-            let seq = try reply.json()["seq"] as? Int
-            let change = try here.next { $0.event == "change" }
-            let fannedOut = try there.next { $0.event == "change" }
-            #expect(change.id == seq.map(String.init))
+            let seq = try #require(try reply.json()["seq"] as? Int)
+            // Either viewer may have the room's earlier changes first (its arrival, made as the first
+            // viewer came): this command's change is the one compared.
+            let change = try here.next { $0.event == "change" && $0.id == String(seq) }
+            let fannedOut = try there.next { $0.event == "change" && $0.id == String(seq) }
             #expect(fannedOut == change)
         }
     }
