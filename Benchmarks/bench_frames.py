@@ -181,6 +181,10 @@ def _scenarios(base):
         "deck flip": ("deck", lambda d, room: _post(base, room, {"command": "flip"})),
         "swipe": ("swipe", lambda d, room: _gesture(d, _straight(6, -420), 0)),
         "style switch (pile→grid)": ("pile", lambda d, room: _post(base, room, {"command": "style", "style": "grid"})),
+        "style switch (grid→pile)": ("grid", lambda d, room: _post(base, room, {"command": "style", "style": "pile"})),
+        "style switch (pile→deck)": ("pile", lambda d, room: _post(base, room, {"command": "style", "style": "deck"})),
+        "style switch (deck→swipe)": ("deck", lambda d, room: _post(base, room, {"command": "style", "style": "swipe"})),
+        "style switch (pile→frame)": ("pile", lambda d, room: _post(base, room, {"command": "style", "style": "frame"})),
         "slideshow step (next)": ("pile", lambda d, room: _post(base, room, {"command": "next"})),
     }
 
