@@ -186,6 +186,7 @@ def _scenarios(base):
         "style switch (deck→swipe)": ("deck", lambda d, room: _post(base, room, {"command": "style", "style": "swipe"})),
         "style switch (pile→frame)": ("pile", lambda d, room: _post(base, room, {"command": "style", "style": "frame"})),
         "slideshow step (next)": ("pile", lambda d, room: _post(base, room, {"command": "next"})),
+        "frame step (next)": ("frame", lambda d, room: _post(base, room, {"command": "next"})),
     }
 
 
