@@ -230,12 +230,18 @@ export class Renderer {
    * Makes now, between frames, the face sprites that the next frame would make for `entries`
    * ([{card, transform}]: cards a message has just brought or changed, to be drawn in `style`, the
    * last frame's by default): at the size each rests at, unless one made at the larger size it
-   * passes through serves meanwhile (spriteFor).
+   * passes through serves meanwhile (spriteFor). At most PREPARE_MS of it at once: a card that
+   * changes size and has a sprite already is left to the time between the motion's frames
+   * (warmEnds), drawn meanwhile from the sprite it has (a switch to the frame style made twelve
+   * wall-sized sprites here in one 190 ms task).
    */
   prepareCards(entries, images, style = this.#lastStyle) {
     if (!this.#lastView?.fit) return;
     const painter = this.#painter(this.#lastView, style, images);
+    const started = performance.now();
     for (const { card, transform } of entries) {
+      if (performance.now() - started > PREPARE_MS && spriteSizes(card).larger
+        && standInSprite(painter, card, 'face', spriteSizes(card).end, true, true)) continue;
       if (!isVisible(transform)) continue;
       const { end, larger } = spriteSizes(card);
       if (!(end.w > 0 && end.h > 0)) continue;
@@ -843,7 +849,7 @@ function spriteFor(painter, card, side, withShadow, dragged = false) {
     // Not a placeholder: the card waits for its photo in a sprite of its own (painter.pending).
     if (near && (side !== 'face' || !card.src || near.imageWidth)) return near;
   }
-  const standIn = !card.anim && painter.standIns ? standInSprite(painter, card, side, end, withShadow) : null;
+  const standIn = painter.standIns ? standInSprite(painter, card, side, end, withShadow, Boolean(card.anim)) : null;
   if (standIn) {
     painter.standIns.add(card.id);
     return standIn;
@@ -857,9 +863,11 @@ function spriteFor(painter, card, side, withShadow, dragged = false) {
  * A card come to rest at a size it has no sprite of yet (a style switch's last frame: every card
  * at a new size, ten sprites in one frame) is drawn once from the sprite it moved with, if that is
  * as large (scaled down, it stays sharp) or nothing moves any more; idle time makes its own and
- * asks for the frame that shows it (Renderer.takeRedraw). Null when its own is made.
+ * asks for the frame that shows it (Renderer.takeRedraw). A card still changing size (`resizing`)
+ * takes whatever sprite it has while the time between frames makes its own (warmEnds): a few
+ * softer frames rather than a stall. Null when its own is made.
  */
-function standInSprite(painter, card, side, end, withShadow) {
+function standInSprite(painter, card, side, end, withShadow, resizing = false) {
   const own = {
     side, src: card.src, highlight: card.highlight, w: end.w, h: end.h, lookName: painter.lookName,
     devicePerPoint: painter.pointToDevice, withShadow,
@@ -867,7 +875,7 @@ function standInSprite(painter, card, side, end, withShadow) {
   if (painter.sprites.has(own)) return null;
   const latest = painter.sprites.near(own, Infinity);
   if (!latest || (side === 'face' && card.src && !latest.imageWidth)) return null;
-  return painter.atRest || (latest.w >= end.w && latest.h >= end.h) ? latest : null;
+  return painter.atRest || resizing || (latest.w >= end.w && latest.h >= end.h) ? latest : null;
 }
 
 function spriteOf(painter, card, side, size, withShadow) {
@@ -880,6 +888,9 @@ function spriteOf(painter, card, side, size, withShadow) {
     lookName: painter.lookName, devicePerPoint: painter.pointToDevice, withShadow,
   });
 }
+
+// How long prepareCards may make sprites at once, between two frames.
+const PREPARE_MS = 8;
 
 // A moving sprite drawn within this share of its own pixel size is sampled nearest-neighbour.
 const NEAREST_SCALE_SLACK = 0.1;

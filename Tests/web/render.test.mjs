@@ -641,3 +641,32 @@ describe('repainting only what changed', () => {
     assert.equal(frame(turned(520)).w, 0, 'and then left alone');
   });
 });
+
+describe('preparing sprites between frames', () => {
+  test('prepareCards stops making sprites after a few milliseconds; the rest are drawn from the ones they have', () => {
+    const log = [];
+    const renderer = new Renderer({ make: fakeCanvases(log) });
+    const ctx = recordingContext('main', log);
+    const cards = (anim) => ['a', 'b', 'c', 'd'].map((id, i) => entry(id, 150 + 200 * i, {}, anim ? {
+      anim: { from: { w: 200, h: 150 }, to: { w: 400, h: 300 } }, w: 400, h: 300,
+    } : {}));
+    renderer.draw(ctx, view, cards(false), { style: 'pile', images, backdrop });
+    const before = renderer.counters.sprites;
+    const realNow = performance.now.bind(performance);
+    let clock = 0;
+    performance.now = () => (clock += 5);
+    try {
+      // A style switch: every card grows to a size it has no sprite of.
+      renderer.prepareCards(cards(true), images, 'frame');
+    } finally {
+      performance.now = realNow;
+    }
+    const made = renderer.counters.sprites - before;
+    assert.ok(made >= 1 && made <= 3, `one card's made now (and its shadow), the rest left (${made} sprites)`);
+    const duringMotion = renderer.counters.sprites;
+    renderer.draw(ctx, view, cards(true), { style: 'frame', images, backdrop });
+    assert.equal(renderer.counters.sprites, duringMotion, 'the motion\'s frame makes none: the others stand in');
+    assert.equal(renderer.warmEnds(view, cards(true), { style: 'frame', images, hasTime: () => true }), true);
+    assert.ok(renderer.counters.sprites > duringMotion, 'the time between frames makes them');
+  });
+});
