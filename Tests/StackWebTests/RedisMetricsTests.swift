@@ -18,36 +18,32 @@ struct RedisMetricsTests {
     }
 
     @Test func takeoversForwardedInputRedisErrorsAndRoundTripsAreCounted() throws {
-        let redis = try RedisServer()
-        let (owner, other) = try RedisFanOutTests.group(redis)
-        defer {
-            owner.end()
-            other.end()
-        }
-        let next = #"{"command":"next"}"#
-        #expect(try HTTPTestClient(port: other.port).post("/api/rooms/main/commands", json: next).status == 200)
+        try RedisFanOutTests.withGroup { redis, owner, other in
+            let next = #"{"command":"next"}"#
+            #expect(try HTTPTestClient(port: other.port).post("/api/rooms/main/commands", json: next).status == 200)
 
-        let owners = try Self.metrics(owner)
-        #expect(Self.value("stackweb_redis_takeovers_total", in: owners) ?? 0 >= 1)
-        #expect(Self.value("stackweb_redis_command_duration_seconds_count", in: owners) ?? 0 > 0)
-        let others = try Self.metrics(other)
-        #expect(Self.value("stackweb_redis_forwarded_inputs_total", in: others) ?? 0 >= 1)
-        #expect(Self.value("stackweb_redis_takeovers_total", in: others) == 0)
-        if let promtool = MetricsTests.promtool {
-            for page in [owners, others] {
-                let said = try MetricsTests.check(page, with: promtool)
-                #expect(said.isEmpty, "promtool check metrics: \(said)")
+            let owners = try Self.metrics(owner)
+            #expect(Self.value("stackweb_redis_takeovers_total", in: owners) ?? 0 >= 1)
+            #expect(Self.value("stackweb_redis_command_duration_seconds_count", in: owners) ?? 0 > 0)
+            let others = try Self.metrics(other)
+            #expect(Self.value("stackweb_redis_forwarded_inputs_total", in: others) ?? 0 >= 1)
+            #expect(Self.value("stackweb_redis_takeovers_total", in: others) == 0)
+            if let promtool = MetricsTests.promtool {
+                for page in [owners, others] {
+                    let said = try MetricsTests.check(page, with: promtool)
+                    #expect(said.isEmpty, "promtool check metrics: \(said)")
+                }
             }
-        }
 
-        // Redis goes away: the commands that fail are counted as such.
-        redis.stop()
-        let refused = try HTTPTestClient(port: owner.port).post("/api/rooms/main/commands", json: next)
-        #expect(refused.status == 503)
-        #expect(
-            PersistenceTests.eventually(10) {
-                let page = (try? Self.metrics(owner)) ?? ""
-                return Self.value(#"stackweb_redis_command_errors_total{kind="unavailable"}"#, in: page) ?? 0 >= 1
-            })
+            // Redis goes away: the commands that fail are counted as such.
+            redis.stop()
+            let refused = try HTTPTestClient(port: owner.port).post("/api/rooms/main/commands", json: next)
+            #expect(refused.status == 503)
+            #expect(
+                PersistenceTests.eventually(10) {
+                    let page = (try? Self.metrics(owner)) ?? ""
+                    return Self.value(#"stackweb_redis_command_errors_total{kind="unavailable"}"#, in: page) ?? 0 >= 1
+                })
+        }
     }
 }

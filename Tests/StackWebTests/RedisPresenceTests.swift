@@ -14,41 +14,34 @@ struct RedisPresenceTests {
     }
 
     @Test func viewersAreSummedAcrossInstances() throws {
-        let redis = try RedisServer()
-        let (owner, other) = try RedisFanOutTests.group(redis)
-        defer {
-            owner.end()
-            other.end()
-        }
-        let here = try (0..<2).map { _ in try SSETestClient(port: owner.port, path: "/api/rooms/main/events") }
-        let there = try (0..<3).map { _ in try SSETestClient(port: other.port, path: "/api/rooms/main/events") }
-        for viewer in here + there { _ = try viewer.next() }
-        // Both instances' viewers are told the group's count.
-        for viewer in [here[0], there[0]] {
-            let counted = try viewer.next(timeout: 5) {
-                $0.event == "presence" && (try? $0.json()["viewers"] as? Int) == 5
+        try RedisFanOutTests.withGroup { _, owner, other in
+            let here = try (0..<2).map { _ in try SSETestClient(port: owner.port, path: "/api/rooms/main/events") }
+            let there = try (0..<3).map { _ in try SSETestClient(port: other.port, path: "/api/rooms/main/events") }
+            for viewer in here + there { _ = try viewer.next() }
+            // Both instances' viewers are told the group's count.
+            for viewer in [here[0], there[0]] {
+                let counted = try viewer.next(timeout: 5) {
+                    $0.event == "presence" && (try? $0.json()["viewers"] as? Int) == 5
+                }
+                #expect(counted.event == "presence")
             }
-            #expect(counted.event == "presence")
+            #expect(PersistenceTests.eventually(3) { Self.viewersListed("main", at: other.port)?.viewers == 5 })
+            #expect(PersistenceTests.eventually(3) { Self.viewersListed("main", at: owner.port)?.viewers == 5 })
+            // A dead instance's viewers drop out of the count by themselves.
+            other.kill9()
+            #expect(PersistenceTests.eventually(6) { Self.viewersListed("main", at: owner.port)?.viewers == 2 })
         }
-        #expect(PersistenceTests.eventually(3) { Self.viewersListed("main", at: other.port)?.viewers == 5 })
-        #expect(PersistenceTests.eventually(3) { Self.viewersListed("main", at: owner.port)?.viewers == 5 })
-        // A dead instance's viewers drop out of the count by themselves.
-        other.kill9()
-        #expect(PersistenceTests.eventually(6) { Self.viewersListed("main", at: owner.port)?.viewers == 2 })
     }
 
     @Test func everyInstanceListsTheGroupsRooms() throws {
-        let redis = try RedisServer()
-        let (owner, other) = try RedisFanOutTests.group(redis)
-        defer {
-            owner.end()
-            other.end()
+        try RedisFanOutTests.withGroup { _, owner, other in
+            #expect(
+                try HTTPTestClient(port: owner.port).post("/api/rooms/hall/commands", json: RedisOwnershipTests.next)
+                    .status
+                    == 200)
+            let count = try HTTPTestClient(port: owner.port).get("/api/rooms/hall").json()["count"] as? Int
+            #expect(PersistenceTests.eventually(3) { Self.viewersListed("hall", at: other.port)?.count == count })
         }
-        #expect(
-            try HTTPTestClient(port: owner.port).post("/api/rooms/hall/commands", json: RedisOwnershipTests.next).status
-                == 200)
-        let count = try HTTPTestClient(port: owner.port).get("/api/rooms/hall").json()["count"] as? Int
-        #expect(PersistenceTests.eventually(3) { Self.viewersListed("hall", at: other.port)?.count == count })
     }
 }
 
