@@ -240,11 +240,11 @@ export class Renderer {
     const painter = this.#painter(this.#lastView, style, images);
     const started = performance.now();
     for (const { card, transform } of entries) {
-      if (performance.now() - started > PREPARE_MS && spriteSizes(card).larger
-        && standInSprite(painter, card, 'face', spriteSizes(card).end, true, true)) continue;
       if (!isVisible(transform)) continue;
       const { end, larger } = spriteSizes(card);
       if (!(end.w > 0 && end.h > 0)) continue;
+      const late = performance.now() - started > PREPARE_MS;
+      if (late && larger && standInSprite(painter, card, 'face', end, true, true)) continue;
       if (larger && painter.sprites.find({
         side: 'face', src: card.src, highlight: card.highlight, w: larger.w, h: larger.h,
         devicePerPoint: painter.pointToDevice, withShadow: true,
