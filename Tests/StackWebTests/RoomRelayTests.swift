@@ -20,6 +20,28 @@ import Testing
         #expect(effects == [.send(Self.retry + Self.event(3, "snapshot") + Self.event(4), to: ViewerID(number: 1))])
     }
 
+    /// An instance that lost a room can read its history before it hears it lost it: the viewers it
+    /// showed the room get the history when they are handed over, and nothing twice.
+    @Test func viewersHandedOverAfterTheHistoryWasReadGetItAtOnce() {
+        var relay = RoomRelay()
+        let history: [RoomRelay.Entry] = [
+            .takeover(seq: 5, bytes: Self.event(5, "snapshot")), .change(seq: 6, bytes: Self.event(6)),
+        ]
+        #expect(relay.receive(history, catchingUp: true) == [])
+        let (a, b) = (ViewerID(number: 1), ViewerID(number: 2))
+        #expect(
+            relay.watch([a, b]) == [
+                .send(Self.event(5, "snapshot") + Self.event(6), to: a),
+                .send(Self.event(5, "snapshot") + Self.event(6), to: b),
+            ])
+        #expect(relay.watch([a]) == [])
+        #expect(relay.receive([.change(seq: 7, bytes: Self.event(7))]).count == 2)
+        // Handed over before any history: they get it when it comes.
+        var early = RoomRelay()
+        #expect(early.watch([a]) == [])
+        #expect(early.receive(history, catchingUp: true) == [.send(Self.event(5, "snapshot") + Self.event(6), to: a)])
+    }
+
     @Test func changesGoToEveryViewerAndBaseSnapshotsToNone() {
         var relay = RoomRelay()
         _ = relay.receive([.takeover(seq: 1, bytes: Self.event(1, "snapshot"))])

@@ -114,7 +114,9 @@ final class Room: Sendable {
     func relinquish() {
         core.withLock { core in
             core.state.relinquish()
-            core.relay = RoomRelay(watching: Set(core.streams.keys))
+            // The relay, not a new one: the follower may have read the room's history into it
+            // already, between the lease lapsing and this call.
+            _ = perform(core.relay.watch(Set(core.streams.keys)), in: &core)
         }
     }
 

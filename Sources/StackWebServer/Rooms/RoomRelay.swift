@@ -40,13 +40,8 @@ struct RoomRelay {
     /// The id of the last event received.
     private(set) var latest = 0
     /// Viewers that have had their opening, and those waiting for a first snapshot to have one.
-    private(set) var watching: Set<ViewerID>
+    private(set) var watching: Set<ViewerID> = []
     private(set) var waiting: [ViewerID: Int?] = [:]
-
-    /// `watching`: viewers already shown the room (by this instance, when it ran it).
-    init(watching: Set<ViewerID> = []) {
-        self.watching = watching
-    }
 
     /// A viewer joined here: its opening now, or once a snapshot has been received.
     mutating func join(_ viewer: ViewerID, lastEventID: Int?) -> [RoomEffect] {
@@ -56,6 +51,16 @@ struct RoomRelay {
         }
         watching.insert(viewer)
         return [.send(Array("retry: 1000\n\n".utf8) + opening(after: lastEventID), to: viewer)]
+    }
+
+    /// Viewers this instance showed the room while it ran it, now shown what the owner publishes:
+    /// their opening now if the room's history was read already (it can be, just before this
+    /// instance hears that it lost the room), else with the history when it comes.
+    mutating func watch(_ viewers: Set<ViewerID>) -> [RoomEffect] {
+        let new = viewers.subtracting(watching)
+        watching.formUnion(viewers)
+        guard base != nil else { return [] }
+        return new.sorted { $0.number < $1.number }.map { .send(opening(after: nil), to: $0) }
     }
 
     mutating func leave(_ viewer: ViewerID) {
