@@ -185,6 +185,10 @@ export class Renderer {
   #lastView = null;
   #lastStyle = null;
   #deferred = [];
+  // A layer idle time is drawing a card at a time ({key, view, style, generation, steps}), and how
+  // long its last step took: the next one starts only in a slice with that much time left.
+  #building = null;
+  #stepMs = 0;
   // Cards the last frame drew with another size's sprite (a motion's last frame, before the one of
   // their resting size was made), and whether idle time has made theirs since: one more frame.
   #standIns = new Set();
@@ -446,11 +450,11 @@ export class Renderer {
     // The layers a frame at rest left to idle time.
     while (this.#deferred.length) {
       const run = this.#deferred[0];
-      if (run.view === view && run.style === style) {
-        if (!hasTime()) return false;
-        const fresh = this.#drawn(view, painter, style, run.cards, run.key, null);
-        for (const canvas of [fresh.canvas, ...fresh.snapshots.map((snapshot) => snapshot.canvas)]) rasterise(canvas);
-        fresh.rasterised = true;
+      const made = this.#layers.get(run.key);
+      const madeSince = made && !made.consumed && this.#valid(made, view, style) && sameRun(made.cards, run.cards);
+      if (run.view === view && run.style === style && !madeSince) {
+        const fresh = this.#drawnInSlices(view, painter, style, run.cards, run.key, hasTime);
+        if (!fresh) return false;
         this.#layers.set(run.key, fresh);
       }
       this.#deferred.shift();
@@ -474,20 +478,23 @@ export class Renderer {
     // are not these.
     for (const [key, layer] of this.#layers) {
       if (layer.consumed || hasBottomCopies(layer) || !this.#valid(layer, view, style)) continue;
-      if (!hasTime()) return false;
-      const fresh = this.#drawn(view, painter, style, layer.cards, key, layer);
-      // A canvas rasterises what was drawn on it when it is first drawn from: done now, in idle
-      // time, rather than in the next frame.
-      for (const canvas of [fresh.canvas, ...fresh.snapshots.map((snapshot) => snapshot.canvas)]) rasterise(canvas);
-      fresh.rasterised = true;
+      // Frames keep drawing the layer as it is until its successor is whole.
+      const fresh = this.#drawnInSlices(view, painter, style, layer.cards, key, hasTime);
+      if (!fresh) return false;
+      layer.consumed = true;
+      if (this.#spare.length < SPARE_LAYERS) this.#spare.push(layer.canvas);
       this.#layers.set(key, fresh);
     }
     // Copies made during a frame are only recorded: rasterised on first use they would cost the
     // next motion's first frame every card they hold, turned (a pile's step drew 8 in one frame).
     for (const layer of this.#layers.values()) {
       if (layer.rasterised || layer.consumed) continue;
-      if (!hasTime()) return false;
-      for (const snapshot of layer.snapshots) rasterise(snapshot.canvas);
+      for (const snapshot of layer.snapshots) {
+        if (snapshot.rasterised) continue;
+        if (!hasTime(this.#stepMs)) return false;
+        this.#stepMs = timed(() => rasterise(snapshot.canvas));
+        snapshot.rasterised = true;
+      }
       layer.rasterised = true;
     }
     for (const { card, side, size, withShadow } of wanted) {
@@ -626,6 +633,45 @@ export class Renderer {
   // Drawn afresh, keeping copies of its bottom cards without the top one and the top two (they
   // are the ones a gesture or the next step moves first).
   #drawn(view, painter, style, cards, key, held) {
+    const steps = this.#drawing(view, painter, style, cards, key, held);
+    for (;;) {
+      const { done, value } = steps.next();
+      if (done) return value;
+    }
+  }
+
+  /**
+   * A layer drawn in idle time (`hasTime(ms)`: whether the slice has `ms` left): a card or a copy
+   * at a time, each rasterised at once so that its whole cost falls in the slice it is drawn in (a
+   * pile's layer of ten turned cards, drawn whole, held one slice for 85 ms, and a gesture
+   * starting then waited as long). Answers the layer once it is whole, else null: the next slice
+   * goes on where this one stopped, unless the view, the style or the photos changed meanwhile.
+   */
+  #drawnInSlices(view, painter, style, cards, key, hasTime) {
+    const current = this.#building;
+    if (!current || current.key !== key || current.view !== view || current.style !== style
+      || current.generation !== this.#generation) {
+      this.#building = {
+        key, view, style, generation: this.#generation, steps: this.#drawing(view, painter, style, cards, key, null, true),
+      };
+    }
+    const { steps } = this.#building;
+    for (;;) {
+      if (!hasTime(this.#stepMs)) return null;
+      const started = performance.now();
+      const { done, value } = steps.next();
+      this.#stepMs = performance.now() - started;
+      if (done) {
+        this.#building = null;
+        value.rasterised = true;
+        return value;
+      }
+    }
+  }
+
+  // The steps of #drawn: one per card and per copy, each rasterised when `stepwise` (then it draws
+  // on a canvas of its own: `held` is still drawn by the frames meanwhile).
+  * #drawing(view, painter, style, cards, key, held, stepwise = false) {
     const visible = cards.filter((entry) => isVisible(entry.transform));
     const box = clippedUnion(visible.map((entry) => cardReach(painter, entry.transform)), view.width, view.height);
     let canvas = held && !held.consumed ? held.canvas : null;
@@ -639,18 +685,27 @@ export class Renderer {
       ctx.globalAlpha = 1;
       ctx.clearRect(0, 0, box.w, box.h);
       const limit = { x: box.x, y: box.y, right: box.x + box.w, bottom: box.y + box.h };
-      cards.forEach((entry, i) => {
+      for (const [i, entry] of cards.entries()) {
         if (i >= 2 && i >= cards.length - SNAPSHOTS) {
-          snapshots.push({ cards: cards.slice(0, i), visible: count, canvas: this.#copy(canvas, box) });
+          const copy = this.#copy(canvas, box);
+          snapshots.push({ cards: cards.slice(0, i), visible: count, canvas: copy, rasterised: stepwise });
+          if (stepwise) {
+            rasterise(copy);
+            yield;
+          }
         }
-        if (!isVisible(entry.transform)) return;
+        if (!isVisible(entry.transform)) continue;
         count += 1;
         // Only the run's own cards may hide a part of it (the layer outlives whatever moves above),
         // and of those only the ones in each copy it is in: the copies without the top cards show
         // what those hid.
         const copyTop = Math.max(i + 1, cards.length - SNAPSHOTS);
         drawUncovered(ctx, limit, painter, entry, occluderAbove(painter, cards.slice(0, copyTop), i), box.x, box.y);
-      });
+        if (stepwise) {
+          rasterise(canvas);
+          yield;
+        }
+      }
       this.#layerBuilds += 1;
     }
     return this.#layer(key, canvas, box, cards, count, view, style, snapshots);
@@ -683,6 +738,13 @@ export class Renderer {
 // Makes a canvas rasterise the drawing commands it has recorded (reading a pixel waits for them).
 function rasterise(canvas) {
   if (canvas && canvas.width > 0 && canvas.height > 0) canvas.getContext('2d').getImageData(0, 0, 1, 1);
+}
+
+// How long `work` took, in ms.
+function timed(work) {
+  const started = performance.now();
+  work();
+  return performance.now() - started;
 }
 
 // Whether `layer` keeps copies of its bottom cards without its top one and without its top two

@@ -197,6 +197,52 @@ describe('Renderer', () => {
     assert.equal(renderer.counters.layers, layers + 1, 'and used');
   });
 
+  test('idle time draws a layer a card at a time, each rasterised in its slice; frames keep the old one', () => {
+    const { log, frame, renderer } = setup();
+    const pile = (topX) => [entry('a', 130), entry('b', 390), entry('c', 650), entry('top', topX)];
+    frame(pile(910));
+    frame(pile(910));
+    // One step per slice: a card drawn, or a copy made, then the slice is over.
+    const oneStep = () => {
+      let asked = 0;
+      return () => (asked += 1) <= 1;
+    };
+    let slices = 0;
+    log.length = 0;
+    while (!renderer.warm(view, pile(910), { style: 'pile', images, hasTime: oneStep() })) {
+      slices += 1;
+      assert.ok(slices < 50, 'the layer is finished');
+      if (slices === 2) assert.equal(renderer.counters.layers, 0, 'not a layer until it is whole');
+    }
+    assert.equal(renderer.counters.layers, 1);
+    assert.ok(slices >= 4 + 2, `a slice per card and per copy (${slices})`);
+    // Each card drawn on the layer is rasterised before the next is drawn: its cost falls in its slice.
+    const onLayer = log.filter(([target, method]) => target !== 'main' && ['drawImage', 'getImageData'].includes(method));
+    const layerCanvas = onLayer.find(([, method]) => method === 'getImageData')[0];
+    const sequence = onLayer.filter(([target]) => target === layerCanvas).map(([, method]) => method[0]).join('');
+    assert.match(sequence, /^(dg)+$/, `draw, rasterise, draw, rasterise… (${sequence})`);
+
+    // A layer that grew (a flown card came to rest under it) lacks copies of its bottom cards and
+    // is drawn again in idle time: meanwhile frames draw it as it is, in one copy.
+    const moving = (flownX, topX) => [entry('flown', flownX), entry('b', 390), entry('c', 650), entry('top', topX)];
+    const moved = (topX) => moving(120, topX);
+    frame(moving(100, 900));
+    frame(moving(110, 890));
+    frame(moving(120, 880));
+    frame(moved(870));
+    frame(moved(890));
+    frame(moved(890));
+    const { layers } = renderer.counters;
+    assert.equal(renderer.warm(view, moved(890), { style: 'pile', images, hasTime: oneStep() }), false);
+    frame(moved(890));
+    assert.equal(onMain(log), 1, 'the grown layer, in one draw');
+    assert.equal(renderer.counters.layers, layers, 'no layer drawn in the frame');
+    while (!renderer.warm(view, moved(890), { style: 'pile', images, hasTime: oneStep() }));
+    assert.equal(renderer.counters.layers, layers + 1, 'drawn afresh in idle time');
+    frame(moved(890));
+    assert.equal(onMain(log), 1);
+  });
+
   test('invalidate (a photo arrived) and a new stage fit rebuild the layers', () => {
     const { frame, renderer } = setup();
     const rest = () => {
