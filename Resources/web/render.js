@@ -874,19 +874,26 @@ function drawUncovered(ctx, limit, painter, entry, occluder, dx, dy, dragged = f
 // canvas draws a turned image many times slower than a straight one, and a card straightening
 // at the end of a spring spends its last frames within a hair of straight.
 const UNSEEN_TURN_PX = 0.25;
+// The same for a card in motion, drawn unfiltered: its edges step a whole pixel anyway, and the
+// deck's cards swing to rest through a long tail of turns under two pixels (each drawn turned, a
+// fly-out's frames took twice as long). The frame it comes to rest in draws it as it is.
+const MOVING_TURN_PX = 1;
 
-/** The rotation to draw `t` with at `devicePerPoint`: its own, or 0 when no corner would move visibly. */
-export function drawnRotation(t, devicePerPoint) {
+/**
+ * The rotation to draw `t` with at `devicePerPoint`: its own, or 0 when no corner would move by
+ * UNSEEN_TURN_PX (MOVING_TURN_PX for a card `moving`).
+ */
+export function drawnRotation(t, devicePerPoint, moving = false) {
   const reach = (Math.hypot(t.w * t.scaleX, t.h * t.scaleY) / 2) * devicePerPoint;
-  return Math.abs(t.rotation) * reach < UNSEEN_TURN_PX ? 0 : t.rotation;
+  return Math.abs(t.rotation) * reach < (moving ? MOVING_TURN_PX : UNSEEN_TURN_PX) ? 0 : t.rotation;
 }
 
 /** Sets `ctx` to the card's own coordinates, with the device origin moved by (dx, dy). */
-function placeCard(ctx, painter, t, dx, dy) {
+function placeCard(ctx, painter, t, dx, dy, moving = false) {
   const p = painter.pointToDevice;
   ctx.setTransform(p, 0, 0, p, painter.originX - dx, painter.originY - dy);
   ctx.translate(t.x, t.y);
-  const rotation = drawnRotation(t, p);
+  const rotation = drawnRotation(t, p, moving);
   if (rotation !== 0) ctx.rotate(rotation);
   ctx.scale(t.scaleX, t.scaleY);
 }
@@ -978,7 +985,11 @@ export function samplesNearest(sprite, t, devicePerPoint) {
 function drawCard(ctx, painter, { card, transform: t }, dx, dy, dragged = false, moving = false) {
   if (!isVisible(t)) return false;
   const opacity = Math.min(t.opacity, 1);
-  placeCard(ctx, painter, t, dx, dy);
+  placeCard(ctx, painter, t, dx, dy, moving);
+  // Drawn straighter than it is: repainted as it is when it comes to rest.
+  if (moving && drawnRotation(t, painter.pointToDevice, true) !== drawnRotation(t, painter.pointToDevice)) {
+    painter.rough?.add(card.id);
+  }
   // A translucent card fades as one sheet, shadow included, as a layer's opacity does: the
   // sprite is opaque where the card is, so nothing under the photo shows through it.
   ctx.globalAlpha = opacity;

@@ -581,13 +581,17 @@ test('prepareCards makes the sprites of cards a message brought before the frame
   assert.equal(renderer.counters.sprites, made, 'the frame makes none');
 });
 
-test('a turn that moves no corner by a quarter of a device pixel is drawn straight', async () => {
+test('a turn that moves no corner by a quarter of a device pixel (a pixel in motion) is drawn straight', async () => {
   const { drawnRotation } = await import('../../Resources/web/render.js');
   // A 600 × 800 point card: its corners are 500 points from its centre.
   const card = transform(0, { w: 600, h: 800 });
   assert.equal(drawnRotation({ ...card, rotation: 0.0004 }, 1), 0, '0.2 px at the corners');
   assert.equal(drawnRotation({ ...card, rotation: 0.0004 }, 2), 0.0004, '0.4 px on a denser screen');
   assert.equal(drawnRotation({ ...card, rotation: -0.01 }, 1), -0.01);
+  // In motion (drawn unfiltered, edges stepping a pixel anyway), up to a pixel at the corners.
+  assert.equal(drawnRotation({ ...card, rotation: 0.0016 }, 1, true), 0, '0.8 px, moving');
+  assert.equal(drawnRotation({ ...card, rotation: 0.0016 }, 1), 0.0016, '0.8 px, at rest');
+  assert.equal(drawnRotation({ ...card, rotation: 0.0024 }, 1, true), 0.0024, '1.2 px, moving');
 });
 
 test('a layer that grew by several cards at once is drawn afresh at rest, so that a drag’s first frame finds its copy', () => {
