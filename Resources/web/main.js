@@ -6,6 +6,7 @@ import { commandFor } from './actions.js';
 import { PointerBatcher, PointerSequence, createOrderedSender, pointerBody } from './batcher.js';
 import { eventsURL, fetchPageVersion, followEvents, postJSON } from './connection.js';
 import { attachControls, createToast, showRoomState } from './controls.js';
+import { CoarseCanvas } from './coarse.js';
 import { FrameRecorder, syntheticCards } from './debug.js';
 import { ImageCache } from './images.js';
 import { attachKeyboard, attachPointerInput } from './input.js';
@@ -113,6 +114,7 @@ function start() {
   const sequence = new PointerSequence();
   const recorder = new FrameRecorder();
   const renderer = new Renderer();
+  const coarse = new CoarseCanvas(canvas);
   const images = new ImageCache({
     onReady: (url) => {
       // A cached layer of still cards may show this photo's placeholder or a blurrier variant.
@@ -182,7 +184,8 @@ function start() {
       warmAsked = false;
       const now = serverNow();
       if (anyAnimating(scene, now)) return;
-      if (performance.now() - lastDrawAt < REST_BEFORE_IDLE_WORK_MS) {
+      // Cards come to rest drawn coarse are drawn sharp as soon as idle time has made their layers.
+      if (!renderer.sharpening && performance.now() - lastDrawAt < REST_BEFORE_IDLE_WORK_MS) {
         setTimeout(warmWhenIdle, REST_BEFORE_IDLE_WORK_MS);
         return;
       }
@@ -215,6 +218,7 @@ function start() {
     if (scene.asleep) {
       // Dark until the schedule ends: no card is drawn, so no photo is fetched.
       drawAsleep(ctx, view);
+      coarse.hide();
       renderer.repaintAll();
     } else {
       const entries = cardsAt(scene, now);
@@ -222,14 +226,24 @@ function start() {
       backdrop.show?.(frontEntry(entries)?.card.src ?? null, pageNow);
       // Only where cards moved, unless something else draws on the canvas (captions, the clock).
       const partial = !(params.caption.length || params.clock);
-      cards = renderer.draw(ctx, view, entries, { style: scene.style, images, backdrop, now: pageNow, partial });
+      if (partial && renderer.coarseFor(view, entries)) {
+        // The cards over the backdrop, coarse; the page's canvas shows the backdrop alone.
+        if (!coarse.shown || !backdrop.static) backdrop.draw(ctx, view, pageNow);
+        cards = renderer.drawCoarse(coarse.context(view), view, entries, { style: scene.style, images, zoom: coarse.zoom });
+      } else {
+        cards = renderer.draw(ctx, view, entries, { style: scene.style, images, backdrop, now: pageNow, partial });
+        coarse.hide();
+      }
       if (params.caption.length || params.clock) drawOverlays(ctx, view, overlays(entries));
     }
     if (recorder.recording) {
       // Canvas commands are recorded, then rasterised later; reading a pixel waits for the pixels,
       // so that the time measured is the whole cost of the frame.
       const recordMs = performance.now() - started;
-      if (flushRecordedFrames) ctx.getImageData(0, 0, 1, 1);
+      if (flushRecordedFrames) {
+        ctx.getImageData(0, 0, 1, 1);
+        coarse.flush();
+      }
       // The renderer's running counts, and how much of the frame was issuing commands (the rest
       // is rasterising them).
       // What this frame itself made (the running counts also grow between frames: sprites made
@@ -419,6 +433,7 @@ function start() {
     const stage = scene.stage ? { ...scene.stage } : null;
     return {
       room: params.room, viewer, connected, seq, style, stage, count, current, playing, asleep, viewers, heldBy, cards,
+      coarse: coarse.shown,
       kiosk: params.kiosk, wakeLock, reducedMotion: reducedMotion.matches,
     };
   }

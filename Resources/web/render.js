@@ -26,6 +26,10 @@ const STRIP_OVERLAP_PX = 0.75;
 const SPARE_LAYERS = 4;
 // Copies a layer keeps of its bottom cards: without its top card, without its top two.
 const SNAPSHOTS = 2;
+// Cards drawn on the page's canvas itself: device pixels, unscaled (see originAt).
+const SCREEN = { x: 0, y: 0, zoom: 1 };
+// A motion moving cards that cover more than this many screens is drawn coarse (coarseFor).
+const COARSE_SCREENS = 2.5;
 
 /** A soft radial background for a canvas of `width`×`height` device pixels. */
 export function makeBackground(ctx, width, height) {
@@ -200,6 +204,11 @@ export class Renderer {
   // `partial`); false after anything that changes pixels of cards that did not move.
   #lastKey = null;
   #canRepaintPart = false;
+  // Whether the motion under way is drawn coarse (coarseFor), and whether its cards came to rest.
+  #coarse = false;
+  #coarseStill = false;
+  #coarseAtRest = false;
+  #warmedAtRest = false;
 
   constructor({ make = makeCanvas, sprites = null } = {}) {
     this.#make = make;
@@ -274,9 +283,10 @@ export class Renderer {
   /**
    * Whether the last frame drew a photo that was a placeholder before: one more frame puts it in
    * a cached layer with its still neighbours (else that waits for the next motion's first frame).
+   * Also while cards come to rest coarse: one more frame draws them at rest (coarseFor).
    */
   get wantsFrame() {
-    return this.#settling;
+    return this.#settling || (this.#coarse && this.#coarseStill && !this.#coarseAtRest);
   }
 
   /** The next frame repaints the whole canvas (something else drew on it). */
@@ -339,6 +349,72 @@ export class Renderer {
     return drawn;
   }
 
+  /**
+   * Whether `entries` are drawn coarse (drawCoarse) in this frame: when a motion starts that moves
+   * cards covering more than COARSE_SCREENS screens (each at the larger of the sizes it moves
+   * between: a style switch moves every card, turned, growing or shrinking, and a software canvas
+   * took 25–60 ms a frame over twelve photo-sized cards at 1920×1080), and until no card moves:
+   * a motion does not change resolution halfway. Once the cards rest, they stay coarse until idle
+   * time has drawn the cached layers the sharp frame draws them from (`sharpening`; drawn afresh
+   * in that frame, twelve turned cards took 40 ms).
+   */
+  coarseFor(view, entries) {
+    if (!view?.fit) return false;
+    const moving = entries.filter(({ card, transform }) => card.anim && isVisible(transform));
+    if (moving.length) {
+      if (!this.#coarse) this.#coarse = coarseCover(view, moving) > COARSE_SCREENS * view.width * view.height;
+      this.#coarseStill = false;
+      this.#coarseAtRest = false;
+      return this.#coarse;
+    }
+    if (!this.#coarse) return false;
+    // Coarse until a coarse frame has drawn the cards at rest (it leaves their layers to idle
+    // time); then, unless they move again (a drag), until idle time has made everything the sharp
+    // frame draws.
+    this.#coarseStill = true;
+    if (!this.#coarseAtRest) return true;
+    const dragged = entries.some((entry) => !sameLook(entry, this.#previous.get(entry.card.id)));
+    if (!dragged && !this.#warmedAtRest) return true;
+    this.#coarse = false;
+    this.#coarseStill = false;
+    this.#coarseAtRest = false;
+    return false;
+  }
+
+  /** Whether cards come to rest drawn coarse wait for idle time to draw them sharp (coarseFor). */
+  get sharpening() {
+    return this.#coarse && this.#coarseAtRest;
+  }
+
+  /**
+   * Draws the cards of `entries` (no backdrop) as `draw` would, on `ctx`: a transparent canvas
+   * `zoom` times the view's size, which the page shows over its own canvas (the backdrop) and the
+   * browser scales up as it composites. Cards in motion are drawn unfiltered. A quarter of the
+   * pixels, at the cost of a softer picture while the motion lasts; the frame the cards come to
+   * rest in is drawn sharp, whole, by `draw`.
+   */
+  drawCoarse(ctx, view, entries, { style, images, zoom }) {
+    const painter = this.#painter(view, style, images);
+    this.#lastView = view;
+    this.#lastStyle = style;
+    // The page's canvas no longer shows the cards where they are.
+    this.#lastKey = null;
+    this.#canRepaintPart = false;
+    this.#lastDirty = null;
+    this.#rough = new Set();
+    painter.rough = this.#rough;
+    ctx.save();
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, Math.ceil(view.width * zoom), Math.ceil(view.height * zoom));
+    const drawn = this.#drawCards(ctx, view, painter, entries, style, null, 0, { x: 0, y: 0, zoom });
+    ctx.restore();
+    if (painter.atRest && !this.#coarseAtRest) {
+      this.#coarseAtRest = true;
+      this.#warmedAtRest = false;
+    }
+    return drawn;
+  }
+
   /** The part of the last frame repainted ({x, y, w, h} device pixels), or null when all was (tests). */
   get lastDirty() {
     return this.#lastDirty ? { ...this.#lastDirty } : null;
@@ -365,8 +441,8 @@ export class Renderer {
     return clippedUnion(boxes, view.width, view.height) ?? { x: 0, y: 0, w: 0, h: 0 };
   }
 
-  #drawCards(ctx, view, painter, entries, style, backdrop, now) {
-    backdrop.draw(ctx, view, now);
+  #drawCards(ctx, view, painter, entries, style, backdrop, now, onScreen = SCREEN) {
+    backdrop?.draw(ctx, view, now);
     const screen = { x: 0, y: 0, right: view.width, bottom: view.height };
     const layers = new Map();
     let drawn = 0;
@@ -393,7 +469,7 @@ export class Renderer {
         drawn += layer.visible;
         if (layer.box) {
           const { x, y, w, h } = layer.box;
-          ctx.setTransform(1, 0, 0, 1, 0, 0);
+          ctx.setTransform(onScreen.zoom, 0, 0, onScreen.zoom, 0, 0);
           ctx.globalAlpha = 1;
           ctx.drawImage(layer.canvas, 0, 0, w, h, x, y, w, h);
         }
@@ -407,7 +483,7 @@ export class Renderer {
           const dragged = !run.still && !entry.card.anim && !pending.has(entry.card.id);
           // Drawn on the screen, not into a layer, a card may stand in another size's sprite (spriteFor).
           painter.standIns = this.#standIns;
-          drawUncovered(ctx, screen, painter, entry, occluderAbove(painter, entries, i), 0, 0, dragged, !run.still);
+          drawUncovered(ctx, screen, painter, entry, occluderAbove(painter, entries, i), onScreen, dragged, !run.still);
           painter.standIns = null;
         }
       }
@@ -510,6 +586,11 @@ export class Renderer {
       this.#standIns = new Set();
       this.#redrawWanted = true;
       this.#canRepaintPart = false;
+    }
+    // Cards drawn coarse at rest: everything the sharp frame draws them from is made.
+    if (this.sharpening) {
+      this.#warmedAtRest = true;
+      this.#redrawWanted = true;
     }
     return true;
   }
@@ -616,13 +697,13 @@ export class Renderer {
       for (let i = at - 1; i >= 0; i -= 1) {
         if (!isVisible(cards[i].transform)) continue;
         visible += 1;
-        drawUncovered(ctx, limit, painter, cards[i], occluderAbove(painter, cards, i), box.x, box.y);
+        drawUncovered(ctx, limit, painter, cards[i], occluderAbove(painter, cards, i), originAt(box));
       }
       ctx.globalCompositeOperation = 'source-over';
       for (let i = at + layer.cards.length; i < cards.length; i += 1) {
         if (!isVisible(cards[i].transform)) continue;
         visible += 1;
-        drawUncovered(ctx, limit, painter, cards[i], occluderAbove(painter, cards, i), box.x, box.y);
+        drawUncovered(ctx, limit, painter, cards[i], occluderAbove(painter, cards, i), originAt(box));
       }
       this.#layerExtensions += 1;
       return this.#layer(key, canvas, box, cards, visible, view, style, snapshots);
@@ -700,7 +781,7 @@ export class Renderer {
         // and of those only the ones in each copy it is in: the copies without the top cards show
         // what those hid.
         const copyTop = Math.max(i + 1, cards.length - SNAPSHOTS);
-        drawUncovered(ctx, limit, painter, entry, occluderAbove(painter, cards.slice(0, copyTop), i), box.x, box.y);
+        drawUncovered(ctx, limit, painter, entry, occluderAbove(painter, cards.slice(0, copyTop), i), originAt(box));
         if (stepwise) {
           rasterise(canvas);
           yield;
@@ -842,12 +923,30 @@ export function bandsAround(box, hole) {
   return bands.filter((band) => band.right > band.x && band.bottom > band.y);
 }
 
+// Device pixels that `moving` cards cover, each at the larger of the sizes it moves between.
+function coarseCover(view, moving) {
+  const p = view.dpr * view.fit.scale;
+  return moving.reduce((sum, { card, transform: t }) => {
+    const { end, larger } = spriteSizes(card);
+    const size = larger ?? end;
+    return sum + size.w * size.h * p * p * Math.abs(t.scaleX * t.scaleY);
+  }, 0);
+}
+
+/**
+ * Where a canvas lies on the page's: device pixel (x, y) is its (0, 0), and it is `zoom` times as
+ * fine (a cached layer's canvas covers `box` at full resolution).
+ */
+function originAt(box) {
+  return { x: box.x, y: box.y, zoom: 1 };
+}
+
 /**
  * Draws a card but for what an opaque card above it hides: a software canvas pays for every
  * pixel a turned sprite covers, and a deck's cards lie almost whole under the front one. Each
  * visible band is drawn under a whole-pixel rectangular clip, which costs nothing to apply.
  */
-function drawUncovered(ctx, limit, painter, entry, occluder, dx, dy, dragged = false, moving = false) {
+function drawUncovered(ctx, limit, painter, entry, occluder, origin, dragged = false, moving = false) {
   const reach = cardReach(painter, entry.transform);
   const box = {
     x: Math.max(limit.x, Math.floor(reach.x)), y: Math.max(limit.y, Math.floor(reach.y)),
@@ -856,16 +955,16 @@ function drawUncovered(ctx, limit, painter, entry, occluder, dx, dy, dragged = f
   if (!(box.right > box.x && box.bottom > box.y)) return;
   const bands = hiddenShare(box, occluder) < MIN_HIDDEN_SHARE ? [box] : bandsAround(box, occluder);
   if (bands.length === 1 && bands[0] === box) {
-    drawCard(ctx, painter, entry, dx, dy, dragged, moving);
+    drawCard(ctx, painter, entry, origin, dragged, moving);
     return;
   }
   for (const band of bands) {
     ctx.save();
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.setTransform(origin.zoom, 0, 0, origin.zoom, 0, 0);
     ctx.beginPath();
-    ctx.rect(band.x - dx, band.y - dy, band.right - band.x, band.bottom - band.y);
+    ctx.rect(band.x - origin.x, band.y - origin.y, band.right - band.x, band.bottom - band.y);
     ctx.clip();
-    drawCard(ctx, painter, entry, dx, dy, dragged, moving);
+    drawCard(ctx, painter, entry, origin, dragged, moving);
     ctx.restore();
   }
 }
@@ -888,10 +987,11 @@ export function drawnRotation(t, devicePerPoint, moving = false) {
   return Math.abs(t.rotation) * reach < (moving ? MOVING_TURN_PX : UNSEEN_TURN_PX) ? 0 : t.rotation;
 }
 
-/** Sets `ctx` to the card's own coordinates, with the device origin moved by (dx, dy). */
-function placeCard(ctx, painter, t, dx, dy, moving = false) {
+/** Sets `ctx` to the card's own coordinates, as seen from `origin` (originAt). */
+function placeCard(ctx, painter, t, origin, moving = false) {
   const p = painter.pointToDevice;
-  ctx.setTransform(p, 0, 0, p, painter.originX - dx, painter.originY - dy);
+  const { x, y, zoom } = origin;
+  ctx.setTransform(p * zoom, 0, 0, p * zoom, (painter.originX - x) * zoom, (painter.originY - y) * zoom);
   ctx.translate(t.x, t.y);
   const rotation = drawnRotation(t, p, moving);
   if (rotation !== 0) ctx.rotate(rotation);
@@ -978,14 +1078,14 @@ export function samplesNearest(sprite, t, devicePerPoint) {
 }
 
 /**
- * Draws one card (its transform `t`) with the device origin moved by (dx, dy); false when unseen.
+ * Draws one card (its transform `t`) on a canvas at `origin` (originAt); false when unseen.
  * `dragged`: a drag moves it (spriteFor); `moving`: it is drawn in motion, not into a layer
  * (samplesNearest).
  */
-function drawCard(ctx, painter, { card, transform: t }, dx, dy, dragged = false, moving = false) {
+function drawCard(ctx, painter, { card, transform: t }, origin, dragged = false, moving = false) {
   if (!isVisible(t)) return false;
   const opacity = Math.min(t.opacity, 1);
-  placeCard(ctx, painter, t, dx, dy, moving);
+  placeCard(ctx, painter, t, origin, moving);
   // Drawn straighter than it is: repainted as it is when it comes to rest.
   if (moving && drawnRotation(t, painter.pointToDevice, true) !== drawnRotation(t, painter.pointToDevice)) {
     painter.rough?.add(card.id);
@@ -996,7 +1096,8 @@ function drawCard(ctx, painter, { card, transform: t }, dx, dy, dragged = false,
   const { side, angle } = visibleSide(t.flip);
   if (Math.abs(Math.sin(angle)) < FLAT_FLIP) {
     const sprite = spriteFor(painter, card, side, true, dragged);
-    const nearest = moving && samplesNearest(sprite, t, painter.pointToDevice);
+    // Drawn coarse (zoom below 1), a card in motion is unfiltered whatever its size.
+    const nearest = moving && (origin.zoom < 1 || samplesNearest(sprite, t, painter.pointToDevice));
     if (nearest) {
       ctx.imageSmoothingEnabled = false;
       painter.rough?.add(card.id);

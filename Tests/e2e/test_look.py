@@ -197,3 +197,53 @@ def test_a_flown_card_leaves_the_window(open_page, server, style, window):
             f"{json.dumps({k: round(v) for k, v in farthest.items()})}"
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+_FRAME_SAMPLER = """
+window.__coarseSamples = [];
+window.__coarseSampling = true;
+const sample = () => {
+  const state = window.stackweb.state();
+  const layer = document.getElementById('coarse');
+  window.__coarseSamples.push({
+    coarse: state.coarse, moving: state.cards.some((card) => card.animating),
+    shown: Boolean(layer) && getComputedStyle(layer).display !== 'none',
+  });
+  if (window.__coarseSampling) requestAnimationFrame(sample);
+};
+requestAnimationFrame(sample);
+"""
+_STAGE_PIXEL = """
+const [x, y] = arguments;
+const canvas = document.getElementById('stage');
+const scale = canvas.width / canvas.clientWidth;
+return Array.from(canvas.getContext('2d').getImageData(Math.round(x * scale), Math.round(y * scale), 1, 1).data);
+"""
+
+
+def test_a_style_switch_is_drawn_coarse_while_it_moves_then_sharp_on_the_page_canvas(page, server):
+    """Twelve photo-sized cards turning and growing at once (grid → pile) are drawn on a coarse
+    canvas over the stage while they move (a software canvas cannot draw them sharp in a frame);
+    once they rest the coarse canvas is hidden and the stage itself shows them, sharp."""
+    driver = page.driver
+    server.command(page.room, command="style", style="grid")
+    wait_until(lambda: page.state()["style"], lambda shown: shown == "grid", message="the grid")
+    page.wait_until_settled()
+    driver.execute_script(_FRAME_SAMPLER)
+    server.command(page.room, command="style", style="pile")
+    wait_until(lambda: page.state()["style"], lambda shown: shown == "pile", message="the pile")
+    page.wait_until_settled()
+    wait_until(lambda: page.state()["coarse"], lambda coarse: coarse is False, message="the sharp frame")
+    samples = driver.execute_script("window.__coarseSampling = false; return window.__coarseSamples")
+    moving = [sample for sample in samples if sample["moving"]]
+    assert moving, "the switch moved the cards"
+    assert sum(sample["coarse"] for sample in moving) >= len(moving) * 0.8, \
+        f"the motion was drawn coarse ({sum(s['coarse'] for s in moving)} of {len(moving)} frames)"
+    assert all(sample["shown"] == sample["coarse"] for sample in samples), "the coarse canvas is shown exactly then"
+    assert not samples[-1]["coarse"] and not samples[-1]["shown"], "at rest: sharp, the coarse canvas hidden"
+    # The stage canvas itself shows the top photo where the top card is (not only the backdrop).
+    top = page.top_card()
+    x, y = page.mapping().to_page(top["x"], top["y"])
+    backdrop = driver.execute_script(_STAGE_PIXEL, 5, 5)
+    centre = driver.execute_script(_STAGE_PIXEL, x, y)
+    assert centre != backdrop, f"the stage shows the card at ({x:.0f}, {y:.0f}): {centre} vs backdrop {backdrop}"

@@ -720,3 +720,62 @@ describe('preparing sprites between frames', () => {
     assert.ok(renderer.counters.sprites > duringMotion, 'the time between frames makes them');
   });
 });
+
+describe('coarse frames', () => {
+  // Eight 600×500 cards: 2.4 million device pixels, three screens of 1024×768.
+  const big = (x, anim = null) => ({
+    card: { id: `c${x}`, src: `/photos/${x}`, highlight: false, w: 600, h: 500, anim },
+    transform: transform(300 + x * 20, { w: 600, h: 500, rotation: 0.05 * (x - 4) }),
+  });
+  const cards = (anim) => [0, 1, 2, 3, 4, 5, 6, 7].map((x) => big(x, anim));
+  const motion = { start: 0, duration: 400 };
+
+  test('a motion moving cards that cover more than 2.5 screens is drawn coarse, at half the pixels', () => {
+    const { log, renderer } = setup();
+    const ctx = recordingContext('coarse', log);
+    assert.equal(renderer.coarseFor(view, cards(motion).slice(0, 2)), false, 'two cards: less than a screen');
+    assert.equal(renderer.coarseFor(view, cards(motion)), true);
+    log.length = 0;
+    assert.equal(renderer.drawCoarse(ctx, view, cards(motion), { style: 'pile', images, zoom: 0.5 }), 8);
+    assert.deepEqual(log.find(([, method]) => method === 'clearRect'), ['coarse', 'clearRect', 0, 0, 512, 384]);
+    const cleared = log.findIndex(([, method]) => method === 'clearRect');
+    const placed = log.slice(cleared).filter(([target, method]) => target === 'coarse' && method === 'setTransform')
+      .map((call) => call[2]);
+    assert.ok(placed.length >= 8 && placed.every((scale) => scale === 0.5), 'every card placed at half the scale');
+    assert.equal(log.filter(([target]) => target === 'main').length, 0, 'nothing on the page’s canvas');
+  });
+
+  test('cards come to rest coarse, and are drawn sharp from their layers once idle time has made them', () => {
+    const { log, frame, renderer } = setup();
+    const ctx = recordingContext('coarse', log);
+    const coarse = (entries) => renderer.drawCoarse(ctx, view, entries, { style: 'pile', images, zoom: 0.5 });
+    assert.equal(renderer.coarseFor(view, cards(motion)), true);
+    coarse(cards(motion));
+    // The motion is over: the first frame at rest is coarse still, and asks for one more.
+    assert.equal(renderer.coarseFor(view, cards(null)), true);
+    coarse(cards(null));
+    assert.equal(renderer.coarseFor(view, cards(null)), true);
+    coarse(cards(null));
+    assert.equal(renderer.wantsFrame, false, 'drawn at rest');
+    assert.equal(renderer.coarseFor(view, cards(null)), true, 'until idle time has made the layers');
+    const layers = renderer.counters.layers;
+    assert.equal(renderer.warm(view, cards(null), { style: 'pile', images, hasTime: () => true }), true);
+    assert.equal(renderer.counters.layers, layers + 1);
+    assert.equal(renderer.takeRedraw(), true, 'the page draws once more');
+    assert.equal(renderer.coarseFor(view, cards(null)), false);
+    assert.equal(frame(cards(null)), 8);
+    assert.equal(onMain(log), 1, 'sharp, in one draw of their layer');
+  });
+
+  test('a drag while cards wait coarse at rest is drawn sharp', () => {
+    const { renderer } = setup();
+    const ctx = recordingContext('coarse', []);
+    renderer.coarseFor(view, cards(motion));
+    renderer.drawCoarse(ctx, view, cards(motion), { style: 'pile', images, zoom: 0.5 });
+    renderer.coarseFor(view, cards(null));
+    renderer.drawCoarse(ctx, view, cards(null), { style: 'pile', images, zoom: 0.5 });
+    const dragged = cards(null);
+    dragged[7] = { ...dragged[7], transform: { ...dragged[7].transform, x: dragged[7].transform.x + 30 } };
+    assert.equal(renderer.coarseFor(view, dragged), false);
+  });
+});
