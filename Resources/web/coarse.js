@@ -16,6 +16,13 @@ export class CoarseCanvas {
   constructor(stage, zoom = COARSE_ZOOM) {
     this.#stage = stage;
     this.zoom = zoom;
+    // Made now, hidden: added to the page in the first coarse frame it cost that frame a layout.
+    this.#canvas = document.createElement('canvas');
+    this.#canvas.id = 'coarse';
+    this.#canvas.hidden = true;
+    this.#canvas.setAttribute('aria-hidden', 'true');
+    this.#stage.after(this.#canvas);
+    this.#ctx = this.#canvas.getContext('2d');
   }
 
   /** Whether the last frame was drawn on it (it is shown). */
@@ -25,13 +32,6 @@ export class CoarseCanvas {
 
   /** Its 2D context, sized for `view` (device pixels × zoom), shown from this frame on. */
   context(view) {
-    if (!this.#canvas) {
-      this.#canvas = document.createElement('canvas');
-      this.#canvas.id = 'coarse';
-      this.#canvas.setAttribute('aria-hidden', 'true');
-      this.#stage.after(this.#canvas);
-      this.#ctx = this.#canvas.getContext('2d');
-    }
     const width = Math.max(1, Math.ceil(view.width * this.zoom));
     const height = Math.max(1, Math.ceil(view.height * this.zoom));
     if (this.#canvas.width !== width || this.#canvas.height !== height) {

@@ -205,7 +205,7 @@ function start() {
       endsAsked = false;
       const now = serverNow();
       if (!anyAnimating(scene, now)) return;
-      const hasTime = () => deadline.timeRemaining() > 4;
+      const hasTime = (ms = 0) => deadline.timeRemaining() > Math.max(4, ms);
       if (!renderer.warmEnds(view, cardsAt(scene, now), { style: scene.style, images, hasTime })) warmEndsBetweenFrames();
     });
   }
@@ -241,7 +241,8 @@ function start() {
       // so that the time measured is the whole cost of the frame.
       const recordMs = performance.now() - started;
       if (flushRecordedFrames) {
-        ctx.getImageData(0, 0, 1, 1);
+        // The page's canvas only where it was drawn on (a read makes the browser hand it to the compositor again).
+        if (!coarse.shown) ctx.getImageData(0, 0, 1, 1);
         coarse.flush();
       }
       // The renderer's running counts, and how much of the frame was issuing commands (the rest

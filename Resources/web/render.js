@@ -7,6 +7,7 @@
 // is drawn wherever its transform puts it.
 
 import { makeCanvas } from './canvas.js';
+import { COARSE_ZOOM } from './coarse.js';
 import { TRANSFORM_KEYS } from './curve.js';
 import { MOVING_STEP_PX, flipStrips, projectPoint, roundedRectOutline, stripCount, visibleSide } from './flip.js';
 import { PERSPECTIVE_DISTANCE, lookFor } from './look.js';
@@ -193,6 +194,8 @@ export class Renderer {
   // long its last step took: the next one starts only in a slice with that much time left.
   #building = null;
   #stepMs = 0;
+  // How long warmEnds' last sprite took per device pixel.
+  #spriteMsPerPixel = 0;
   // Cards the last frame drew with another size's sprite (a motion's last frame, before the one of
   // their resting size was made), and whether idle time has made theirs since: one more frame.
   #standIns = new Set();
@@ -246,17 +249,21 @@ export class Renderer {
    * passes through serves meanwhile (spriteFor). At most PREPARE_MS of it at once: a card that
    * changes size and has a sprite already is left to the time between the motion's frames
    * (warmEnds), drawn meanwhile from the sprite it has (a switch to the frame style made twelve
-   * wall-sized sprites here in one 190 ms task).
+   * wall-sized sprites here in one 190 ms task); in a motion drawn coarse, from the first.
    */
   prepareCards(entries, images, style = this.#lastStyle) {
     if (!this.#lastView?.fit) return;
-    const painter = this.#painter(this.#lastView, style, images);
+    const view = this.#lastView;
+    const painter = this.#painter(view, style, images);
     const started = performance.now();
+    // A motion that will be drawn coarse takes whatever sprites the cards have (coarseFor).
+    const moving = entries.filter(({ card, transform }) => card.anim && isVisible(transform));
+    const coarse = coarseCover(view, moving) > COARSE_SCREENS * view.width * view.height;
     for (const { card, transform } of entries) {
       if (!isVisible(transform)) continue;
       const { end, larger } = spriteSizes(card);
       if (!(end.w > 0 && end.h > 0)) continue;
-      const late = performance.now() - started > PREPARE_MS;
+      const late = coarse || performance.now() - started > PREPARE_MS;
       if (late && larger && standInSprite(painter, card, 'face', end, true, true)) continue;
       if (larger && painter.sprites.find({
         side: 'face', src: card.src, highlight: card.highlight, w: larger.w, h: larger.h,
@@ -403,6 +410,8 @@ export class Renderer {
     this.#lastDirty = null;
     this.#rough = new Set();
     painter.rough = this.#rough;
+    // Soft anyway: a card takes whatever sprite it has, its own is made before the sharp frame.
+    painter.coarse = true;
     ctx.save();
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, Math.ceil(view.width * zoom), Math.ceil(view.height * zoom));
@@ -508,7 +517,7 @@ export class Renderer {
 
   #painter(view, style, images) {
     return {
-      look: lookFor(style), lookName: style ?? 'pile', images, sprites: this.#sprites,
+      look: lookFor(style), lookName: style ?? 'pile', images, sprites: this.#sprites, make: this.#make,
       pointToDevice: view.dpr * view.fit.scale, originX: view.dpr * view.fit.x, originY: view.dpr * view.fit.y,
     };
   }
@@ -582,6 +591,20 @@ export class Renderer {
       if (!hasTime()) return false;
       spriteOf(painter, card, side, size, withShadow);
     }
+    // Cards that would be drawn coarse if they moved together (a style switch): their sprites'
+    // coarse copies, so that the switch's first frames do not make them.
+    const resting = entries.filter(({ transform }) => isVisible(transform));
+    if (coarseCover(view, resting) > COARSE_SCREENS * view.width * view.height) {
+      for (const { card, side, size, withShadow } of wanted) {
+        if (side !== 'face' || !withShadow) continue;
+        const sprite = painter.sprites.find({
+          side, src: card.src, highlight: card.highlight, w: size.w, h: size.h, devicePerPoint: painter.pointToDevice,
+        });
+        if (!sprite || hasCoarseSprite(sprite, COARSE_ZOOM)) continue;
+        if (!hasTime()) return false;
+        coarseSprite({ ...painter, coarseMade: 0 }, sprite, COARSE_ZOOM);
+      }
+    }
     if (this.#standIns.size) {
       this.#standIns = new Set();
       this.#redrawWanted = true;
@@ -596,12 +619,13 @@ export class Renderer {
   }
 
   /**
-   * Makes, while `hasTime()` says so, the sprites of the sizes that cards growing or shrinking will
-   * rest at (a style switch resizes every card): run between the frames of a motion, so that its
-   * last frame does not make them all at once. Answers whether all are made.
+   * Makes, while `hasTime(ms)` says so, the sprites of the sizes that cards growing or shrinking
+   * will rest at (a style switch resizes every card): run between the frames of a motion, so that
+   * its last frame does not make them all at once. Answers whether all are made.
    */
   warmEnds(view, entries, { style, images, hasTime }) {
-    if (!view?.fit) return true;
+    // A coarse motion draws whatever sprites the cards have; their own are made before the sharp frame.
+    if (!view?.fit || this.#coarse) return true;
     const painter = this.#painter(view, style, images);
     for (const { card } of entries) {
       const { end, larger } = spriteSizes(card);
@@ -611,8 +635,13 @@ export class Renderer {
         devicePerPoint: painter.pointToDevice, withShadow: true,
       };
       if (this.#sprites.has(fields)) continue;
-      if (!hasTime()) return false;
+      // Started only where it fits, as long as the last one took for its size (a wall-sized
+      // sprite takes 20 ms or more: started with 4 ms left, it cost the motion a frame).
+      const pixels = end.w * end.h * painter.pointToDevice ** 2;
+      if (!hasTime(pixels * this.#spriteMsPerPixel)) return false;
+      const started = performance.now();
       spriteOf(painter, card, 'face', end, true);
+      this.#spriteMsPerPixel = (performance.now() - started) / pixels;
     }
     return true;
   }
@@ -1034,7 +1063,7 @@ function spriteFor(painter, card, side, withShadow, dragged = false) {
  * as large (scaled down, it stays sharp) or nothing moves any more; idle time makes its own and
  * asks for the frame that shows it (Renderer.takeRedraw). A card still changing size (`resizing`)
  * takes whatever sprite it has while the time between frames makes its own (warmEnds): a few
- * softer frames rather than a stall. Null when its own is made.
+ * softer frames rather than a stall; so does any card drawn coarse. Null when its own is made.
  */
 function standInSprite(painter, card, side, end, withShadow, resizing = false) {
   const own = {
@@ -1044,7 +1073,7 @@ function standInSprite(painter, card, side, end, withShadow, resizing = false) {
   if (painter.sprites.has(own)) return null;
   const latest = painter.sprites.near(own, Infinity);
   if (!latest || (side === 'face' && card.src && !latest.imageWidth)) return null;
-  return painter.atRest || resizing || (latest.w >= end.w && latest.h >= end.h) ? latest : null;
+  return painter.atRest || painter.coarse || resizing || (latest.w >= end.w && latest.h >= end.h) ? latest : null;
 }
 
 function spriteOf(painter, card, side, size, withShadow) {
@@ -1056,6 +1085,35 @@ function spriteOf(painter, card, side, size, withShadow) {
     side, src: card.src, image, highlight: card.highlight, w: size.w, h: size.h, look: painter.look,
     lookName: painter.lookName, devicePerPoint: painter.pointToDevice, withShadow,
   });
+}
+
+// A sprite's copy at a coarse canvas' resolution, made once per sprite (a turned image is drawn
+// from a sprite four times its size several times slower: every other pixel read, none cached).
+const coarseSprites = new WeakMap();
+// Copies made in one frame at most; the others draw from their sprite meanwhile.
+const COARSE_SPRITES_PER_FRAME = 2;
+
+function hasCoarseSprite(sprite, zoom) {
+  return coarseSprites.get(sprite)?.zoom === zoom;
+}
+
+function coarseSprite(painter, sprite, zoom) {
+  const kept = coarseSprites.get(sprite);
+  if (kept && kept.zoom === zoom) return kept;
+  painter.coarseMade = painter.coarseMade ?? 0;
+  if (painter.coarseMade >= COARSE_SPRITES_PER_FRAME || !painter.make) return sprite;
+  painter.coarseMade += 1;
+  const width = Math.max(1, Math.ceil(sprite.canvas.width * zoom));
+  const height = Math.max(1, Math.ceil(sprite.canvas.height * zoom));
+  const canvas = painter.make(width, height);
+  const ctx = canvas.getContext('2d');
+  ctx.imageSmoothingEnabled = true;
+  ctx.drawImage(sprite.canvas, 0, 0, width, height);
+  // Rasterised now (made in idle time, its cost stays there), not when first drawn from.
+  const image = typeof canvas.transferToImageBitmap === 'function' ? canvas.transferToImageBitmap() : canvas;
+  const copy = { ...sprite, canvas: image, scale: (sprite.scale * width) / sprite.canvas.width, zoom };
+  coarseSprites.set(sprite, copy);
+  return copy;
 }
 
 // How long prepareCards may make sprites at once, between two frames.
@@ -1095,7 +1153,8 @@ function drawCard(ctx, painter, { card, transform: t }, origin, dragged = false,
   ctx.globalAlpha = opacity;
   const { side, angle } = visibleSide(t.flip);
   if (Math.abs(Math.sin(angle)) < FLAT_FLIP) {
-    const sprite = spriteFor(painter, card, side, true, dragged);
+    const own = spriteFor(painter, card, side, true, dragged);
+    const sprite = origin.zoom < 1 ? coarseSprite(painter, own, origin.zoom) : own;
     // Drawn coarse (zoom below 1), a card in motion is unfiltered whatever its size.
     const nearest = moving && (origin.zoom < 1 || samplesNearest(sprite, t, painter.pointToDevice));
     if (nearest) {

@@ -745,6 +745,52 @@ describe('coarse frames', () => {
     assert.equal(log.filter(([target]) => target === 'main').length, 0, 'nothing on the page’s canvas');
   });
 
+  test('coarse, a card is drawn from a copy of its sprite at half the size, two copies made a frame', () => {
+    const { log, renderer } = setup();
+    const ctx = recordingContext('coarse', log);
+    const sources = () => {
+      log.length = 0;
+      renderer.drawCoarse(ctx, view, cards(motion), { style: 'pile', images, zoom: 0.5 });
+      // Each sprite drawn (a card may be drawn in bands around the one above it: several draws).
+      return [...new Set(log.filter(([target, method]) => target === 'coarse' && method === 'drawImage')
+        .map((call) => call[2]))].map((source) => source.width);
+    };
+    renderer.coarseFor(view, cards(motion));
+    const full = spriteGeometry(600, 500, lookFor('pile'), 1).width;
+    const half = Math.ceil(full / 2);
+    const first = sources();
+    assert.equal(first.filter((width) => width === half).length, 2, `two copies in the first frame (${first})`);
+    assert.equal(first.filter((width) => width === full).length, 6, 'the others from their sprites');
+    for (let frame = 2; frame <= 4; frame += 1) sources();
+    assert.deepEqual([...new Set(sources())], [half], 'by the fifth frame every card from its copy');
+  });
+
+  test('idle time makes the coarse copies of cards that would be drawn coarse if they moved together', () => {
+    const { log, frame, renderer } = setup();
+    const ctx = recordingContext('coarse', log);
+    frame(cards(null));
+    log.length = 0;
+    assert.equal(renderer.warm(view, cards(null), { style: 'pile', images, hasTime: () => true }), true);
+    const made = log.filter((call) => call[1] === 'drawImage' && call.length === 7).length;
+    assert.equal(made, 8, 'a copy of each card’s sprite');
+    renderer.coarseFor(view, cards(motion));
+    log.length = 0;
+    renderer.drawCoarse(ctx, view, cards(motion), { style: 'pile', images, zoom: 0.5 });
+    const widths = new Set(log.filter(([target, method]) => target === 'coarse' && method === 'drawImage')
+      .map((call) => call[2].width));
+    assert.deepEqual([...widths], [Math.ceil(spriteGeometry(600, 500, lookFor('pile'), 1).width / 2)],
+      'the motion’s first frame draws every card from its copy');
+    // Two small cards would not be drawn coarse: no copies.
+    const small = setup();
+    small.frame(cards(null).slice(0, 2));
+    const before = small.log.length;
+    small.renderer.warm(view, cards(null).slice(0, 2), { style: 'pile', images, hasTime: () => true });
+    // A coarse copy is the one drawImage(sprite, 0, 0, width, height) (a layer's copy names its
+    // source rectangle too, a sprite's shadow only where it goes).
+    const copies = (entries) => entries.filter((call) => call[1] === 'drawImage' && call.length === 7).length;
+    assert.equal(copies(small.log.slice(before)), 0);
+  });
+
   test('cards come to rest coarse, and are drawn sharp from their layers once idle time has made them', () => {
     const { log, frame, renderer } = setup();
     const ctx = recordingContext('coarse', log);
@@ -765,6 +811,19 @@ describe('coarse frames', () => {
     assert.equal(renderer.coarseFor(view, cards(null)), false);
     assert.equal(frame(cards(null)), 8);
     assert.equal(onMain(log), 1, 'sharp, in one draw of their layer');
+  });
+
+  test('prepareCards makes no sprite for a coarse motion’s cards that have one to stand in', () => {
+    const { frame, renderer } = setup();
+    frame(cards(null));
+    const made = renderer.counters.sprites;
+    const growing = { start: 0, duration: 400, from: { w: 600, h: 500 }, to: { w: 900, h: 750 } };
+    const switched = cards(growing).map((entry) => ({ ...entry, card: { ...entry.card, w: 900, h: 750 } }));
+    renderer.prepareCards(switched, images);
+    assert.equal(renderer.counters.sprites, made, 'the switch’s first frame draws the sprites the cards have');
+    renderer.prepareCards(switched.slice(0, 2), images);
+    // (The count includes the shadow the new size needs.)
+    assert.ok(renderer.counters.sprites >= made + 2, 'two cards growing (not coarse): their new sprites at once');
   });
 
   test('a drag while cards wait coarse at rest is drawn sharp', () => {
