@@ -369,6 +369,8 @@ export class Renderer {
     if (!view?.fit) return false;
     const moving = entries.filter(({ card, transform }) => card.anim && isVisible(transform));
     if (moving.length) {
+      // Looked at in every frame (a spring turns the deck's cards halfway through their motion),
+      // never back to sharp before the cards rest.
       if (!this.#coarse) this.#coarse = coarseCover(view, moving) > COARSE_SCREENS * view.width * view.height;
       this.#coarseStill = false;
       this.#coarseAtRest = false;
@@ -588,8 +590,12 @@ export class Renderer {
         devicePerPoint: painter.pointToDevice, withShadow,
       };
       if (this.#sprites.has(fields)) continue;
-      if (!hasTime()) return false;
-      spriteOf(painter, card, side, size, withShadow);
+      // A large sprite (the frame style's, wall-sized) is drawn in bands, a slice each.
+      const job = {
+        kind: 'sprite', key: `${side}|${withShadow}|${card.src}|${card.highlight}|${size.w}x${size.h}`, view, style,
+        generation: this.#generation,
+      };
+      if (!this.#inSlices(job, () => spriteSteps(painter, card, side, size, withShadow), hasTime)) return false;
     }
     // Cards that would be drawn coarse if they moved together (a style switch): their sprites'
     // coarse copies, so that the switch's first frames do not make them.
@@ -758,13 +764,22 @@ export class Renderer {
    * goes on where this one stopped, unless the view, the style or the photos changed meanwhile.
    */
   #drawnInSlices(view, painter, style, cards, key, hasTime) {
+    const job = { kind: 'layer', key, view, style, generation: this.#generation };
+    const layer = this.#inSlices(job, () => this.#drawing(view, painter, style, cards, key, null, true), hasTime);
+    if (layer) layer.rasterised = true;
+    return layer;
+  }
+
+  /**
+   * Runs `makeSteps()` (a generator) a step at a time while `hasTime(ms)` says the slice has as
+   * long as the last step took; the next slice goes on where this one stopped, as long as it asks
+   * for the same `job` ({kind, key, view, style, generation}). Answers the generator's result once
+   * it is done, else null.
+   */
+  #inSlices(job, makeSteps, hasTime) {
     const current = this.#building;
-    if (!current || current.key !== key || current.view !== view || current.style !== style
-      || current.generation !== this.#generation) {
-      this.#building = {
-        key, view, style, generation: this.#generation, steps: this.#drawing(view, painter, style, cards, key, null, true),
-      };
-    }
+    const same = current && ['kind', 'key', 'view', 'style', 'generation'].every((field) => current[field] === job[field]);
+    if (!same) this.#building = { ...job, steps: makeSteps() };
     const { steps } = this.#building;
     for (;;) {
       if (!hasTime(this.#stepMs)) return null;
@@ -773,7 +788,6 @@ export class Renderer {
       this.#stepMs = performance.now() - started;
       if (done) {
         this.#building = null;
-        value.rasterised = true;
         return value;
       }
     }
@@ -952,13 +966,18 @@ export function bandsAround(box, hole) {
   return bands.filter((band) => band.right > band.x && band.bottom > band.y);
 }
 
-// Device pixels that `moving` cards cover, each at the larger of the sizes it moves between.
+// A turned card costs a software canvas about this many times a straight one of its size.
+const TURNED_COST = 3;
+
+// Device pixels that `moving` cards cover, each at the larger of the sizes it moves between,
+// a turned one counted TURNED_COST times (what drawing them costs, in straight pixels).
 function coarseCover(view, moving) {
   const p = view.dpr * view.fit.scale;
   return moving.reduce((sum, { card, transform: t }) => {
     const { end, larger } = spriteSizes(card);
     const size = larger ?? end;
-    return sum + size.w * size.h * p * p * Math.abs(t.scaleX * t.scaleY);
+    const turned = drawnRotation(t, p, true) !== 0 ? TURNED_COST : 1;
+    return sum + size.w * size.h * p * p * Math.abs(t.scaleX * t.scaleY) * turned;
   }, 0);
 }
 
@@ -1077,14 +1096,23 @@ function standInSprite(painter, card, side, end, withShadow, resizing = false) {
 }
 
 function spriteOf(painter, card, side, size, withShadow) {
+  return painter.sprites.get(spriteFields(painter, card, side, size, withShadow));
+}
+
+// spriteOf a piece at a time (SpriteCache.steps).
+function spriteSteps(painter, card, side, size, withShadow) {
+  return painter.sprites.steps(spriteFields(painter, card, side, size, withShadow));
+}
+
+function spriteFields(painter, card, side, size, withShadow) {
   const { inner } = cardBoxes(size.w, size.h, painter.look);
   const image = side === 'face' && card.src
     ? painter.images.get(card.src, Math.max(inner.w, inner.h) * painter.pointToDevice)
     : null;
-  return painter.sprites.get({
+  return {
     side, src: card.src, image, highlight: card.highlight, w: size.w, h: size.h, look: painter.look,
     lookName: painter.lookName, devicePerPoint: painter.pointToDevice, withShadow,
-  });
+  };
 }
 
 // A sprite's copy at a coarse canvas' resolution, made once per sprite (a turned image is drawn

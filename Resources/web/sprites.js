@@ -12,6 +12,9 @@ const SHADOW_COLOR = 'rgba(0, 0, 0, 0.35)';
 export const MAX_SPRITE_PX = 4096;
 // Sprites kept, in pixels (about 4 bytes each): a dozen full-screen cards, a hundred small ones.
 export const SPRITE_PIXEL_BUDGET = 24e6;
+// A sprite made a piece at a time (SpriteCache.steps) is drawn in bands of about this many
+// pixels: a few milliseconds each without a GPU.
+const BAND_PIXELS = 400e3;
 
 /** How far a look's shadow reaches past the card's edge, in stage points (blur spread and drop). */
 export function shadowReach(look) {
@@ -100,7 +103,22 @@ export class SpriteCache {
    * (a placeholder), `w`×`h` points in `look` (named `lookName`) at `devicePerPoint`; with its
    * shadow, or without (the strips of a card turning in perspective cast their own).
    */
-  get({ side, src, image, highlight, w, h, look, lookName, devicePerPoint, withShadow = true }) {
+  get(fields) {
+    const steps = this.steps(fields, Infinity);
+    for (;;) {
+      const { done, value } = steps.next();
+      if (done) return value;
+    }
+  }
+
+  /**
+   * `get` a piece at a time: a generator that draws the sprite in horizontal bands of about
+   * `bandPixels` pixels, each rasterised at once, yielding after each, and returns the sprite (kept
+   * as `get` keeps it). A wall-sized sprite took 20–25 ms in one piece; idle time makes it in
+   * slices of a few milliseconds. A band is the whole drawing under a rectangular clip: every
+   * pixel is drawn as in one piece, no seams.
+   */
+  * steps({ side, src, image, highlight, w, h, look, lookName, devicePerPoint, withShadow = true }, bandPixels = BAND_PIXELS) {
     const scale = quantizeScale(devicePerPoint);
     const cardKey = `${side}|${withShadow ? 's' : 'n'}|${w}x${h}@${scale}|${side === 'face' ? `${src}|${highlight ? 1 : 0}` : ''}`;
     const key = `${lookName}|${cardKey}`;
@@ -117,9 +135,26 @@ export class SpriteCache {
       this.#latest.set(sideKey(side, withShadow, scale, src, highlight), sprite);
       return sprite;
     }
+    const fields = { side, image, highlight, w, h, look, lookName, scale, withShadow };
+    const geometry = spriteGeometry(w, h, look, scale, withShadow);
+    const canvas = this.#make(geometry.width, geometry.height);
+    const rows = Math.max(1, Math.floor(bandPixels / geometry.width));
+    for (let top = 0; top < geometry.height; top += rows) {
+      const started = performance.now();
+      const whole = top === 0 && rows >= geometry.height;
+      this.#paint(canvas, geometry, fields, whole ? null : { top, bottom: Math.min(geometry.height, top + rows) });
+      if (!whole) {
+        canvas.getContext('2d').getImageData(0, top, 1, 1);
+        this.#buildMs += performance.now() - started;
+        if (top + rows < geometry.height) yield;
+      } else {
+        this.#buildMs += performance.now() - started;
+      }
+    }
     const started = performance.now();
-    sprite = this.#build({ side, image, highlight, w, h, look, lookName, scale, withShadow });
+    sprite = { canvas: frozen(canvas), imageWidth: image?.width || 0, pad: geometry.pad, scale: geometry.scale, w, h };
     this.#buildMs += performance.now() - started;
+    this.#built += 1;
     sprite.key = key;
     this.#sprites.set(key, sprite);
     this.#byCard.set(cardKey, sprite);
@@ -163,17 +198,21 @@ export class SpriteCache {
       `${lookName}|${side}|${withShadow ? 's' : 'n'}|${w}x${h}@${scale}|${side === 'face' ? `${src}|${highlight ? 1 : 0}` : ''}`);
   }
 
-  #build({ side, image, highlight, w, h, look, lookName, scale, withShadow }) {
-    const geometry = spriteGeometry(w, h, look, scale, withShadow);
-    const canvas = this.#make(geometry.width, geometry.height);
+  // Draws the sprite on `canvas`, or only the rows of `band` ({top, bottom}, canvas pixels).
+  #paint(canvas, geometry, { side, image, highlight, w, h, look, lookName, withShadow }, band) {
     const ctx = canvas.getContext('2d');
+    ctx.save();
+    if (band) {
+      ctx.beginPath();
+      ctx.rect(0, band.top, geometry.width, band.bottom - band.top);
+      ctx.clip();
+    }
     if (withShadow) ctx.drawImage(this.#shadow(w, h, look, lookName, geometry).canvas, 0, 0);
     ctx.setTransform(geometry.scale, 0, 0, geometry.scale, (geometry.pad + w / 2) * geometry.scale,
       (geometry.pad + h / 2) * geometry.scale);
     if (side === 'face') paintFace(ctx, w, h, look, image, highlight, null);
     else paintBack(ctx, w, h, look, null);
-    this.#built += 1;
-    return { canvas: frozen(canvas), imageWidth: image?.width || 0, pad: geometry.pad, scale: geometry.scale, w, h };
+    ctx.restore();
   }
 
   /**

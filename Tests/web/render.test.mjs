@@ -420,6 +420,28 @@ describe('sprites', () => {
     assert.equal(cache.built, 7, 'a veil is a new sprite; a new resolution a new sprite and shadow');
   });
 
+  test('a large sprite can be made a band at a time, each clipped and rasterised, then kept as get keeps it', () => {
+    const log = [];
+    const cache = new SpriteCache({ make: fakeCanvases(log) });
+    const fields = {
+      side: 'face', src: 'wall', image: { width: 2048, height: 1365 }, highlight: false, w: 1200, h: 800, look,
+      lookName: 'frame', devicePerPoint: 1.5,
+    };
+    const steps = cache.steps(fields);
+    let pieces = 1;
+    let result = steps.next();
+    for (; !result.done; result = steps.next()) pieces += 1;
+    const { width, height } = spriteGeometry(1200, 800, look, 1.5);
+    assert.ok(pieces >= Math.floor((width * height) / 400e3), `${pieces} pieces of ${width}×${height}`);
+    const clips = log.filter(([, method]) => method === 'rect');
+    assert.ok(clips.length >= pieces, 'each band under its own clip');
+    assert.equal(log.filter(([, method]) => method === 'getImageData').length, pieces, 'each band rasterised at once');
+    assert.equal(cache.has({ ...fields }), true);
+    assert.equal(cache.get(fields), result.value, 'kept');
+    const small = cache.steps({ ...fields, src: 'small', w: 100, h: 80 });
+    assert.equal(small.next().done, true, 'a small sprite in one piece');
+  });
+
   test('sprites past the pixel budget are dropped, oldest first', () => {
     const cache = new SpriteCache({ make: fakeCanvases([]), budget: 3 * 210 * 160 });
     for (const src of ['a', 'b', 'c', 'd', 'e']) {
@@ -733,7 +755,20 @@ describe('coarse frames', () => {
   test('a motion moving cards that cover more than 2.5 screens is drawn coarse, at half the pixels', () => {
     const { log, renderer } = setup();
     const ctx = recordingContext('coarse', log);
-    assert.equal(renderer.coarseFor(view, cards(motion).slice(0, 2)), false, 'two cards: less than a screen');
+    // Each card 300,000 px; a screen 786,432 px; a turned card counts three times.
+    const turned = (count, rotation) => cards(motion).slice(0, count).map((entry) => ({
+      ...entry, transform: { ...entry.transform, rotation },
+    }));
+    const freshly = (entries) => setup().renderer.coarseFor(view, entries);
+    assert.equal(freshly(turned(6, 0)), false, 'six straight cards: 2.3 screens');
+    assert.equal(freshly(turned(2, 0.1)), false, 'two turned cards: 2.3 screens');
+    assert.equal(freshly(turned(3, 0.1)), true, 'three turned cards: 3.4 screens');
+    assert.equal(freshly(turned(8, 0)), true, 'eight straight cards: 3.1 screens');
+    assert.equal(freshly([]), false);
+    // Looked at in every frame: a motion that starts straight and turns (a spring) turns coarse.
+    assert.equal(renderer.coarseFor(view, turned(2, 0)), false);
+    assert.equal(renderer.coarseFor(view, turned(3, 0.1)), true);
+    assert.equal(renderer.coarseFor(view, turned(3, 0)), true, 'and stays so until the cards rest');
     assert.equal(renderer.coarseFor(view, cards(motion)), true);
     log.length = 0;
     assert.equal(renderer.drawCoarse(ctx, view, cards(motion), { style: 'pile', images, zoom: 0.5 }), 8);
@@ -821,9 +856,8 @@ describe('coarse frames', () => {
     const switched = cards(growing).map((entry) => ({ ...entry, card: { ...entry.card, w: 900, h: 750 } }));
     renderer.prepareCards(switched, images);
     assert.equal(renderer.counters.sprites, made, 'the switch’s first frame draws the sprites the cards have');
-    renderer.prepareCards(switched.slice(0, 2), images);
-    // (The count includes the shadow the new size needs.)
-    assert.ok(renderer.counters.sprites >= made + 2, 'two cards growing (not coarse): their new sprites at once');
+    renderer.prepareCards(switched.slice(4, 5), images);
+    assert.ok(renderer.counters.sprites > made, 'one straight card growing (not coarse): its new sprite at once');
   });
 
   test('a drag while cards wait coarse at rest is drawn sharp', () => {
