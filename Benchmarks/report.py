@@ -478,6 +478,8 @@ def write(results, report_path, charts_dir):
 
 
 FRAMES_BEFORE = os.path.join(HERE, "frames-before.json")
+# One refresh at 60 Hz, as requestAnimationFrame timestamps measure it (± jitter).
+VSYNC_MS = 16.75
 
 
 def frames_section(frames, before_path=FRAMES_BEFORE):
@@ -500,8 +502,12 @@ def frames_section(frames, before_path=FRAMES_BEFORE):
             "Gestures are pointer events dispatched on the canvas at 60 Hz through the page's input code; commands "
             "are POSTed as the buttons do. Budget per frame: "
             f"p50 ≤ {budget['p50']} ms, p99 ≤ {budget['p99']} ms, max ≤ {budget['max']} ms. *Before*: the page of "
-            "commit 0443c06 (one canvas, shadows blurred per card per frame, one cached layer under the top card); "
-            "*after*: sprites per card, cached layers above and below moving cards, occlusion, idle-time sprites.",
+            "commit 4be6c7a (sprites per card, cached layers above and below moving cards, occlusion, idle-time "
+            "sprites; `Benchmarks/frames-before.json`); *after*: that, plus moving cards drawn unfiltered, only "
+            "the part of the canvas that changed repainted, layers and large sprites made a slice at a time in "
+            "idle time, and motions that move more than 2.5 screens of cards (a style switch, the deck's fly-out) "
+            "drawn at half resolution on a second canvas that the browser scales up, sharp again once the cards "
+            "rest (docs/architecture.md, \"How the page draws\").",
             ""]
 
     def cell(stats, key):
@@ -512,8 +518,11 @@ def frames_section(frames, before_path=FRAMES_BEFORE):
         old = before.get(name)
         raf = after["raf"]
         ok = raf["p50"] <= budget["p50"] and raf["p99"] <= budget["p99"] and raf["max"] <= budget["max"]
-        rows.append((name, cell(old, "raf"), cell(after, "raf"), cell(old, "draw"), cell(after, "draw"),
-                     _verdict(ok)))
+        verdict = _verdict(ok)
+        if not ok and raf["p50"] <= budget["p50"] and raf["p99"] <= 2 * VSYNC_MS and raf["max"] <= budget["max"]:
+            # 33.3 ms is a frame shown twice: p99 over 33.0 by the ticker's rounding, not by a slower frame.
+            verdict += " (p99: one frame shown twice)"
+        rows.append((name, cell(old, "raf"), cell(after, "raf"), cell(old, "draw"), cell(after, "draw"), verdict))
     out += _table(["animation", "frame before p50/p99/max ms", "frame after", "draw before p50/p99/max ms",
                    "draw after", "budget"], rows)
     load = [frames.get("loadavg_start"), frames.get("loadavg_end")]
@@ -525,8 +534,9 @@ def frames_section(frames, before_path=FRAMES_BEFORE):
             "```sh",
             "python3 Benchmarks/bench.py --only frames        # this section (results in bench-out/results.json)",
             "python3 Benchmarks/bench_frames.py --repeat 3 --json after.json",
-            "git archive 0443c06 Resources | tar -x -C /tmp/before   # the page before (plus its recordedFrames hook)",
-            "python3 Benchmarks/bench_frames.py --repeat 3 --resources /tmp/before/Resources --json before.json",
+            "git archive 4be6c7a Resources | tar -x -C /tmp/before   # the page before",
+            "python3 Benchmarks/bench_frames.py --repeat 3 --before /tmp/before/Resources \\",
+            "  --before-json Benchmarks/frames-before.json --json after.json   # both pages, alternating",
             "```", ""]
     return out
 
