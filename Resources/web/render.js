@@ -190,8 +190,9 @@ export class Renderer {
   #lastView = null;
   #lastStyle = null;
   #deferred = [];
-  // A layer idle time is drawing a card at a time ({key, view, style, generation, steps}), and how
-  // long its last step took: the next one starts only in a slice with that much time left.
+  // What idle time is making a piece at a time (#inSlices: a layer, a card at a time, or a large
+  // sprite, a band at a time), and how long its last piece took: the next one starts only in a
+  // slice with that much time left.
   #building = null;
   #stepMs = 0;
   // How long warmEnds' last sprite took per device pixel.
