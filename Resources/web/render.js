@@ -1072,10 +1072,16 @@ function spriteFor(painter, card, side, withShadow, dragged = false) {
     painter.standIns.add(card.id);
     return standIn;
   }
+  const started = performance.now();
   const sprite = spriteOf(painter, card, side, end, withShadow);
+  painter.spriteMs = (painter.spriteMs ?? 0) + performance.now() - started;
   if (side === 'face' && card.src && !sprite.imageWidth) painter.pending?.add(card.id);
   return sprite;
 }
+
+// How long a frame at rest may spend making sprites of its own style's look before the other
+// cards stand in with another style's sprite (standInSprite).
+const FRAME_SPRITE_MS = 8;
 
 /**
  * A card come to rest at a size it has no sprite of yet (a style switch's last frame: every card
@@ -1083,7 +1089,8 @@ function spriteFor(painter, card, side, withShadow, dragged = false) {
  * as large (scaled down, it stays sharp) or nothing moves any more; idle time makes its own and
  * asks for the frame that shows it (Renderer.takeRedraw). A card still changing size (`resizing`)
  * takes whatever sprite it has while the time between frames makes its own (warmEnds): a few
- * softer frames rather than a stall; so does any card drawn coarse. Null when its own is made.
+ * softer frames rather than a stall; so does any card drawn coarse. Null when its own is made, or
+ * should be: a sprite of another style stands in at rest only past the frame's sprite budget.
  */
 function standInSprite(painter, card, side, end, withShadow, resizing = false) {
   const own = {
@@ -1093,6 +1100,11 @@ function standInSprite(painter, card, side, end, withShadow, resizing = false) {
   if (painter.sprites.has(own)) return null;
   const latest = painter.sprites.near(own, Infinity);
   if (!latest || (side === 'face' && card.src && !latest.imageWidth)) return null;
+  // Another style's sprite (its corners, its border) stands in while the card still moves or is
+  // drawn coarse; at rest only once the frame has spent FRAME_SPRITE_MS making sprites: a card in
+  // a new style shows that style's look from its first frame, unless that would stall it.
+  const otherLook = !latest.key?.startsWith(`${painter.lookName}|`);
+  if (otherLook && !resizing && !painter.coarse && (painter.spriteMs ?? 0) < FRAME_SPRITE_MS) return null;
   return painter.atRest || painter.coarse || resizing || (latest.w >= end.w && latest.h >= end.h) ? latest : null;
 }
 

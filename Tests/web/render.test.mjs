@@ -508,8 +508,8 @@ test('a card a drag resizes a little in each frame is drawn from one sprite, its
 
 test('a motion\'s last frame draws a card from the sprite it moved with; idle time makes its own', () => {
   const { frame, renderer } = setup();
-  // A style switch: the card shrinks from 200×150 to 100×75, keeping its sprite of the style it left.
-  frame([entry('a', 300)], 'pile');
+  // The card shrinks from 200×150 to 100×75 in its style, keeping its sprite meanwhile.
+  frame([entry('a', 300)], 'grid');
   const moving = [entry('a', 300, {}, { anim: { from: { w: 200, h: 150 }, to: { w: 100, h: 75 } } })];
   frame(moving, 'grid');
   const made = renderer.counters.sprites;
@@ -522,6 +522,20 @@ test('a motion\'s last frame draws a card from the sprite it moved with; idle ti
   const own = renderer.counters.sprites;
   frame(resting, 'grid');
   assert.equal(renderer.counters.sprites, own, 'the next frame draws it from its own, made already');
+  assert.equal(renderer.takeRedraw(), false);
+});
+
+test('a card come to rest in a new style shows that style\'s look in its first frame, not the old style\'s sprite', () => {
+  const { log, frame, renderer } = setup();
+  frame([entry('a', 300)], 'angles');
+  const made = renderer.counters.sprites;
+  const moving = [entry('a', 300, {}, { anim: { from: { w: 200, h: 150 }, to: { w: 100, h: 75 } } })];
+  frame(moving, 'deck');
+  assert.equal(renderer.counters.sprites, made, 'while it moves, the old style\'s sprite serves');
+  const resting = [entry('a', 300, { w: 100, h: 75 }, { w: 100, h: 75 })];
+  log.length = 0;
+  frame(resting, 'deck');
+  assert.ok(renderer.counters.sprites > made, 'at rest, its own (rounded corners, the deck\'s border) at once');
   assert.equal(renderer.takeRedraw(), false);
 });
 
