@@ -88,7 +88,7 @@ def _settled(driver):
     idle work is done (sprites and layer copies made at rest, counted by renderCounters): a person
     looking at the stack for a moment before touching it."""
     _wait(lambda: _state(driver), lambda s: s and s["connected"] and s["cards"]
-          and not any(c["animating"] for c in s["cards"]), what="cards at rest")
+          and not any(c["animating"] for c in s["cards"]) and not s.get("coarse"), what="cards at rest, sharp")
     last, since = None, time.monotonic()
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:

@@ -45,6 +45,7 @@ def show(page, style, cards):
                 "stage": STAGE, "count": len(cards), "current": 0, "playing": False, "cards": cards}
     page.driver.execute_script("window.stackweb.showScene(arguments[0])", snapshot)
     wait_until(lambda: page.state()["seq"], lambda seq: seq == SCENE_SEQ, message="the scene shown")
+    wait_until(lambda: page.state()["coarse"], lambda coarse: not coarse, message="the scene drawn sharp")
     wait_until_steady(lambda: page.drawn_frames, quiet=0.3, message="the scene drawn")
 
 

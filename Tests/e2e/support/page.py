@@ -148,6 +148,9 @@ class StackWebPage:
                    timeout=timeout, message=f"all {len(photos)} drawn photos loaded")
         wait_until(lambda: [card["id"] for card in self.state()["cards"] if card["animating"]],
                    lambda moving: not moving, timeout=timeout, message="no card animating")
+        # A large motion is drawn coarse and drawn sharp once idle time has made what that needs.
+        wait_until(lambda: self.state().get("coarse"), lambda coarse: not coarse, timeout=timeout,
+                   message="the cards drawn sharp")
         # The last photo to land still asks for one frame after its response: let it be drawn.
         return wait_until_steady(lambda: self.drawn_frames, quiet=0.4, timeout=timeout,
                                  message="the frame counter to settle")
