@@ -7,21 +7,19 @@
 export const COARSE_ZOOM = 0.5;
 
 export class CoarseCanvas {
-  #stage;
-  #canvas = null;
-  #ctx = null;
+  #canvas;
+  #ctx;
   #shown = false;
 
   /** `stage`: the page's canvas, which the coarse one covers exactly. */
   constructor(stage, zoom = COARSE_ZOOM) {
-    this.#stage = stage;
     this.zoom = zoom;
     // Made now, hidden: added to the page in the first coarse frame it cost that frame a layout.
     this.#canvas = document.createElement('canvas');
     this.#canvas.id = 'coarse';
     this.#canvas.hidden = true;
     this.#canvas.setAttribute('aria-hidden', 'true');
-    this.#stage.after(this.#canvas);
+    stage.after(this.#canvas);
     this.#ctx = this.#canvas.getContext('2d');
   }
 

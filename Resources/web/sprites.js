@@ -139,17 +139,15 @@ export class SpriteCache {
     const geometry = spriteGeometry(w, h, look, scale, withShadow);
     const canvas = this.#make(geometry.width, geometry.height);
     const rows = Math.max(1, Math.floor(bandPixels / geometry.width));
+    const banded = rows < geometry.height;
     for (let top = 0; top < geometry.height; top += rows) {
       const started = performance.now();
-      const whole = top === 0 && rows >= geometry.height;
-      this.#paint(canvas, geometry, fields, whole ? null : { top, bottom: Math.min(geometry.height, top + rows) });
-      if (!whole) {
-        canvas.getContext('2d').getImageData(0, top, 1, 1);
-        this.#buildMs += performance.now() - started;
-        if (top + rows < geometry.height) yield;
-      } else {
-        this.#buildMs += performance.now() - started;
-      }
+      const bottom = Math.min(geometry.height, top + rows);
+      this.#paint(canvas, geometry, fields, banded ? { top, bottom } : null);
+      // Rasterised now (reading a pixel waits for it), so that the band's cost falls in its slice.
+      if (banded) canvas.getContext('2d').getImageData(0, top, 1, 1);
+      this.#buildMs += performance.now() - started;
+      if (bottom < geometry.height) yield;
     }
     const started = performance.now();
     sprite = { canvas: frozen(canvas), imageWidth: image?.width || 0, pad: geometry.pad, scale: geometry.scale, w, h };
