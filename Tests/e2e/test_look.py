@@ -208,6 +208,7 @@ const sample = () => {
   window.__coarseSamples.push({
     coarse: state.coarse, moving: state.cards.some((card) => card.animating),
     shown: Boolean(layer) && getComputedStyle(layer).display !== 'none',
+    scaling: layer ? getComputedStyle(layer).imageRendering : null,
   });
   if (window.__coarseSampling) requestAnimationFrame(sample);
 };
@@ -240,6 +241,8 @@ def test_a_style_switch_is_drawn_coarse_while_it_moves_then_sharp_on_the_page_ca
     assert sum(sample["coarse"] for sample in moving) >= len(moving) * 0.8, \
         f"the motion was drawn coarse ({sum(s['coarse'] for s in moving)} of {len(moving)} frames)"
     assert all(sample["shown"] == sample["coarse"] for sample in samples), "the coarse canvas is shown exactly then"
+    # Scaled up by doubling its pixels: filtering it up costs a software compositor a frame's time.
+    assert {sample["scaling"] for sample in samples if sample["shown"]} == {"pixelated"}
     assert not samples[-1]["coarse"] and not samples[-1]["shown"], "at rest: sharp, the coarse canvas hidden"
     # The stage canvas itself shows the top photo where the top card is (not only the backdrop).
     top = page.top_card()
