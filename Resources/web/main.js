@@ -85,7 +85,9 @@ function start() {
   const heldNote = document.getElementById('held');
   const controls = document.getElementById('controls');
   const showToast = createToast(document.getElementById('toast'));
-  const ctx = canvas.getContext('2d');
+  // Opaque: every frame paints its backdrop first, and a compositor without a GPU then copies the
+  // canvas rather than blending it over the page (and skips the page's background beneath it).
+  const ctx = canvas.getContext('2d', { alpha: false });
   const url = new URL(location.href);
   const params = readParams(url);
   const token = takeToken(url, params.token);
