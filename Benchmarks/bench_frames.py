@@ -116,6 +116,23 @@ requestAnimationFrame(tick);
 """
 _TICKER_STOP = "window.__benchTicker.on = false; return window.__benchTicker.deltas;"
 
+# Answers true once no card moves (looked at every 100 ms from `firstMs` on) and `afterMs` more
+# have passed (the last frame drawn), false past `timeoutMs`.
+_MOTION_END_SCRIPT = """
+const [firstMs, afterMs, timeoutMs, done] = arguments;
+const started = performance.now();
+const look = () => {
+  if (!window.stackweb.state().cards.some((card) => card.animating)) {
+    setTimeout(() => done(true), afterMs);
+  } else if (performance.now() - started > timeoutMs) {
+    done(false);
+  } else {
+    setTimeout(look, 100);
+  }
+};
+setTimeout(look, firstMs);
+"""
+
 # A gesture from inside the page: pointer events dispatched on the canvas, one move per animation
 # frame. `path` is a list of [dx, dy] offsets from (x0, y0), one per frame; `hold_ms` waits before
 # the release (0: release on the frame after the last move, a flick).
@@ -228,11 +245,10 @@ def _measure_in_tab(driver, base, room, style, action):
     driver.execute_script("window.stackweb.recordFrames({flush: true});" + _TICKER_START)
     started = time.monotonic()
     action(driver, room)
-    # Until the motion has ended and the last frame is drawn.
-    time.sleep(0.15)
-    _wait(lambda: _state(driver), lambda s: not any(c["animating"] for c in s["cards"]), timeout=20,
-          what="the animation's end")
-    time.sleep(0.25)
+    # Until the motion has ended and the last frame is drawn, watched from inside the page: polling
+    # through the driver would put its work on the cores the page draws with.
+    if not driver.execute_async_script(_MOTION_END_SCRIPT, 150, 250, 20000):
+        raise TimeoutError("timed out waiting for the animation's end")
     deltas = driver.execute_script(_TICKER_STOP)
     counters = driver.execute_script("return window.stackweb.renderCounters ? window.stackweb.renderCounters() : null")
     frames = driver.execute_script("return window.stackweb.recordedFrames()")
