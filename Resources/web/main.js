@@ -8,6 +8,7 @@ import { eventsURL, fetchPageVersion, followEvents, postJSON } from './connectio
 import { attachControls, createToast, showRoomState } from './controls.js';
 import { CoarseCanvas } from './coarse.js';
 import { FrameRecorder, syntheticCards } from './debug.js';
+import { whenIdle } from './idle.js';
 import { ImageCache } from './images.js';
 import { attachKeyboard, attachPointerInput } from './input.js';
 import { PhotoBackdrop } from './backdrop.js';
@@ -30,8 +31,6 @@ const OFFLINE_GRACE_MS = 1500;
 const PLAY_CONFIRM_MS = 2000;
 // Idle work (sprites, layer copies) waits until nothing has been drawn for this long.
 const REST_BEFORE_IDLE_WORK_MS = 250;
-// At most this much idle work at once (whenIdle).
-const IDLE_SLICE_MS = 12;
 
 // A control token arrives once in the URL. It is kept for this browser and taken out of the
 // address bar, so that it does not end up in history, bookmarks or a shared link. Storage may be
@@ -45,31 +44,6 @@ function takeToken(url, token) {
   }
   if (token !== null) history.replaceState(history.state, '', withoutToken(url));
   return token;
-}
-
-// Runs `work(hasTime)` when the browser is idle. `hasTime(ms)` says whether `ms` more of work
-// fits (the cost of the next piece, as long as the last one took): within the idle period, and
-// within IDLE_SLICE_MS in all, so that a gesture starting meanwhile waits at most about a frame
-// (an idle period lasts up to 50 ms when nothing is drawn). A piece longer than that runs alone in
-// a slice. Where there is no requestIdleCallback (Safari), a short timer and an 8 ms slice stand in.
-function whenIdle(work) {
-  if (typeof requestIdleCallback === 'function') {
-    requestIdleCallback((deadline) => {
-      const started = performance.now();
-      let first = true;
-      work((ms = 0) => {
-        const fits = deadline.timeRemaining() > Math.max(4, Math.min(ms, 45))
-          && (first || performance.now() - started + ms <= IDLE_SLICE_MS);
-        first = false;
-        return fits;
-      });
-    }, { timeout: 500 });
-  } else {
-    setTimeout(() => {
-      const end = performance.now() + 8;
-      work(() => performance.now() < end);
-    }, 100);
-  }
 }
 
 function newViewerID() {

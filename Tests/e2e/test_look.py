@@ -250,3 +250,26 @@ def test_a_style_switch_is_drawn_coarse_while_it_moves_then_sharp_on_the_page_ca
     backdrop = driver.execute_script(_STAGE_PIXEL, 5, 5)
     centre = driver.execute_script(_STAGE_PIXEL, x, y)
     assert centre != backdrop, f"the stage shows the card at ({x:.0f}, {y:.0f}): {centre} vs backdrop {backdrop}"
+
+
+def test_a_kiosk_resized_during_a_style_switch_is_drawn_sharp_once_the_cards_rest(open_page, server):
+    """A photo frame's window resized while a switch moves its cards coarse (a TV's screen coming
+    up): once they rest the stage shows them sharp, although the browser then gave idle work no
+    idle time (each idle callback came from its timeout: the page used to stay coarse for good)."""
+    page = open_page(query="&kiosk=1")
+    driver = page.driver
+    try:
+        page.wait_until_settled()
+        server.command(page.room, command="style", style="frame")
+        wait_until(lambda: page.state()["coarse"], lambda coarse: coarse, message="the switch drawn coarse")
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False})
+        wait_until(lambda: page.state(), lambda state: not state["coarse"]
+                   and not any(card["animating"] for card in state["cards"]), timeout=15, message="sharp at rest")
+        page.wait_until_photos_drawn()
+        front = page.top_card()
+        x, y = page.mapping().to_page(front["x"], front["y"])
+        assert driver.execute_script(_STAGE_PIXEL, x, y) != driver.execute_script(_STAGE_PIXEL, 2, 2), \
+            "the stage shows the front photo, not the wall alone"
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
