@@ -16,6 +16,7 @@ const WALL_PAD_PX = 6;
 const WALL_DARKEN = 'rgba(0, 0, 0, 0.5)';
 // The variant asked for: the smallest the server makes is plenty for a blur.
 const WALL_SOURCE_PX = 128;
+// Two photos' walls (a cross-fade), each at the page's canvas size and the coarse one's.
 const WALLS_KEPT = 4;
 
 /** Cross-fade progress (0–1) at `now` of a fade that started at `start`; 1 when there is none. */
@@ -92,6 +93,11 @@ export class PhotoBackdrop {
       }
     }
     return this.busy(now);
+  }
+
+  /** Makes the wall (or the fallback) for `view`'s size ahead of its first frame (idle time's). */
+  prepare(view) {
+    if (!this.#wall(this.#current, view)) this.#fallback.prepare?.(view);
   }
 
   // The wall of `src` for `view`'s size, made when its photo is decoded; null until then.

@@ -1,10 +1,16 @@
 // A second canvas over the page's, at a fraction of its resolution, for the frames of a motion too
 // large to draw sharp in a frame without a GPU (Renderer.coarseFor: a style switch turns, moves
-// and resizes every card). The renderer draws the cards on it; the page's canvas keeps the
-// backdrop; the browser scales it up as it composites, off the page's thread.
+// and resizes every card). The renderer draws the backdrop and the cards on it; the browser
+// scales it up as it composites, off the page's thread. It is opaque: the compositor need not
+// blend it, nor draw the page's canvas hidden beneath it.
 
 /** How fine the coarse canvas is, per side, against the page's: a quarter of the pixels. */
 export const COARSE_ZOOM = 0.5;
+
+/** `view` (device pixels) at a coarse canvas' size: what its backdrop is drawn for. */
+export function coarseView(view, zoom = COARSE_ZOOM) {
+  return { ...view, width: Math.max(1, Math.ceil(view.width * zoom)), height: Math.max(1, Math.ceil(view.height * zoom)) };
+}
 
 export class CoarseCanvas {
   #canvas;
@@ -20,7 +26,7 @@ export class CoarseCanvas {
     this.#canvas.hidden = true;
     this.#canvas.setAttribute('aria-hidden', 'true');
     stage.after(this.#canvas);
-    this.#ctx = this.#canvas.getContext('2d');
+    this.#ctx = this.#canvas.getContext('2d', { alpha: false });
   }
 
   /** Whether the last frame was drawn on it (it is shown). */
@@ -30,8 +36,7 @@ export class CoarseCanvas {
 
   /** Its 2D context, sized for `view` (device pixels × zoom), shown from this frame on. */
   context(view) {
-    const width = Math.max(1, Math.ceil(view.width * this.zoom));
-    const height = Math.max(1, Math.ceil(view.height * this.zoom));
+    const { width, height } = coarseView(view, this.zoom);
     if (this.#canvas.width !== width || this.#canvas.height !== height) {
       this.#canvas.width = width;
       this.#canvas.height = height;

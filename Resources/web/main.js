@@ -6,7 +6,7 @@ import { commandFor } from './actions.js';
 import { PointerBatcher, PointerSequence, createOrderedSender, pointerBody } from './batcher.js';
 import { eventsURL, fetchPageVersion, followEvents, postJSON } from './connection.js';
 import { attachControls, createToast, showRoomState } from './controls.js';
-import { CoarseCanvas } from './coarse.js';
+import { CoarseCanvas, coarseView } from './coarse.js';
 import { FrameRecorder, syntheticCards } from './debug.js';
 import { whenIdle } from './idle.js';
 import { ImageCache } from './images.js';
@@ -166,6 +166,9 @@ function start() {
         return;
       }
       const done = renderer.warm(view, cardsAt(scene, now), { style: scene.style, images, hasTime });
+      // The backdrop at the coarse canvas' size, which a motion's first coarse frame would paint
+      // (a gradient at 960×540 took 8–10 ms).
+      if (done && view) backdrop.prepare?.(coarseView(view, coarse.zoom));
       if (!done) warmWhenIdle();
       else if (renderer.takeRedraw()) invalidate();
     });
@@ -203,9 +206,10 @@ function start() {
       // Only where cards moved, unless something else draws on the canvas (captions, the clock).
       const partial = !(params.caption.length || params.clock);
       if (partial && renderer.coarseFor(view, entries)) {
-        // The cards over the backdrop, coarse; the page's canvas shows the backdrop alone.
-        if (!coarse.shown || !backdrop.static) backdrop.draw(ctx, view, pageNow);
-        cards = renderer.drawCoarse(coarse.context(view), view, entries, { style: scene.style, images, zoom: coarse.zoom });
+        // Backdrop and cards, coarse, over the page's canvas (left as it was).
+        cards = renderer.drawCoarse(coarse.context(view), view, entries, {
+          style: scene.style, images, zoom: coarse.zoom, backdrop, now: pageNow,
+        });
       } else {
         cards = renderer.draw(ctx, view, entries, { style: scene.style, images, backdrop, now: pageNow, partial });
         coarse.hide();

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { Renderer, cardReach, clippedUnion, sameLook, splitRuns } from '../../Resources/web/render.js';
+import { GradientBackdrop, Renderer, cardReach, clippedUnion, sameLook, splitRuns } from '../../Resources/web/render.js';
 import { SpriteCache, quantizeScale, shadowReach, spriteGeometry, spriteSizes } from '../../Resources/web/sprites.js';
 import { lookFor } from '../../Resources/web/look.js';
 
@@ -757,6 +757,36 @@ describe('preparing sprites between frames', () => {
   });
 });
 
+describe('GradientBackdrop', () => {
+  test('paints its gradient once per size, the page’s and the coarse canvas’ sizes both kept', () => {
+    const log = [];
+    const made = [];
+    const make = (width, height) => {
+      made.push(`${width}x${height}`);
+      const own = { createRadialGradient: () => ({ addColorStop() {} }), fillRect() {} };
+      return { width, height, getContext: () => own };
+    };
+    const gradient = new GradientBackdrop(make);
+    const ctx = recordingContext('main', log);
+    const coarseView = { ...view, width: 512, height: 384 };
+    for (let frame = 0; frame < 3; frame += 1) {
+      gradient.draw(ctx, view);
+      gradient.draw(ctx, coarseView);
+    }
+    assert.deepEqual(made, ['1024x768', '512x384']);
+    const copies = log.filter(([target, method]) => target === 'main' && method === 'drawImage');
+    assert.deepEqual(copies.map((call) => call[2].width), [1024, 512, 1024, 512, 1024, 512]);
+    gradient.draw(ctx, { ...view, width: 800, height: 600 });
+    gradient.draw(ctx, view);
+    assert.deepEqual(made.slice(2), ['800x600', '1024x768'], 'two sizes kept, the oldest let go');
+    // Idle time paints a size ahead of its first frame.
+    gradient.prepare({ ...view, width: 400, height: 300 });
+    assert.equal(made.at(-1), '400x300');
+    gradient.draw(ctx, { ...view, width: 400, height: 300 });
+    assert.equal(made.length, 5, 'its first frame copies it');
+  });
+});
+
 describe('coarse frames', () => {
   // Eight 600×500 cards: 2.4 million device pixels, three screens of 1024×768.
   const big = (x, anim = null) => ({
@@ -785,10 +815,13 @@ describe('coarse frames', () => {
     assert.equal(renderer.coarseFor(view, turned(3, 0)), true, 'and stays so until the cards rest');
     assert.equal(renderer.coarseFor(view, cards(motion)), true);
     log.length = 0;
-    assert.equal(renderer.drawCoarse(ctx, view, cards(motion), { style: 'pile', images, zoom: 0.5 }), 8);
-    assert.deepEqual(log.find(([, method]) => method === 'clearRect'), ['coarse', 'clearRect', 0, 0, 512, 384]);
-    const cleared = log.findIndex(([, method]) => method === 'clearRect');
-    const placed = log.slice(cleared).filter(([target, method]) => target === 'coarse' && method === 'setTransform')
+    // The backdrop is painted first, at the coarse canvas' size: it covers the page's canvas.
+    const painted = { draw: (on, at) => log.push(['backdrop', on === ctx, at.width, at.height]) };
+    assert.equal(renderer.drawCoarse(ctx, view, cards(motion), { style: 'pile', images, zoom: 0.5, backdrop: painted }), 8);
+    const first = log.findIndex(([target]) => target === 'backdrop');
+    assert.deepEqual(log[first], ['backdrop', true, 512, 384]);
+    assert.ok(!log.slice(0, first).some(([, method]) => method === 'drawImage'), 'before any card');
+    const placed = log.slice(first).filter(([target, method]) => target === 'coarse' && method === 'setTransform')
       .map((call) => call[2]);
     assert.ok(placed.length >= 8 && placed.every((scale) => scale === 0.5), 'every card placed at half the scale');
     assert.equal(log.filter(([target]) => target === 'main').length, 0, 'nothing on the page’s canvas');
@@ -799,7 +832,7 @@ describe('coarse frames', () => {
     const ctx = recordingContext('coarse', log);
     const sources = () => {
       log.length = 0;
-      renderer.drawCoarse(ctx, view, cards(motion), { style: 'pile', images, zoom: 0.5 });
+      renderer.drawCoarse(ctx, view, cards(motion), { style: 'pile', images, zoom: 0.5, backdrop });
       // Each sprite drawn (a card may be drawn in bands around the one above it: several draws).
       return [...new Set(log.filter(([target, method]) => target === 'coarse' && method === 'drawImage')
         .map((call) => call[2]))].map((source) => source.width);
@@ -824,7 +857,7 @@ describe('coarse frames', () => {
     assert.equal(made, 8, 'a copy of each card’s sprite');
     renderer.coarseFor(view, cards(motion));
     log.length = 0;
-    renderer.drawCoarse(ctx, view, cards(motion), { style: 'pile', images, zoom: 0.5 });
+    renderer.drawCoarse(ctx, view, cards(motion), { style: 'pile', images, zoom: 0.5, backdrop });
     const widths = new Set(log.filter(([target, method]) => target === 'coarse' && method === 'drawImage')
       .map((call) => call[2].width));
     assert.deepEqual([...widths], [Math.ceil(spriteGeometry(600, 500, lookFor('pile'), 1).width / 2)],
@@ -843,7 +876,7 @@ describe('coarse frames', () => {
   test('cards come to rest coarse, and are drawn sharp from their layers once idle time has made them', () => {
     const { log, frame, renderer } = setup();
     const ctx = recordingContext('coarse', log);
-    const coarse = (entries) => renderer.drawCoarse(ctx, view, entries, { style: 'pile', images, zoom: 0.5 });
+    const coarse = (entries) => renderer.drawCoarse(ctx, view, entries, { style: 'pile', images, zoom: 0.5, backdrop });
     assert.equal(renderer.coarseFor(view, cards(motion)), true);
     coarse(cards(motion));
     // The motion is over: the first frame at rest is coarse still, and asks for one more.
@@ -878,9 +911,9 @@ describe('coarse frames', () => {
     const { renderer } = setup();
     const ctx = recordingContext('coarse', []);
     renderer.coarseFor(view, cards(motion));
-    renderer.drawCoarse(ctx, view, cards(motion), { style: 'pile', images, zoom: 0.5 });
+    renderer.drawCoarse(ctx, view, cards(motion), { style: 'pile', images, zoom: 0.5, backdrop });
     renderer.coarseFor(view, cards(null));
-    renderer.drawCoarse(ctx, view, cards(null), { style: 'pile', images, zoom: 0.5 });
+    renderer.drawCoarse(ctx, view, cards(null), { style: 'pile', images, zoom: 0.5, backdrop });
     const dragged = cards(null);
     dragged[7] = { ...dragged[7], transform: { ...dragged[7].transform, x: dragged[7].transform.x + 30 } };
     assert.equal(renderer.coarseFor(view, dragged), false);
