@@ -281,6 +281,7 @@ export class Renderer {
       const { end, larger } = spriteSizes(card);
       if (!(end.w > 0 && end.h > 0)) continue;
       const late = coarse || performance.now() - started > PREPARE_MS;
+      if (coarse && awaitsPhoto(painter, card, end)) continue;
       if (late && larger && standInSprite(painter, card, 'face', end, true, true)) continue;
       if (larger && painter.sprites.find({
         side: 'face', src: card.src, highlight: card.highlight, w: larger.w, h: larger.h,
@@ -1088,6 +1089,7 @@ function spriteFor(painter, card, side, withShadow, dragged = false) {
     painter.standIns.add(card.id);
     return standIn;
   }
+  if (painter.coarse && side === 'face' && awaitsPhoto(painter, card, end)) return null;
   const started = performance.now();
   const sprite = spriteOf(painter, card, side, end, withShadow);
   painter.spriteMs = (painter.spriteMs ?? 0) + performance.now() - started;
@@ -1124,6 +1126,30 @@ function standInSprite(painter, card, side, end, withShadow, resizing = false) {
   return painter.atRest || painter.coarse || resizing || (latest.w >= end.w && latest.h >= end.h) ? latest : null;
 }
 
+/**
+ * Whether a card drawn coarse waits for its photo rather than for a blank card's sprite: one the
+ * message that brings it has no photo for yet (a style switch brings the cards another style did
+ * not draw, under the others at first), and that has no sprite to stand in. A blank sprite, its
+ * blurred shadow included, took 4–9 ms before the switch's first frame, only to be made again
+ * when the photo landed; the card is drawn from then on (Renderer.prepare). Asking starts loading it.
+ */
+function awaitsPhoto(painter, card, size) {
+  if (!card.src) return false;
+  // A card with a sprite is left alone: asking for its photo at a new size mid-motion would load
+  // it, and each landing would make a wall-sized sprite between the frames (20–50 ms each).
+  const any = painter.sprites.near({
+    side: 'face', src: card.src, highlight: card.highlight, w: size.w, h: size.h, devicePerPoint: painter.pointToDevice,
+    withShadow: true,
+  }, Infinity);
+  return !any && !painter.images.get(card.src, photoPixels(painter, size));
+}
+
+// The pixels along its longer side a photo is wanted at for a card of `size` (points).
+function photoPixels(painter, size) {
+  const { inner } = cardBoxes(size.w, size.h, painter.look);
+  return Math.max(inner.w, inner.h) * painter.pointToDevice;
+}
+
 function spriteOf(painter, card, side, size, withShadow) {
   return painter.sprites.get(spriteFields(painter, card, side, size, withShadow));
 }
@@ -1134,10 +1160,7 @@ function spriteSteps(painter, card, side, size, withShadow) {
 }
 
 function spriteFields(painter, card, side, size, withShadow) {
-  const { inner } = cardBoxes(size.w, size.h, painter.look);
-  const image = side === 'face' && card.src
-    ? painter.images.get(card.src, Math.max(inner.w, inner.h) * painter.pointToDevice)
-    : null;
+  const image = side === 'face' && card.src ? painter.images.get(card.src, photoPixels(painter, size)) : null;
   return {
     side, src: card.src, image, highlight: card.highlight, w: size.w, h: size.h, look: painter.look,
     lookName: painter.lookName, devicePerPoint: painter.pointToDevice, withShadow,
@@ -1211,6 +1234,8 @@ function drawCard(ctx, painter, { card, transform: t }, origin, dragged = false,
   const { side, angle } = visibleSide(t.flip);
   if (Math.abs(Math.sin(angle)) < FLAT_FLIP) {
     const own = spriteFor(painter, card, side, true, dragged);
+    // Coarse, a card new to the motion shows once its photo has come (awaitsPhoto).
+    if (!own) return false;
     const sprite = origin.zoom < 1 ? coarseSprite(painter, own, origin.zoom) : own;
     // Drawn coarse (zoom below 1), a card in motion is unfiltered whatever its size.
     const nearest = moving && (origin.zoom < 1 || samplesNearest(sprite, t, painter.pointToDevice));

@@ -907,6 +907,34 @@ describe('coarse frames', () => {
     assert.ok(renderer.counters.sprites > made, 'one straight card growing (not coarse): its new sprite at once');
   });
 
+  test('a card new to a coarse motion is drawn once its photo has come, not as a blank card first', () => {
+    const log = [];
+    const ctx = recordingContext('coarse', log);
+    const landed = new Set();
+    const photos = { get: (src) => (src !== '/photos/7' || landed.has(src) ? { width: 512, height: 384 } : null) };
+    const renderer = new Renderer({ make: fakeCanvases(log) });
+    const switched = cards(motion);
+    renderer.coarseFor(view, switched);
+    const made = renderer.counters.sprites;
+    renderer.prepareCards(switched.slice(7), photos, 'pile');
+    assert.equal(renderer.counters.sprites, made, 'no blank sprite made as the message brings it');
+    const drawnSources = () => {
+      log.length = 0;
+      renderer.drawCoarse(ctx, view, switched, { style: 'pile', images: photos, zoom: 0.5, backdrop });
+      return log.filter(([target, method]) => target === 'coarse' && method === 'drawImage').length;
+    };
+    const without = drawnSources();
+    const sprites = renderer.counters.sprites;
+    landed.add('/photos/7');
+    renderer.prepare('/photos/7?w=512', photos);
+    assert.ok(renderer.counters.sprites > sprites, 'its sprite made as the photo lands');
+    assert.equal(drawnSources(), without + 1, 'drawn from then on');
+    // Sharp, a card without its photo is drawn (its placeholder): only coarse frames wait.
+    const sharp = setup();
+    sharp.renderer.draw(recordingContext('main', sharp.log), view, [big(7, null)], { style: 'pile', images: { get: () => null }, backdrop });
+    assert.equal(onMain(sharp.log), 1);
+  });
+
   test('a drag while cards wait coarse at rest is drawn sharp', () => {
     const { renderer } = setup();
     const ctx = recordingContext('coarse', []);
