@@ -500,14 +500,15 @@ def frames_section(frames, before_path=FRAMES_BEFORE):
             "while the animation runs (a ticker in the page; what a person sees as stutter, whatever caused it). "
             "*Draw*: the page's own time per drawn frame, rasterising included (`recordFrames({flush: true})`). "
             "Gestures are pointer events dispatched on the canvas at 60 Hz through the page's input code; commands "
-            "are POSTed as the buttons do. Budget per frame: "
+            "are POSTed as the buttons do; the end of a motion is watched from inside the page (the test driver "
+            "does not poll it meanwhile). Budget per frame: "
             f"p50 ≤ {budget['p50']} ms, p99 ≤ {budget['p99']} ms, max ≤ {budget['max']} ms. *Before*: the page of "
             "commit 4be6c7a (sprites per card, cached layers above and below moving cards, occlusion, idle-time "
             "sprites; `Benchmarks/frames-before.json`); *after*: that, plus moving cards drawn unfiltered, only "
             "the part of the canvas that changed repainted, layers and large sprites made a slice at a time in "
             "idle time, and motions that move more than 2.5 screens of cards (a style switch, the deck's fly-out) "
-            "drawn at half resolution on a second canvas that the browser scales up, sharp again once the cards "
-            "rest (docs/architecture.md, \"How the page draws\").",
+            "drawn at half resolution on a second, opaque canvas that the browser scales up by doubling its "
+            "pixels, sharp again once the cards rest (docs/architecture.md, \"How the page draws\").",
             ""]
 
     def cell(stats, key):
