@@ -35,6 +35,8 @@ CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
 VIEWPORT = (1920, 1080)
 # The budget the issue sets for every animation (ms per frame).
 BUDGET = {"p50": 16.7, "p99": 33.0, "max": 50.0}
+# Rooms one server is given (it keeps at most 64, and each run takes a fresh one; a retry too).
+ROOMS_PER_SERVER = 54
 
 _opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
@@ -320,55 +322,64 @@ def run_pages(binary, out_dir, pages, repeat=1, only=None):
                for name, resources in pages.items()}
     names = list(pages)
     stamp = int(time.time()) % 100000
-    with contextlib.ExitStack() as servers_open:
-        servers = {
-            name: servers_open.enter_context(StackWebServer(
-                binary, resources=resources,
-                stderr_path=os.path.join(out_dir, "server-frames.log" if len(pages) == 1 else f"server-frames-{name}.log")))
-            for name, resources in pages.items()}
-        driver = _chromium()
-        try:
-            for name in names:
-                results[name]["user_agent"] = driver.execute_script("return navigator.userAgent")
-            for index, animation in enumerate(_scenarios("http://127.0.0.1/")):
-                if only and not any(word in animation for word in only):
-                    continue
-                runs = {name: [] for name in names}
-                for attempt in range(repeat):
-                    for name in (names if attempt % 2 == 0 else names[::-1]):
-                        base = f"http://127.0.0.1:{servers[name].port}/"
-                        style, action = _scenarios(base)[animation]
-                        for retry in range(3):
-                            room = f"bench-frames-{stamp}-{index}-{attempt}-{name}-{retry}"
-                            stats = _measure(driver, base, room, style, action)
-                            # A gesture the server did not take (it happens on a loaded machine) moved
-                            # nothing: measured again in a fresh room rather than reported as smooth.
-                            if stats["draw"]["n"] > 0:
-                                break
-                            log(f"frames ({animation}): nothing moved, again")
-                        stats["retries"] = retry
-                        stats["loadavg"] = round(os.getloadavg()[0], 2)
-                        runs[name].append(stats)
-                for name in names:
-                    # The run with the median p99 frame: one noisy neighbour should not decide a row.
-                    measured = sorted(runs[name], key=lambda stats: stats["raf"]["p99"])
-                    stats = measured[len(measured) // 2]
-                    stats["runs"] = len(measured)
-                    stats["within_budget"] = within_budget(stats)
-                    # How steady the verdict is: one frame shown twice decides a 60-frame run's p99.
-                    stats["runs_within_budget"] = sum(within_budget(run) for run in measured)
-                    results[name]["animations"][animation] = stats
-                    label = animation if len(pages) == 1 else f"{animation}, {name}"
-                    log(f"frames ({label}): {stats['runs_within_budget']} of {len(measured)} runs within budget; "
-                        f"median run {stats['raf']['n']} rAF, p50 {stats['raf']['p50']} p99 "
-                        f"{stats['raf']['p99']} max {stats['raf']['max']} ms; draw p50 {stats['draw']['p50']} "
-                        f"p99 {stats['draw']['p99']} max {stats['draw']['max']} ms over {stats['draw']['n']} frames; "
-                        f"made in frames {stats['made_in_frames']}; slowest {stats['slowest']}")
-        finally:
-            driver.quit()
+    animations = [(index, animation) for index, animation in enumerate(_scenarios("http://127.0.0.1/"))
+                  if not only or any(word in animation for word in only)]
+    # Each run takes a fresh room, and a server keeps at most 64: fresh servers every few animations.
+    per_servers = max(1, ROOMS_PER_SERVER // max(1, repeat))
+    driver = _chromium()
+    try:
+        for name in names:
+            results[name]["user_agent"] = driver.execute_script("return navigator.userAgent")
+        for first in range(0, len(animations), per_servers):
+            with contextlib.ExitStack() as servers_open:
+                servers = {
+                    name: servers_open.enter_context(StackWebServer(
+                        binary, resources=resources,
+                        stderr_path=os.path.join(out_dir, "server-frames.log" if len(pages) == 1
+                                                 else f"server-frames-{name}.log")))
+                    for name, resources in pages.items()}
+                for index, animation in animations[first:first + per_servers]:
+                    _measure_animation(driver, servers, results, names, stamp, index, animation, repeat)
+    finally:
+        driver.quit()
     for name in names:
         results[name]["loadavg_end"] = os.getloadavg()[0]
     return results
+
+
+def _measure_animation(driver, servers, results, names, stamp, index, animation, repeat):
+    """One animation on every page, `repeat` times in alternating order; its row in `results`."""
+    runs = {name: [] for name in names}
+    for attempt in range(repeat):
+        for name in (names if attempt % 2 == 0 else names[::-1]):
+            base = f"http://127.0.0.1:{servers[name].port}/"
+            style, action = _scenarios(base)[animation]
+            for retry in range(3):
+                room = f"bench-frames-{stamp}-{index}-{attempt}-{name}-{retry}"
+                stats = _measure(driver, base, room, style, action)
+                # A gesture the server did not take (it happens on a loaded machine) moved
+                # nothing: measured again in a fresh room rather than reported as smooth.
+                if stats["draw"]["n"] > 0:
+                    break
+                log(f"frames ({animation}): nothing moved, again")
+            stats["retries"] = retry
+            stats["loadavg"] = round(os.getloadavg()[0], 2)
+            runs[name].append(stats)
+    for name in names:
+        # The run with the median p99 frame: one noisy neighbour should not decide a row.
+        measured = sorted(runs[name], key=lambda stats: stats["raf"]["p99"])
+        stats = measured[len(measured) // 2]
+        stats["runs"] = len(measured)
+        stats["within_budget"] = within_budget(stats)
+        # How steady the verdict is: one frame shown twice decides a 60-frame run's p99.
+        stats["runs_within_budget"] = sum(within_budget(run) for run in measured)
+        results[name]["animations"][animation] = stats
+        label = animation if len(names) == 1 else f"{animation}, {name}"
+        log(f"frames ({label}): {stats['runs_within_budget']} of {len(measured)} runs within budget; "
+            f"median run {stats['raf']['n']} rAF, p50 {stats['raf']['p50']} p99 "
+            f"{stats['raf']['p99']} max {stats['raf']['max']} ms; draw p50 {stats['draw']['p50']} "
+            f"p99 {stats['draw']['p99']} max {stats['draw']['max']} ms over {stats['draw']['n']} frames; "
+            f"made in frames {stats['made_in_frames']}; slowest {stats['slowest']}")
 
 
 if __name__ == "__main__":
