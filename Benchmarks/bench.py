@@ -130,7 +130,7 @@ def run(args):
         "model": lambda: model_bench.run(args.build_dir),
         "photos": lambda: bench_photos.run(args.bin, args.out),
         "client": lambda: bench_client.run(args.bin, args.out),
-        "frames": lambda: bench_frames.run(args.bin, args.out, repeat=3),
+        "frames": lambda: bench_frames.run(args.bin, args.out, repeat=5),
         "state": lambda: bench_state.run(args.bin, args.peer_bin),
         "library": lambda: bench_library.run(args.bin, args.out),
         "group": lambda: bench_group.run(args.bin, exe, args.out),

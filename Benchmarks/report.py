@@ -537,9 +537,9 @@ def frames_section(frames, before_path=FRAMES_BEFORE):
             "can lose the CPU for tens of milliseconds; the draw column is the page's own work.", "",
             "```sh",
             "python3 Benchmarks/bench.py --only frames        # this section (results in bench-out/results.json)",
-            "python3 Benchmarks/bench_frames.py --repeat 3 --json after.json",
+            "python3 Benchmarks/bench_frames.py --repeat 5 --json after.json",
             "git archive 4be6c7a Resources | tar -x -C /tmp/before   # the page before",
-            "python3 Benchmarks/bench_frames.py --repeat 3 --before /tmp/before/Resources \\",
+            "python3 Benchmarks/bench_frames.py --repeat 5 --before /tmp/before/Resources \\",
             "  --before-json Benchmarks/frames-before.json --json after.json   # both pages, alternating",
             "```", ""]
     return out
