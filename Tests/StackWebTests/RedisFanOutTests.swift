@@ -88,7 +88,7 @@ struct RedisFanOutTests {
             let b = HTTPTestClient(port: other.port)
             let seq = try b.post("/api/rooms/main/commands", json: Self.next).json()["seq"] as? Int ?? 0
             #expect(seq > Int(takeover.id ?? "") ?? .max)
-            #expect(try viewer.next { $0.event == "change" }.id == String(seq))
+            #expect(try viewer.next { $0.event == "change" && $0.id == String(seq) }.id == String(seq))
         }
     }
 

@@ -157,8 +157,10 @@ struct RedisFailoverTests {
         #expect(taken["current"] as? Int == acknowledged["current"] as? Int)
         #expect(taken["style"] as? String == "deck")
         let b = HTTPTestClient(port: survivor.port)
-        #expect(try b.post("/api/rooms/main/commands", json: RedisOwnershipTests.next).status == 200)
-        let change = try viewer.next { $0.event == "change" }
+        let reply = try b.post("/api/rooms/main/commands", json: RedisOwnershipTests.next)
+        #expect(reply.status == 200)
+        let seq = try #require(try reply.json()["seq"] as? Int)
+        let change = try viewer.next { $0.event == "change" && $0.id == String(seq) }
         #expect(try change.json()["current"] as? Int != acknowledged["current"] as? Int)
     }
 }
