@@ -3,7 +3,7 @@
 (tables, budgets met or missed, SVG charts in Benchmarks/charts/). Not a test: nothing here fails on
 a number; a measurement that cannot run is reported as skipped, with why.
 
-  python3 Benchmarks/bench.py [--bin .build/release/stackweb] [--only latency,fanout,idle,static,model,photos,client,frames,state,profile,library,group]
+  python3 Benchmarks/bench.py [--bin .build/release/stackweb] [--only latency,fanout,idle,static,model,photos,client,frames,turn,state,profile,library,group]
                               [--report-only] [--out bench-out]
 
 Raw results go to bench-out/results.json; `--report-only` rewrites BENCHMARKS.md from them.
@@ -23,8 +23,8 @@ sys.path.insert(0, HERE)
 
 from common import log, raise_nofile, steal_share  # noqa: E402
 
-ITEMS = ["latency", "fanout", "idle", "static", "model", "photos", "client", "frames", "state", "profile", "library",
-         "group"]
+ITEMS = ["latency", "fanout", "idle", "static", "model", "photos", "client", "frames", "turn", "state", "profile",
+         "library", "group"]
 
 
 def _version(command):
@@ -119,6 +119,7 @@ def run(args):
     import bench_profile
     import bench_state
     import bench_static
+    import bench_turn
     import bench_viewers
     import model_bench
 
@@ -131,6 +132,7 @@ def run(args):
         "photos": lambda: bench_photos.run(args.bin, args.out),
         "client": lambda: bench_client.run(args.bin, args.out),
         "frames": lambda: bench_frames.run(args.bin, args.out, repeat=5),
+        "turn": lambda: bench_turn.run(),
         "state": lambda: bench_state.run(args.bin, args.peer_bin),
         "library": lambda: bench_library.run(args.bin, args.out),
         "group": lambda: bench_group.run(args.bin, exe, args.out),

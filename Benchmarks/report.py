@@ -427,6 +427,7 @@ def write(results, report_path, charts_dir):
     out += state_section(results.get("state"))
     out += library_section(results.get("library"))
     out += group_section(results.get("group"))
+    out += turn_section(results.get("turn"))
 
     # profiles
     out += ["## Profiles", ""]
@@ -467,7 +468,7 @@ def write(results, report_path, charts_dir):
             "```sh",
             "make bench                                   # installs wrk and nginx if missing, builds (release), runs all, writes this file",
             "python3 Benchmarks/bench.py --only latency,fanout   # a subset (items: " + ", ".join(
-                ["latency", "fanout", "idle", "static", "model", "photos", "client", "frames", "state", "profile",
+                ["latency", "fanout", "idle", "static", "model", "photos", "client", "frames", "turn", "state", "profile",
                  "library"]) + ")",
             "python3 Benchmarks/bench.py --only state --peer-bin OLD  # state at 20,000 photos, beside an older build",
             "python3 Benchmarks/bench.py --bin /other/stackweb  # another build of the server",
@@ -678,4 +679,49 @@ def group_section(group):
     out += [f"Owner killed (`kill -9`) → the first change seen by a viewer of a surviving instance, input posted "
             f"there every 50 ms: {runs} s (p50 {_num(failover['p50_s'])} s, max {_num(worst)} s; budget "
             f"≤ {b['failover_s']} s: {_verdict(worst is not None and worst <= b['failover_s'])}).", ""]
+    return out
+
+
+def turn_section(turn):
+    """Section 12: what one turned photo-sized card costs a software canvas, each way it can be drawn:
+    the floor under section 8's misses."""
+    out = ["## 12. Turning a card without a GPU: the floor under section 8", ""]
+    if not turn or _skipped(turn):
+        return out + [f"Skipped: {(turn or {}).get('skipped', 'not run')}.", ""]
+    card = turn["card"]
+    out += [f"One card the size of the pile's at 1920×1080 ({card['w']}×{card['h']} device pixels, with its shadow "
+            f"{card['pixels']:,} pixels) on an opaque 1920×1080 canvas, in the same headless Chromium as section 8 "
+            "(`--disable-gpu`, DPR 1). *Draws*: one draw, rasterising included (a one-pixel read before and after "
+            "forces it), every way round-robin so that the machine's load falls on all alike; the ratio is against "
+            "the straight copy measured in the same rounds (`Benchmarks/turn/turn.js`).", ""]
+    draws = sorted(turn["draws"].items(), key=lambda item: item[1]["p50"])
+    rows = [(name, _num(stats["p50"]), _num(stats["p90"]), f"{stats['ns_per_px']}", f"{stats['x_straight']}×")
+            for name, stats in draws]
+    out += _table(["way of drawing the card", "p50 ms", "p90 ms", "ns per pixel (p50)", "against straight"], rows)
+    out += ["", "*Frames*: requestAnimationFrame deltas of a loop that repaints the backdrop and the card each frame, "
+            "the card swinging ±6° and sliding ±120 px, drawn by the page's canvas, by the compositor (a canvas "
+            "layer turned with a CSS transform), or by WebGL"
+            + (f" ({turn['renderer']})" if turn.get("renderer") else "")
+            + ", against the same loop moving the card straight; alternating, twice each.", ""]
+    order = ["canvas, card straight", "canvas, card turned", "CSS-turned layer", "WebGL"]
+    loops = sorted(turn["loops"].items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order))
+    rows = [(name, _num(stats["p50"]), _num(stats["p99"]), _num(stats["max"]),
+             f"{stats['doubled']} of {stats['n']} ({100 * stats['doubled'] / stats['n']:.1f} %)")
+            for name, stats in loops]
+    out += _table(["loop", "frame p50 ms", "p99 ms", "max ms", "frames shown twice or more"], rows)
+    ratios = [stats["x_straight"] for name, stats in turn["draws"].items() if name.startswith("turned")]
+    turned_loop = turn["loops"].get("canvas, card turned")
+    share = turned_loop["doubled"] / turned_loop["n"] if turned_loop else 0
+    out += ["", f"A turned image costs a software canvas {min(ratios):.1f}–{max(ratios):.1f} times a straight copy, "
+            "filtered or not, and none of the other ways is cheaper: the shears' strips and the script's pixel loop "
+            "cost as much, the compositor turns the layer at the same price on its own thread, and WebGL without a "
+            f"GPU runs on SwiftShader. With one turned photo-sized card a frame, {100 * share:.1f} % of the frames "
+            "are shown twice on this machine, so a 60-frame animation that turns such a card in every frame gets "
+            f"through without one {100 * (1 - share) ** 60:.0f} % of the time, and a 60-frame run's p99 is its "
+            "slowest frame: section 8's p99 misses (docs/architecture.md, \"How the page draws\").", "",
+            f"1-minute load average at the end: {_num(turn.get('loadavg', 0))} on 2 cores.", "",
+            "```sh",
+            "python3 Benchmarks/bench.py --only turn          # this section",
+            "python3 Benchmarks/bench_turn.py --json turn.json",
+            "```", ""]
     return out
