@@ -62,9 +62,14 @@ run: release
 
 test: deps lint test-swift test-tsan test-web fuzz-smoke test-e2e test-deb
 
+## A test run that hangs fails after this long, rather than holding CI to its own limit (a server
+## left running by a crashed test runner keeps `swift test` waiting on its output).
+TEST_TIMEOUT ?= 20m
+TIMED = timeout --kill-after=30s $(TEST_TIMEOUT)
+
 test-swift:
 	swift build --build-tests
-	swift test --skip-build
+	$(TIMED) swift test --skip-build
 
 ## The server tests again, under ThreadSanitizer, in a build folder of their own.
 ## One suite at a time: the sanitizer slows every thread several times over, and the tests that
@@ -73,7 +78,7 @@ test-swift:
 ## several times slower and its shadow memory is not the server's.
 test-tsan:
 	swift build --build-tests --sanitize=thread --scratch-path $(TSAN_PATH)
-	TSAN_OPTIONS=halt_on_error=1 swift test --skip-build --sanitize=thread --scratch-path $(TSAN_PATH) \
+	TSAN_OPTIONS=halt_on_error=1 $(TIMED) swift test --skip-build --sanitize=thread --scratch-path $(TSAN_PATH) \
 		--filter StackWebTests --skip "PhotoMemoryTests|PhotoProcessTests" --no-parallel
 
 test-web:

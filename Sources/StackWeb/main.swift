@@ -10,7 +10,7 @@ private func run(waitForTermination: () -> Void) -> Never {
         outcome = try Configuration.parse(
             arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
     } catch {
-        FileHandle.standardError.write(Data("stackweb: \(error)\n\(Configuration.usage)\n".utf8))
+        StandardStream.error.write("stackweb: \(error)\n\(Configuration.usage)\n")
         exit(2)
     }
     switch outcome {
@@ -57,9 +57,10 @@ private func raiseOpenFileLimit() {
     setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
 }
 
-/// Writes a line to standard output at once (print is block-buffered when stdout is a pipe).
+/// Writes a line to standard output at once (print is block-buffered when stdout is a pipe); a
+/// line nobody reads any more is dropped rather than stopping the server (`StandardStream`).
 private func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    StandardStream.output.write(line + "\n")
 }
 
 /// Blocks SIGINT and SIGTERM in this thread before any other thread exists, so that every thread

@@ -26,11 +26,26 @@ final class ServerProcess {
     /// The server's standard output after its first line.
     let output: FileHandle
 
+    /// The server's standard error, when it was asked for (`start(captureErrors:)`); otherwise the
+    /// server writes to the test runner's.
+    let errors: FileHandle?
+
     /// `readPhotos`: returns once the server has read every photo it found (it answers before).
-    static func start(arguments: [String] = [], readPhotos: Bool = true) throws -> ServerProcess {
-        let server = try ServerProcess(arguments: arguments)
+    static func start(arguments: [String] = [], readPhotos: Bool = true, captureErrors: Bool = false) throws
+        -> ServerProcess
+    {
+        let server = try ServerProcess(arguments: arguments, captureErrors: captureErrors)
         if readPhotos { _ = server.hasReadItsPhotos(within: 30) }
         return server
+    }
+
+    /// A test that fails before it stops its server must not leave it running: it would hold the
+    /// test runner's standard error open, and `swift test` would wait for it forever.
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
     }
 
     /// Polls `/metrics` until the server says it is no longer reading photos it found.
@@ -41,7 +56,7 @@ final class ServerProcess {
         }
     }
 
-    private init(arguments: [String]) throws {
+    private init(arguments: [String], captureErrors: Bool) throws {
         let buildFolder = URL(
             fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         )
@@ -52,6 +67,9 @@ final class ServerProcess {
             + arguments
         let output = Pipe()
         process.standardOutput = output
+        let errors = captureErrors ? Pipe() : nil
+        if let errors { process.standardError = errors }
+        self.errors = errors?.fileHandleForReading
         try process.run()
         // The first line names the URL with the port the kernel chose.
         var line = ""
@@ -95,6 +113,13 @@ final class ServerProcess {
         let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+
+    /// Closes the test's ends of the server's output and standard error (`captureErrors`): what
+    /// the server writes from now on has no reader.
+    func closeItsOutput() {
+        try? output.close()
+        try? errors?.close()
     }
 
     /// Sends SIGTERM and returns the exit status.

@@ -97,6 +97,20 @@ import Testing
         #expect(try StateDatabaseReader(path: path).head(of: "main") != nil)
     }
 
+    /// A server started with its output piped to a process that then exits (`stackweb | tee`,
+    /// a restarted journal) must not stop at its next log line.
+    @Test func aServerWhoseLogReadersAreGoneKeepsServingAndStopsCleanly() throws {
+        let server = try ServerProcess.start(arguments: Self.stateArguments().arguments, captureErrors: true)
+        server.closeItsOutput()
+        let http = HTTPTestClient(port: server.port)
+        // Each new room writes a line to standard error; stopping writes one to standard output.
+        for room in ["hall", "other"] {
+            #expect(try http.post("/api/rooms/\(room)/commands", json: #"{"command":"next"}"#).status == 200)
+            #expect(try http.get("/api/rooms/\(room)").status == 200)
+        }
+        #expect(server.stop() == 0)
+    }
+
     static func raiseOpenFileLimit() {
         var limit = rlimit()
         getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)

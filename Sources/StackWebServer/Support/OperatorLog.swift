@@ -35,10 +35,11 @@ public struct OperatorLog: Sendable {
     /// Writes nothing (tests, and rooms made without an application).
     static let silent = OperatorLog(format: .text) { _ in }
 
-    /// To standard error, one `write(2)` per line so that lines from several threads never interleave.
+    /// To standard error, one `write(2)` per line so that lines from several threads never
+    /// interleave; a line nobody can read any more is dropped (`StandardStream`).
     public static func standardError(format: Format, redacting secret: String? = nil) -> OperatorLog {
         OperatorLog(format: format, redacting: secret) { line in
-            FileHandle.standardError.write(Data(line.utf8))
+            StandardStream.error.write(line)
         }
     }
 

@@ -46,18 +46,24 @@ final class TestSocket {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw Failure.write(errno) }
             sent += count
         }
     }
 
     /// The next bytes, or `nil` at end of stream. Throws `timedOut` when nothing arrives in time.
+    /// A signal to the test process (a child server exiting) interrupts a receive that has a
+    /// timeout whatever the handler's flags: it is read again, not taken for the end of the stream.
     func read() throws -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if count > 0 { return Array(buffer[..<count]) }
-        if count == 0 { return nil }
-        if errno == EAGAIN || errno == EWOULDBLOCK { throw Failure.timedOut }
-        return nil
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0 { return Array(buffer[..<count]) }
+            if count == 0 { return nil }
+            if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK { throw Failure.timedOut }
+            return nil
+        }
     }
 }
