@@ -13,10 +13,10 @@ public enum StandardStream: Int32, Sendable {
     /// Writes all of `text` (a short write is continued, an interrupted one retried); gives up
     /// silently on any other failure.
     public func write(_ text: String) {
-        var bytes = Array(text.utf8)
+        let bytes = Array(text.utf8)
         var sent = 0
         while sent < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { buffer in
+            let count = bytes.withUnsafeBytes { buffer in
                 Glibc.write(rawValue, buffer.baseAddress! + sent, buffer.count - sent)
             }
             if count > 0 {
