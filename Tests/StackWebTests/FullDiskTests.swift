@@ -49,7 +49,8 @@ struct FullDiskTests {
             let refusal = try #require(refused, "every change was acknowledged on a full disk")
             #expect(refusal.status == 503)
             #expect(refusal.header("Retry-After") != nil)
-            #expect((try refusal.json()["error"] as? String)?.contains("could not be saved") == true)
+            #expect((try refusal.json()["error"] as? String)?.contains("could not be kept") == true)
+            #expect(try refusal.json()["outcome"] as? String == "not-applied")
             let health = try server.http.get("/healthz")
             #expect(health.status == 503)
             #expect(try health.json()["status"] as? String == "degraded")
@@ -61,6 +62,50 @@ struct FullDiskTests {
             #expect(try server.command(#"{"command":"goto","index":5}"#).status == 200)
             let front = (try server.snapshot()["cards"] as? [[String: Any]])?.first { $0["position"] as? Int == 0 }
             #expect(try StateDatabaseReader(path: path).frontPhoto(of: "main") == front?["photo"] as? String)
+        }
+    }
+
+    /// A lasting change answered 503 on a full disk changed nothing — not in memory, not on disk after
+    /// the disk has space again, not after a restart — and its retry with the same `Idempotency-Key`
+    /// is applied once, however often it is sent.
+    @Test func aChangeRefused503ChangedNothingAndItsRetryIsAppliedOnce() throws {
+        try Self.withTinyDisk { folder in
+            let path = folder + "/state.db"
+            var server: TestServer? = try TestServer { $0.state = path }
+            let http = server!.http
+            let photo = try #require((try server!.snapshot()["cards"] as? [[String: Any]])?.first?["photo"] as? String)
+            let start = try #require(try server!.snapshot()["count"] as? Int)
+            let filler = Self.fill(folder)
+            var acknowledged = 0
+            var refused: (key: String, reply: HTTPTestClient.Reply)?
+            for index in 0..<60 where refused == nil {
+                let key = "insert-\(index)"
+                let reply = try http.post(
+                    "/api/rooms/main/commands", json: #"{"command":"insert","photo":"\#(photo)","at":0}"#,
+                    headers: ["Idempotency-Key": key])
+                if reply.status == 200 { acknowledged += 1 } else { refused = (key, reply) }
+            }
+            let (key, refusal) = try #require(refused, "every insert was acknowledged on a full disk")
+            #expect(refusal.status == 503)
+            #expect(try refusal.json()["outcome"] as? String == "not-applied")
+            // Not applied: the room went back to what was kept (the answer comes after it has).
+            #expect(
+                PersistenceTests.eventually(5) { (try? server!.snapshot()["count"] as? Int) == start + acknowledged },
+                "the refused insert is still in the room")
+            try FileManager.default.removeItem(atPath: filler)
+            #expect(PersistenceTests.eventually(10) { (try? http.get("/healthz").status) == 200 })
+            // Nothing of it reached the disk once it had room again.
+            server = nil
+            server = try TestServer { $0.state = path }
+            #expect(try server!.snapshot()["count"] as? Int == start + acknowledged)
+            // The retry applies it, once, however often it comes.
+            let body = #"{"command":"insert","photo":"\#(photo)","at":0}"#
+            let first = try server!.http.post("/api/rooms/main/commands", json: body, headers: ["Idempotency-Key": key])
+            let again = try server!.http.post("/api/rooms/main/commands", json: body, headers: ["Idempotency-Key": key])
+            #expect(first.status == 200)
+            #expect(again.status == 200)
+            #expect(try again.json()["seq"] as? Int == first.json()["seq"] as? Int)
+            #expect(try server!.snapshot()["count"] as? Int == start + acknowledged + 1)
         }
     }
 }

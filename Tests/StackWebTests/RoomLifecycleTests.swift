@@ -22,7 +22,7 @@ import Testing
         // so the state read back is at rest.
         scheduler.advance(by: 5_000)
         #expect(!room.isLoaded, "the room was never unloaded")
-        let snapshot = try JSONSerialization.jsonObject(with: Data(room.snapshotJSON())) as? [String: Any]
+        let snapshot = try JSONSerialization.jsonObject(with: Data(try #require(room.snapshotJSON()))) as? [String: Any]
         #expect(snapshot?["current"] as? Int == 2)
         let seq = try #require(snapshot?["seq"] as? Int)
         #expect(seq >= before)

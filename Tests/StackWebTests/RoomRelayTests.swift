@@ -74,11 +74,4 @@ import Testing
                         to: ViewerID(number: 3))
                 ])
     }
-
-    @Test func onlyNumberedChangesArePublished() {
-        #expect(RoomRelay.change(broadcast: Self.event(7)) == .change(seq: 7, bytes: Self.event(7)))
-        #expect(RoomRelay.change(broadcast: Self.event(7, "snapshot")) == nil)
-        #expect(RoomRelay.change(broadcast: Array("event: presence\ndata: {}\n\n".utf8)) == nil)
-        #expect(RoomRelay.change(broadcast: Array(": heartbeat\n\n".utf8)) == nil)
-    }
 }

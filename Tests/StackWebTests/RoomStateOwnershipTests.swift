@@ -3,39 +3,98 @@ import Testing
 
 @testable import StackWebServer
 
-/// The reducer's side of a group: taking a room over from the store, and giving it up.
+/// The reducer's side of a group: ownership is the room's state, changed by the lease events; ids
+/// carry the epoch they were numbered under; a change that could not be kept is undone.
 @Suite struct RoomStateOwnershipTests {
     typealias Base = RoomStateTests
 
-    @Test func aTakeoverShowsEveryViewerTheRestoredStackUnderANewID() throws {
+    static func follower() -> RoomState {
+        RoomState(
+            name: "r", settings: RoomSettings(), library: PhotoLibrary(entries: []), asleep: false, now: Base.t0,
+            ownership: .follower)
+    }
+
+    static func text(_ effect: RoomEffect) -> String {
+        switch effect {
+        case .publish(let entry): String(decoding: entry.bytes, as: UTF8.self)
+        case .broadcast(let bytes), .send(let bytes, _): String(decoding: bytes, as: UTF8.self)
+        default: ""
+        }
+    }
+
+    @Test func aLeaseGainedRunsTheRoomFromTheGroupsStateUnderItsEpochsIDs() throws {
+        var state = Self.follower()
+        #expect(!state.runsHere)
+        let restored = Stack(photos: Base.photos, seed: 1)
+        let effects = try state.handle(.leaseGained(epoch: 3, stack: restored), at: Base.t0 + 2)
+        #expect(state.ownership == .owner(epoch: 3))
+        #expect(state.epoch == 3)
+        // The first id of epoch 3 is above every id any earlier owner could have given.
+        #expect(state.seq == 3 * RoomState.epochStride + 1)
+        #expect(Base.kinds(effects).prefix(2) == [.broadcast(event: "snapshot"), .save(.background)])
+        #expect(Self.text(effects[0]).hasPrefix("id: \(3 * RoomState.epochStride + 1)\nevent: snapshot\n"))
+        let next = try state.handle(.commandReceived(.next), at: Base.t0 + 3)
+        #expect(Self.text(next[0]).hasPrefix("id: \(3 * RoomState.epochStride + 2)\nevent: change\n"))
+    }
+
+    @Test func aViewerResumingFromBeforeATakeoverGetsASnapshot() throws {
         var state = Base.loadedState()
         _ = try state.handle(.viewerJoined(ViewerID(number: 1), lastEventID: nil), at: Base.t0)
         _ = try state.handle(.commandReceived(.next), at: Base.t0 + 1)
-        let seq = state.seq
-        let restored = Stack(photos: Base.photos, seed: 1)
-        let effects = state.takeOver(restored, at: Base.t0 + 2)
-        // The presence count is still due from the join: the wake-up is asked for again.
-        #expect(Base.kinds(effects) == [.broadcast(event: "snapshot"), .wake(at: Base.t0 + 500)])
-        guard case .broadcast(let bytes) = effects[0] else { return }
-        #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("id: \(seq + 1)\nevent: snapshot\n"))
-        #expect(state.stack?.current == restored.current)
-        // What was numbered before the takeover is not replayed: a viewer from then gets a snapshot.
-        let rejoin = try state.handle(.viewerJoined(ViewerID(number: 2), lastEventID: seq - 1), at: Base.t0 + 3)
+        let before = state.seq
+        _ = try state.handle(.leaseGained(epoch: 1, stack: Stack(photos: Base.photos, seed: 1)), at: Base.t0 + 2)
+        let rejoin = try state.handle(.viewerJoined(ViewerID(number: 2), lastEventID: before), at: Base.t0 + 3)
         guard case .send(let opening, _) = rejoin[0] else { return }
         #expect(String(decoding: opening, as: UTF8.self).contains("event: snapshot"))
     }
 
-    @Test func aRoomGivenUpForgetsItsStack() throws {
-        var state = Base.loadedState()
-        state.relinquish()
+    @Test func aLeaseLostForgetsTheStackTheHistoryAndTheAnswers() throws {
+        var state = Self.follower()
+        _ = try state.handle(.leaseGained(epoch: 2, stack: Stack(photos: Base.photos, seed: 1)), at: Base.t0)
+        state.remember(.applied(seq: state.seq), for: "k1", at: Base.t0)
+        _ = try state.handle(.leaseLost, at: Base.t0 + 1)
+        #expect(state.ownership == .follower)
         #expect(!state.isLoaded)
+        #expect(state.answered.answer(for: "k1", at: Base.t0 + 2) == nil)
         #expect(try state.handle(.timerFired, at: Base.t0 + 1) == [])
     }
 
-    @Test func aTakeoverWithoutViewersSendsNothingAndAsksForItsIdleUnload() {
+    @Test func aRefusedKeepGoesBackToTheKeptStackAndForgetsTheAnswersUndone() throws {
         var state = Base.loadedState()
-        #expect(state.takeOver(Stack(photos: Base.photos, seed: 1), at: Base.t0) == [.wake(at: Base.t0 + 60_000)])
-        #expect(state.seq == 1)
+        _ = try state.handle(.viewerJoined(ViewerID(number: 1), lastEventID: nil), at: Base.t0)
+        let kept = state.seq
+        state.remember(.applied(seq: kept), for: "kept", at: Base.t0)
+        _ = try state.handle(.commandReceived(.goto(index: 5)), at: Base.t0 + 1)
+        state.remember(.applied(seq: state.seq), for: "undone", at: Base.t0 + 1)
+        #expect(state.stack?.current == 5)
+        let effects = try state.handle(
+            .keepRefused(keptSeq: kept, stack: Stack(photos: Base.photos, seed: 1)), at: Base.t0 + 2)
+        #expect(state.stack?.current == 0)
+        // Every viewer gets the room afresh, under a new id, and the rollback is kept.
+        #expect(Base.kinds(effects).prefix(2) == [.broadcast(event: "snapshot"), .save(.restored)])
+        #expect(state.answered.answer(for: "undone", at: Base.t0 + 3) == nil)
+        #expect(state.answered.answer(for: "kept", at: Base.t0 + 3) == .applied(seq: kept))
+    }
+
+    @Test func anOwnerPublishesABaseSnapshotEveryIntervalOfChanges() throws {
+        var state = Self.follower()
+        _ = try state.handle(.leaseGained(epoch: 1, stack: Stack(photos: Base.photos, seed: 1)), at: Base.t0)
+        var bases = 0
+        for step in 1...(2 * RoomRelay.baseInterval) {
+            let effects = try state.handle(.commandReceived(.highlight), at: Base.t0 + Double(step))
+            bases += Base.kinds(effects).filter { $0 == .broadcast(event: "base") }.count
+        }
+        #expect(bases == 2)
+    }
+
+    @Test func aServerAloneNumbersFromOneAndPublishesNoBase() throws {
+        var state = Base.loadedState()
+        #expect(state.epoch == 0)
+        for step in 1...(2 * RoomRelay.baseInterval) {
+            let effects = try state.handle(.commandReceived(.highlight), at: Base.t0 + Double(step))
+            #expect(!Base.kinds(effects).contains(.broadcast(event: "base")))
+        }
+        #expect(state.seq == 2 * RoomRelay.baseInterval)
     }
 
     @Test func viewersElsewhereAreCountedInThePresence() throws {
@@ -51,8 +110,7 @@ import Testing
     }
 
     @Test func aViewerAttachedElsewhereIsCountedWithoutAnOpening() throws {
-        var state = RoomState(
-            name: "r", settings: RoomSettings(), library: PhotoLibrary(entries: []), asleep: false, now: Base.t0)
+        var state = Self.follower()
         #expect(
             Base.kinds(try state.handle(.viewerAttached(ViewerID(number: 1)), at: Base.t0)) == [
                 .wake(at: Base.t0 + 500)

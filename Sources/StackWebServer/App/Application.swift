@@ -180,7 +180,9 @@ public final class Application {
         sleep?.start { [rooms] asleep in
             for room in rooms.all { _ = try? room.handle(.sleepChanged(asleep: asleep)) }
         }
-        group?.start(rooms: rooms, store: groupStore) { input, answer in router.answer(forwarded: input, answer) }
+        group?.start(rooms: rooms, store: groupStore) { input, deadline, answer in
+            router.answer(forwarded: input, keepBy: deadline, answer)
+        }
     }
 
     /// Eight random hex digits: enough to tell a group's instances apart in logs and in Redis.

@@ -14,6 +14,9 @@ struct Request: Sendable {
     var client: String
     /// Input another instance of the group carried here: applied here or refused, never sent on.
     var forwarded = false
+    /// For forwarded input, when its poster stops waiting (Redis's time, ms): what it changes must be
+    /// kept by then or not at all.
+    var keepDeadline: Int64?
 
     init(
         method: String, path: String, rawTarget: String? = nil, query: [String: String] = [:],
@@ -59,6 +62,7 @@ enum HeaderName: String, CaseIterable, Sendable {
     case transferEncoding = "transfer-encoding"
     case lastEventID = "last-event-id"
     case ifNoneMatch = "if-none-match"
+    case idempotencyKey = "idempotency-key"
 
     static let names = allCases.map(\.rawValue)
 }

@@ -35,6 +35,10 @@ struct Router: RequestResponder {
         }
         guard request.method == "POST" else { return nil }
         if let refusal = access.refusal(for: request) { return refusal }
+        if let key = request.header(.idempotencyKey), !Self.isValidIdempotencyKey(key) {
+            return .error(
+                400, "Idempotency-Key must be 1 to \(IdempotencyLedger.maxKeyLength) visible ASCII characters")
+        }
         if let length = request.header(.contentLength).flatMap(Int.init), length > maxBodyBytes {
             return .error(413, "request body larger than \(maxBodyBytes) bytes")
         }
@@ -49,6 +53,13 @@ struct Router: RequestResponder {
         let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
         let bytes = coding.utf8.drop(while: isSpace).reversed().drop(while: isSpace).reversed()
         return bytes.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }.elementsEqual("chunked".utf8)
+    }
+
+    /// Whether an `Idempotency-Key` is one the server keeps: opaque, short, printable.
+    static func isValidIdempotencyKey(_ key: String) -> Bool {
+        let bytes = key.utf8
+        return (1...IdempotencyLedger.maxKeyLength).contains(bytes.count)
+            && bytes.allSatisfy { (0x21...0x7E).contains($0) }
     }
 
     /// Whether a Content-Type names `application/json` (any case, parameters and spaces around
@@ -75,7 +86,7 @@ struct Router: RequestResponder {
         case .health: return health()
         case .metrics: return metrics()
         case .rooms: return roomList()
-        case .snapshot(let name): return withRoom(name, use: .look) { .json($0.snapshotJSON()) }
+        case .snapshot(let name): return withRoom(name, use: .look) { snapshot(of: $0) }
         case .events(let name): return withRoom(name, use: .watch) { events(of: $0, request: request) }
         case .pointer(let name): return withRoom(name, use: .control) { pointer($0, request) }
         case .commands(let name): return withRoom(name, use: .control) { command($0, request) }
@@ -171,37 +182,69 @@ struct Router: RequestResponder {
         switch command {
         case .play: return apply(.playPressed, to: room, request: request)
         case .pause: return apply(.pausePressed, to: room, request: request)
-        case .stack(let command): return apply(.commandReceived(command), to: room, request: request)
+        case .stack(let command):
+            return apply(.commandReceived(command), to: room, request: request, lasting: command.changesLastingState)
         case .shuffle:
             return apply(
-                .commandReceived(.shuffle(seed: UInt64.random(in: 0...UInt64.max))), to: room, request: request)
+                .commandReceived(.shuffle(seed: UInt64.random(in: 0...UInt64.max))), to: room, request: request,
+                lasting: true)
         case .insert(let photoID, let position):
             guard let entry = photos.withLock({ $0.entry(id: photoID) }) else {
                 return .error(404, "no photo \(photoID.prefix(40))")
             }
-            return apply(.commandReceived(.insert(photo: entry.photo, at: position)), to: room, request: request)
+            return apply(
+                .commandReceived(.insert(photo: entry.photo, at: position)), to: room, request: request, lasting: true)
         }
     }
 
     /// Hands the event to the room and answers `{"seq": N}` — once what it changed is kept, when it
     /// changed lasting state: an acknowledged change survives even `kill -9`. The wait happens off
     /// this thread (the connection is parked); drags change nothing lasting and are answered at once.
-    private func apply(_ event: RoomEvent, to room: Room, request: Request) -> Response {
+    ///
+    /// The answers mean what they say: `200` applied (and kept, if lasting); `503` not applied, so a
+    /// retry is safe; `504` with `"outcome": "unknown"` when this instance cannot know (the group's
+    /// Redis broke off with the change sent) — a retry with the same `Idempotency-Key` is safe then too.
+    private func apply(_ event: RoomEvent, to room: Room, request: Request, lasting: Bool = false) -> Response {
+        let key = request.header(.idempotencyKey)
+        // In a group, a key this instance has no answer for may have one kept by an earlier owner.
+        if let key, lasting, !request.forwarded, let group = rooms.group, room.isRunHere, !room.knowsAnswer(for: key) {
+            return Response(
+                status: 200,
+                body: .deferred { [self] complete in
+                    group.keptAnswer(for: key, of: room.name) { kept in
+                        switch kept {
+                        case .success(.some(let body)):
+                            Metrics.standard.idempotentReplays.add()
+                            complete(.json(body))
+                        case .success(.none):
+                            Self.settle(applyHere(event, to: room, request: request, lasting: lasting), complete)
+                        case .failure(let failure): complete(Self.unavailable("the group cannot be asked", failure))
+                        }
+                    }
+                })
+        }
+        return applyHere(event, to: room, request: request, lasting: lasting)
+    }
+
+    private func applyHere(_ event: RoomEvent, to room: Room, request: Request, lasting: Bool) -> Response {
+        let key = request.header(.idempotencyKey)
         let applied: Room.Applied
         do {
-            applied = try room.handle(event)
+            applied = try room.handle(event, key: key, keepBy: request.keepDeadline)
         } catch .runElsewhere where rooms.group?.isUndecided(room.name) == true {
             // The first use of a room in a group: answered once this instance has tried to take it.
             return Response(
                 status: 200,
                 body: .deferred { [self] complete in
                     rooms.group?.whenDecided(room.name) {
-                        Self.settle(apply(event, to: room, request: request), complete)
+                        Self.settle(applyHere(event, to: room, request: request, lasting: lasting), complete)
                     }
                 })
         } catch .runElsewhere where !request.forwarded && rooms.group != nil {
             // Another instance runs the room: it applies the input and its answer is this one.
-            let input = ForwardedInput(path: request.path, body: request.body, client: request.client)
+            let input = ForwardedInput(
+                path: request.path, body: request.body, client: request.client,
+                key: key ?? "forwarded-" + AccessPolicy.generateToken(), lasting: lasting)
             return Response(
                 status: 200,
                 body: .deferred { [rooms] complete in
@@ -210,9 +253,7 @@ struct Router: RequestResponder {
         } catch {
             return Self.refusal(error)
         }
-        var writer = JSONWriter()
-        writer.object { $0.field("seq", applied.seq) }
-        let answer = Response.json(writer.bytes)
+        let answer = Response.json(Room.answerBody(seq: applied.seq))
         guard let durability = applied.durability else { return answer }
         if let outcome = durability.outcome { return Self.acknowledgement(answer, outcome) }
         return Response(
@@ -227,11 +268,16 @@ struct Router: RequestResponder {
 
     /// Applies input another instance carried here, as if it had been posted here, and hands the
     /// answer to `answer` once it is known (a lasting change: once kept).
-    func answer(forwarded input: ForwardedInput, _ answer: @escaping @Sendable (ForwardedAnswer) -> Void) {
+    func answer(
+        forwarded input: ForwardedInput, keepBy deadline: Int64?,
+        _ answer: @escaping @Sendable (ForwardedAnswer) -> Void
+    ) {
         var request = Request(
-            method: "POST", path: input.path, headers: ["content-type": "application/json"], body: input.body,
+            method: "POST", path: input.path,
+            headers: ["content-type": "application/json", "idempotency-key": input.key], body: input.body,
             client: input.client)
         request.forwarded = true
+        request.keepDeadline = deadline
         Self.settle(respond(to: request)) { response in
             let body: [UInt8]
             if case .bytes(let bytes) = response.body { body = bytes } else { body = [] }
@@ -250,11 +296,44 @@ struct Router: RequestResponder {
     private static func acknowledgement(_ answer: Response, _ outcome: Durability.Outcome) -> Response {
         switch outcome {
         case .success: return answer
-        case .failure(let failure):
-            var response = Response.error(503, "the change could not be saved: \(failure.description)")
-            response.headers.append(("Retry-After", "5"))
-            return response
+        case .failure(let failure): return unavailable("the change could not be kept", failure)
         }
+    }
+
+    /// `503`: nothing was applied, try again; or `504` when the outcome cannot be known.
+    static func unavailable(_ what: String, _ failure: StoreFailure) -> Response {
+        var writer = JSONWriter()
+        writer.object { json in
+            json.field(
+                "error",
+                failure.outcomeUnknown
+                    ? "\(what), and whether it was is unknown (\(failure.description)); retry with the same Idempotency-Key"
+                    : "\(what) (\(failure.description)); nothing was applied, try again")
+            json.field("outcome", failure.outcomeUnknown ? "unknown" : "not-applied")
+        }
+        var response = Response.json(writer.bytes, status: failure.outcomeUnknown ? 504 : 503)
+        response.headers.append(("Retry-After", failure.outcomeUnknown ? "1" : "5"))
+        return response
+    }
+
+    /// The room's snapshot: its own where it runs here, else the one its owner last published.
+    private func snapshot(of room: Room) -> Response {
+        if let json = room.snapshotJSON() { return .json(json) }
+        guard let group = rooms.group else { return .error(500, "the room has no snapshot") }
+        return Response(
+            status: 200,
+            body: .deferred { complete in
+                group.publishedSnapshot(of: room.name) { published in
+                    switch published {
+                    case .success(.some(let json)): complete(.json(json))
+                    case .success(.none):
+                        var response = Response.error(503, "the room has no owner yet; try again")
+                        response.headers.append(("Retry-After", "1"))
+                        complete(response)
+                    case .failure(let failure): complete(Self.unavailable("the group cannot be asked", failure))
+                    }
+                }
+            })
     }
 
     private static func refusal(_ refusal: RoomRefusal) -> Response {

@@ -1,7 +1,7 @@
 import StackModel
 
 /// Where rooms keep what must survive a restart: each room's `SavedStack` (order, tilts, style,
-/// removed photos). Rooms talk to this seam only; the engine behind it (a JSON file today) can
+/// removed photos). Rooms talk to this seam only; the engine behind it (SQLite, memory) can
 /// change without touching them.
 ///
 /// Every call returns at once: writing happens on the store's own threads, never on the caller's
@@ -11,8 +11,10 @@ protocol RoomStore: Sendable {
     func load(room: String) -> SavedStack?
 
     /// Keeps `saved` as the room's lasting state. `whenDurable`, if given, is called once, on any
-    /// thread, when this state (or a later one) is on disk and will survive `kill -9` — or with the
-    /// failure that kept it from getting there.
+    /// thread (perhaps at once, on the caller's), when this state (or a later one) is on disk and will
+    /// survive `kill -9` — or with the failure that kept it from getting there. After a failure told
+    /// to someone waiting, the room's later saves are refused (told so at once, not written) until
+    /// one comes `.restored`: what was refused must never reach the disk with a later save.
     func save(
         _ saved: SavedStack, room: String, urgency: SaveUrgency,
         whenDurable: (@Sendable (Result<Void, StoreFailure>) -> Void)?)
@@ -31,9 +33,16 @@ enum SaveUrgency: Sendable, Equatable {
     /// Nobody waits (a slideshow step, a folder change): write within a short delay, together with
     /// the changes that come meanwhile.
     case background
+    /// The room went back to its state as last kept, after a change someone waited for could not be
+    /// kept: a store that refused the room's saves since (so that nothing of the undone change
+    /// reaches the disk later) takes them again from this one.
+    case restored
 }
 
-/// A save that did not reach the disk.
+/// A save that did not reach the disk (or the group).
 struct StoreFailure: Error, Equatable, CustomStringConvertible {
     var description: String
+    /// The change may have been kept after all (the connection broke with it sent): whoever waits is
+    /// told the outcome is unknown rather than that it failed.
+    var outcomeUnknown = false
 }

@@ -25,9 +25,14 @@ final class SQLiteStore: RoomStore {
     private struct Shared {
         /// Every room's latest saved state, what `load` answers (committed or not).
         var latest: [String: SavedStack]
+        /// Every room's state as last committed.
+        var committed: [String: SavedStack]
         /// Saved since the last commit, waiting for the next one.
         var unwritten: [String: SavedStack] = [:]
-        var waiters: [@Sendable (Durability.Outcome) -> Void] = []
+        var waiters: [String: [@Sendable (Durability.Outcome) -> Void]] = [:]
+        /// Rooms whose commit failed someone waiting: their saves are refused until one comes
+        /// `.restored` (the room went back to its committed state).
+        var refusing: Set<String> = []
         var immediateWriteQueued = false
         var delayedWriteQueued = false
         var saves = 0
@@ -51,7 +56,8 @@ final class SQLiteStore: RoomStore {
             try writer.write(imported)
             log.record("state.imported", "imported \(imported.count) rooms from the JSON state file into \(path)")
         }
-        shared = Locked(Shared(latest: writer.savedRooms()))
+        let rooms = writer.savedRooms()
+        shared = Locked(Shared(latest: rooms, committed: rooms))
     }
 
     func load(room: String) -> SavedStack? {
@@ -70,17 +76,25 @@ final class SQLiteStore: RoomStore {
         _ saved: SavedStack, room: String, urgency: SaveUrgency,
         whenDurable: (@Sendable (Durability.Outcome) -> Void)?
     ) {
-        let (now, later) = shared.withLock { shared -> (Bool, Bool) in
+        let (now, later, refused) = shared.withLock { shared -> (Bool, Bool, Bool) in
+            if shared.refusing.contains(room) {
+                guard urgency == .restored else { return (false, false, true) }
+                shared.refusing.remove(room)
+            }
             shared.latest[room] = saved
             shared.unwritten[room] = saved
             shared.saves += 1
-            if let whenDurable { shared.waiters.append(whenDurable) }
+            if let whenDurable { shared.waiters[room, default: []].append(whenDurable) }
             if urgency == .acknowledged {
                 defer { shared.immediateWriteQueued = true }
-                return (!shared.immediateWriteQueued, false)
+                return (!shared.immediateWriteQueued, false, false)
             }
             defer { shared.delayedWriteQueued = true }
-            return (false, !shared.delayedWriteQueued)
+            return (false, !shared.delayedWriteQueued, false)
+        }
+        if refused {
+            whenDurable?(.failure(StoreFailure(description: "an earlier change of this room could not be saved")))
+            return
         }
         if now { queue.async { [self] in write() } }
         if later { queue.asyncAfter(deadline: .now() + Self.writeDelay) { [self] in write() } }
@@ -103,6 +117,7 @@ final class SQLiteStore: RoomStore {
         }
         guard !rooms.isEmpty else { return }
         let outcome: Durability.Outcome
+        var failed = false
         do {
             let started = DispatchTime.now().uptimeNanoseconds
             defer {
@@ -113,21 +128,33 @@ final class SQLiteStore: RoomStore {
             outcome = .success(())
             let recovered = shared.withLock { shared in
                 defer { shared.failure = nil }
+                shared.committed.merge(rooms) { _, new in new }
                 return shared.failure != nil
             }
             if recovered { log.record("save.recovered", "saving to \(path) works again", ["path": .string(path)]) }
         } catch {
             Metrics.standard.saveFailures.add()
             outcome = .failure(StoreFailure(description: error.description))
-            retryLater(rooms, failure: StoreFailure(description: error.description))
+            failed = true
         }
-        for waiter in waiters { waiter(outcome) }
+        if failed, case .failure(let failure) = outcome {
+            // A room someone waited for is refused until it has gone back; the rest is tried again.
+            let refused = Set(waiters.keys)
+            shared.withLock { shared in
+                shared.refusing.formUnion(refused)
+                for room in refused { shared.latest[room] = shared.committed[room] }
+            }
+            retryLater(rooms.filter { !refused.contains($0.key) }, failure: failure)
+        }
+        for waiter in waiters.values.joined() { waiter(outcome) }
     }
 
     /// Puts back what a failed commit held (unless a newer state came meanwhile) and tries again.
     private func retryLater(_ rooms: [String: SavedStack], failure: StoreFailure) {
         let (first, schedule) = shared.withLock { shared -> (Bool, Bool) in
-            for (room, saved) in rooms where shared.unwritten[room] == nil { shared.unwritten[room] = saved }
+            for (room, saved) in rooms where shared.unwritten[room] == nil && !shared.refusing.contains(room) {
+                shared.unwritten[room] = saved
+            }
             defer {
                 shared.failure = failure
                 shared.delayedWriteQueued = true

@@ -47,7 +47,13 @@ final class RedisConnection: Sendable {
             if let context {
                 connected = context
             } else {
-                connected = try connect()
+                do throws(RedisError) {
+                    connected = try connect()
+                } catch {
+                    Metrics.standard.redisErrors.add("unavailable")
+                    if case .unavailable(let reason) = error { throw .notSent(reason) }
+                    throw error
+                }
                 context = connected
             }
             let started = DispatchTime.now().uptimeNanoseconds
@@ -79,7 +85,8 @@ final class RedisConnection: Sendable {
             let appended = withArgv(arguments) { argc, argv, lengths in
                 redisAppendCommandArgv(context, argc, argv, lengths)
             }
-            guard appended == REDIS_OK else { throw .unavailable(errorText(context)) }
+            // Appending only fills hiredis's output buffer: nothing has reached Redis yet.
+            guard appended == REDIS_OK else { throw .notSent(errorText(context)) }
         }
         var replies: [RedisReply] = []
         replies.reserveCapacity(commands.count)

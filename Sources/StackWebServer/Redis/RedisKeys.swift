@@ -24,6 +24,15 @@ enum RedisKeys {
     /// The owners' answers to the input an instance carried, a capped stream that instance reads.
     static func answers(_ instanceID: String) -> [UInt8] { Array("stackweb:instance:\(instanceID):answers".utf8) }
 
+    /// The room's snapshot (JSON) as its owner last kept it: what instances that do not run the room
+    /// answer a read with.
+    static func snapshot(_ room: String) -> [UInt8] { key(room, "snapshot") }
+
+    /// The answer given to a request with this `Idempotency-Key` (the body of a `200`), kept ten minutes.
+    static func answer(_ idempotencyKey: String, of room: String) -> [UInt8] {
+        Array("stackweb:{\(room)}:answer:".utf8) + Array(idempotencyKey.utf8)
+    }
+
     /// Each instance's count of the room's viewers, with the time it lapses (a hash by instance id).
     static func viewers(_ room: String) -> [UInt8] { key(room, "viewers") }
 

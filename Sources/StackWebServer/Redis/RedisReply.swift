@@ -31,16 +31,27 @@ enum RedisReply: Equatable, Sendable {
 
 /// Why a Redis call did not get an answer, or got a refusal.
 enum RedisError: Error, Equatable, CustomStringConvertible {
-    /// Redis cannot be reached, or the connection broke or timed out: whether the command ran is unknown.
+    /// The connection broke or timed out with the commands sent: whether they ran is unknown.
     case unavailable(String)
+    /// Redis could not be reached: nothing was sent, so nothing ran.
+    case notSent(String)
     /// Redis answered with an error reply.
     case refused(String)
     /// The reply does not have the shape the command promises.
     case unexpected(String)
 
+    /// Whether the commands surely did not run (nothing reached Redis, or it refused them).
+    var surelyNotRun: Bool {
+        switch self {
+        case .notSent, .refused: true
+        case .unavailable, .unexpected: false
+        }
+    }
+
     var description: String {
         switch self {
         case .unavailable(let reason): "Redis unavailable: \(reason)"
+        case .notSent(let reason): "Redis unreachable: \(reason)"
         case .refused(let message): "Redis refused: \(message)"
         case .unexpected(let what): "unexpected Redis reply: \(what)"
         }

@@ -23,23 +23,45 @@ final class RoomLeases: Sendable {
     /// the lease runs out cannot make two owners.
     static let safetyMargin = 0.5
 
+    /// How long after it is sent Redis may still run a lease attempt or renewal: one that Redis runs
+    /// later (it was frozen) is refused, so no lease is taken that its taker no longer waits for.
+    static let deadlineMilliseconds: Int64 = 750
+
     /// What changed, told on the leases' queue.
     enum Change {
-        /// This instance runs the room now, from `saved` (the room's state in Redis, `nil` for none);
-        /// `lastSeq` is the id of the last event any owner published.
-        case gained(room: String, epoch: Int, saved: SavedStack?, lastSeq: Int)
-        /// Another instance runs it, or may: this one must stop.
-        case lost(room: String)
+        /// This instance runs the room now with `epoch`, from `saved` (the room's state in Redis,
+        /// `nil` for none), read in the same script that took the lease.
+        case gained(room: String, epoch: Int, saved: SavedStack?)
+        /// The lease taken with `epoch` is gone: another instance runs the room, or may.
+        case lost(room: String, epoch: Int)
     }
 
+    /// KEYS: lease, epoch, state, events. ARGV: instance, lease ms, deadline (Redis ms), the highest
+    /// epoch this instance has seen, the epoch stride. The new epoch is above every epoch the room's
+    /// history names, and above what the instance saw: a Redis that came back empty (no epoch key)
+    /// cannot hand out an epoch whose ids were used before.
     static let acquire = RedisScript(
         """
+        local now = redis.call('TIME')
+        if tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) > tonumber(ARGV[3]) then return -1 end
         if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return false end
-        local last = redis.call('XREVRANGE', KEYS[4], '+', '-', 'COUNT', 1)
-        return {redis.call('INCR', KEYS[2]), redis.call('GET', KEYS[3]), last[1] and last[1][1] or '0-0'}
+        local floor = tonumber(ARGV[4])
+        local top = redis.call('XREVRANGE', KEYS[4], '+', '-', 'COUNT', 1)
+        if top[1] then
+          local named = math.floor(tonumber(string.match(top[1][1], '^(%d+)')) / tonumber(ARGV[5]))
+          if named > floor then floor = named end
+        end
+        local epoch = redis.call('INCR', KEYS[2])
+        if epoch <= floor then
+          epoch = floor + 1
+          redis.call('SET', KEYS[2], epoch)
+        end
+        return {epoch, redis.call('GET', KEYS[3])}
         """)
     static let renew = RedisScript(
         """
+        local now = redis.call('TIME')
+        if tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) > tonumber(ARGV[3]) then return -1 end
         if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
         return 0
         """)
@@ -51,6 +73,7 @@ final class RoomLeases: Sendable {
 
     let instanceID: String
     private let connection: RedisConnection
+    private let clock = RedisClock()
     private let defaultStyle: StyleName
     private let queue = DispatchQueue(label: "stackweb.redis.leases")
     /// Made once, scheduled once in `start`, cancelled once in `stop`: the timer's own calls are thread-safe.
@@ -67,6 +90,8 @@ final class RoomLeases: Sendable {
         var failure: StoreFailure?
         /// Wanted rooms whose first attempt is over, and who waits for the others'.
         var decided: Set<String> = []
+        /// The highest epoch this instance has held each room with.
+        var highestEpoch: [String: Int] = [:]
         var waiting: [String: [@Sendable () -> Void]] = [:]
     }
 
@@ -79,6 +104,7 @@ final class RoomLeases: Sendable {
         }
     }
 
+    /// `connection` should time out soon (a second): an attempt that waits longer is late anyway.
     init(instanceID: String, connection: RedisConnection, defaultStyle: StyleName) {
         self.instanceID = instanceID
         self.connection = connection
@@ -116,6 +142,14 @@ final class RoomLeases: Sendable {
 
     func owns(_ room: String) -> Bool {
         state.withLock { state in state.owned[room].map { DispatchTime.now() < $0.validUntil } ?? false }
+    }
+
+    /// Whether this instance still holds the room's lease taken with `epoch`.
+    func holds(_ room: String, epoch: Int) -> Bool {
+        state.withLock { state in
+            guard let held = state.owned[room], held.epoch == epoch else { return false }
+            return DispatchTime.now() < held.validUntil
+        }
     }
 
     func want(_ room: String) {
@@ -162,46 +196,63 @@ final class RoomLeases: Sendable {
     /// Renews what is due, takes what is free. Runs on `queue` only.
     private func tick() {
         let now = DispatchTime.now()
-        let (expired, dropped, due, free) = state.withLock { state in
-            guard state.running else { return ([String](), [String](), [String](), [String]()) }
+        let (ended, dropped, due, free) = state.withLock { state in
+            guard state.running else { return ([(String, Int)](), [String](), [String](), [String]()) }
             let expired = state.owned.filter { now >= $0.value.validUntil }.map(\.key)
             let dropped = state.owned.keys.filter { !state.wanted.contains($0) && !expired.contains($0) }
+            let ended = (expired + dropped).map { ($0, state.owned[$0]!.epoch) }
             for room in expired + dropped { state.owned[room] = nil }
             let due = state.owned.filter { now >= $0.value.renewedAt + Self.renewInterval }.map(\.key)
             let free = state.wanted.filter { state.owned[$0] == nil }
-            return (expired, dropped, due, Array(free))
+            return (ended, dropped, due, Array(free))
         }
         let tell = changed.withLock { $0 }
-        for room in expired + dropped { tell(.lost(room: room)) }
+        for (room, epoch) in ended { tell(.lost(room: room, epoch: epoch)) }
         if !dropped.isEmpty { release(dropped) }
         if !due.isEmpty { renew(due, sentAt: now) }
         if !free.isEmpty { acquire(free, sentAt: now) }
     }
 
     private func renew(_ rooms: [String], sentAt: DispatchTime) {
-        let arguments = [Array(instanceID.utf8), Array(String(Self.leaseMilliseconds).utf8)]
-        let round = { () throws(RedisError) in try self.run(Self.renew, rooms, arguments: { _ in arguments }) }
+        let round = { () throws(RedisError) -> [RedisReply] in
+            let arguments = try self.arguments(deadline: true)
+            return try self.run(Self.renew, rooms, arguments: { _ in arguments })
+        }
         guard let replies = reporting(round) else { return }
-        var lost: [String] = []
+        var lost: [(String, Int)] = []
         state.withLock { state in
-            for (room, reply) in zip(rooms, replies) where state.owned[room] != nil {
-                if reply.integer == 1 {
-                    state.owned[room]?.renewedAt = sentAt
-                } else {
+            for (room, reply) in zip(rooms, replies) {
+                guard let held = state.owned[room] else { continue }
+                switch reply.integer {
+                case 1: state.owned[room]?.renewedAt = sentAt
+                // Late: not renewed, but not lost either (the next renewal may still come in time).
+                case -1: continue
+                default:
                     state.owned[room] = nil
-                    lost.append(room)
+                    lost.append((room, held.epoch))
                 }
             }
         }
         let tell = changed.withLock { $0 }
-        for room in lost { tell(.lost(room: room)) }
+        for (room, epoch) in lost { tell(.lost(room: room, epoch: epoch)) }
+    }
+
+    /// The instance, the lease's length and (for attempts and renewals) the deadline in Redis's time.
+    private func arguments(deadline: Bool) throws(RedisError) -> [[UInt8]] {
+        var arguments = [Array(instanceID.utf8), Array(String(Self.leaseMilliseconds).utf8)]
+        if deadline { arguments.append(Array(String(try clock.now(on: connection) + Self.deadlineMilliseconds).utf8)) }
+        return arguments
     }
 
     private func acquire(_ rooms: [String], sentAt: DispatchTime) {
-        let arguments = [Array(instanceID.utf8), Array(String(Self.leaseMilliseconds).utf8)]
         let keys = { (room: String) in [RedisKeys.epoch(room), RedisKeys.state(room), RedisKeys.events(room)] }
-        let round = { () throws(RedisError) in
-            try self.run(Self.acquire, rooms, keys: keys, arguments: { _ in arguments })
+        let highest = state.withLock { $0.highestEpoch }
+        let stride = Array(String(RoomState.epochStride).utf8)
+        let round = { () throws(RedisError) -> [RedisReply] in
+            let arguments = try self.arguments(deadline: true)
+            return try self.run(Self.acquire, rooms, keys: keys) { room in
+                arguments + [Array(String(highest[room] ?? 0).utf8), stride]
+            }
         }
         let replies = reporting(round) ?? []
         var gained: [Change] = []
@@ -209,10 +260,10 @@ final class RoomLeases: Sendable {
             for (room, reply) in zip(rooms, replies) {
                 guard let fields = reply.array, let epoch = fields.first?.integer, state.running else { continue }
                 state.owned[room] = Held(epoch: epoch, renewedAt: sentAt)
+                state.highestEpoch[room] = max(state.highestEpoch[room] ?? 0, epoch)
                 Metrics.standard.redisTakeovers.add()
                 let saved = fields.dropFirst().first?.bytes.flatMap { SavedStack(json: $0, defaultStyle: defaultStyle) }
-                let lastSeq = fields.dropFirst(2).first?.text.flatMap(RedisStreamID.init)?.seq ?? 0
-                gained.append(.gained(room: room, epoch: epoch, saved: saved, lastSeq: lastSeq))
+                gained.append(.gained(room: room, epoch: epoch, saved: saved))
             }
         }
         let tell = changed.withLock { $0 }

@@ -1,85 +1,113 @@
 import Dispatch
 
-/// Publishes what the rooms this instance runs do to each room's stream in Redis: every change once,
-/// in order, with the snapshots other instances start their viewers from. On its own queue and
-/// connection, so a room's lock is never held across a Redis call; whatever the rooms hand over
-/// while a round trip is under way goes in the next one, pipelined.
+/// Publishes what the rooms this instance runs do to each room's stream in Redis — every change
+/// once, in order, with the snapshots other instances start their viewers from — and keeps their
+/// lasting state with it: one script per publication, atomic, so the room's state, its history and
+/// the answers it gave never disagree in Redis. On its own queue and connection, so a room's lock is
+/// never held across a Redis call; whatever the rooms hand over while a round trip is under way goes
+/// in the next one, pipelined.
 ///
-/// Fenced like the store: a script appends only while the epoch this instance holds the room with
-/// is the room's, so an owner that lost the room cannot add to its history.
-///
-/// A change that could not be sent (Redis was unreachable for less than a lease, so this instance
-/// still runs the room) leaves a hole in the room's history that the other instances' viewers would
-/// carry until the cards it moved moved again. Once Redis answers again, `onRecovery` hears of each
-/// such room, and the room publishes its whole snapshot to every viewer of the group.
+/// The script takes a publication only if (1) the epoch it names is still the room's (an owner that
+/// lost the room cannot add to its history), (2) Redis's clock has not passed its deadline (a
+/// publication Redis runs late, after its sender gave up waiting, is refused rather than applied),
+/// and (3) a change continues the history exactly (its id follows the stream's last): a change after
+/// one that was refused is refused too, so what the group has is always a prefix of what the owner
+/// numbered, up to the next rebase (a snapshot, which starts the history afresh and re-creates the
+/// stream whatever it held). Each publication's outcome is reported to its room, in order.
 final class RoomPublisher: Sendable {
-    /// How often a publisher with holes to mend asks Redis whether it answers again.
+    /// How often a publisher whose publications failed asks Redis whether it answers again.
     static let recoveryInterval = 1.0
+    /// How long after it is sent Redis may still take a publication.
+    static let deadlineMilliseconds: Int64 = 1500
+    /// How long an idempotency answer is kept in Redis.
+    static let answerLifetimeMilliseconds = Int(IdempotencyLedger.lifetime)
 
-    /// Appends one entry if the epoch is still the room's, trimming the stream near the replay ring's size.
-    static let append = RedisScript(
+    /// KEYS: epoch, events, state, rooms, snapshot, then the answers to keep, then those to forget.
+    /// ARGV: epoch, stream length, id ('' for none), kind, data, state ('' for none), room, snapshot
+    /// ('' for none), deadline (Redis ms), answer lifetime (ms), number of answers, the answers.
+    /// Returns 1 taken, 0 another epoch, -1 too late, -2 not continuing the history.
+    static let publish = RedisScript(
         """
         if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-        redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], ARGV[3], 'k', ARGV[4], 'd', ARGV[5])
+        local now = redis.call('TIME')
+        if tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) > tonumber(ARGV[9]) then return -1 end
+        if ARGV[3] ~= '' then
+          local seq = tonumber(string.match(ARGV[3], '^(%d+)'))
+          local top = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
+          local topSeq = top[1] and tonumber(string.match(top[1][1], '^(%d+)')) or -1
+          if ARGV[4] == 'c' then
+            if topSeq ~= seq - 1 then return -2 end
+          elseif ARGV[4] == 'b' then
+            if topSeq ~= seq then return -2 end
+          elseif topSeq >= seq then
+            redis.call('DEL', KEYS[2])
+          end
+          redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], ARGV[3], 'k', ARGV[4], 'd', ARGV[5])
+        end
+        if ARGV[6] ~= '' then
+          redis.call('SET', KEYS[3], ARGV[6])
+          redis.call('SADD', KEYS[4], ARGV[7])
+        end
+        if ARGV[8] ~= '' then redis.call('SET', KEYS[5], ARGV[8]) end
+        local answers = tonumber(ARGV[11])
+        for i = 1, answers do redis.call('SET', KEYS[5 + i], ARGV[11 + i], 'PX', ARGV[10]) end
+        for i = 6 + answers, #KEYS do redis.call('DEL', KEYS[i]) end
         return 1
         """)
 
     private let connection: RedisConnection
-    /// The epoch this instance holds a room with, while it runs it.
-    private let epoch: @Sendable (String) -> Int?
+    private let clock = RedisClock()
     private let log: @Sendable (String) -> Void
     private let queue = DispatchQueue(label: "stackweb.redis.publish")
     private let pending = Locked(Pending())
 
-    /// What is sent, in order: entries of rooms this instance runs, and plain commands (input carried
-    /// to another owner, answers to input carried here).
+    typealias Report = @Sendable (GroupPublication.Outcome) -> Void
+
+    /// What is sent, in order: rooms' publications, and plain commands (input carried to another
+    /// owner, answers to input carried here).
     private enum Item {
-        case entry(room: String, RoomRelay.Entry)
+        case publication(room: String, GroupPublication, Report)
         case command([[UInt8]])
     }
 
     private struct Pending {
-        var entries: [Item] = []
+        var items: [Item] = []
         var queued = false
         /// Entries appended and Redis commands sent so far (the cost of a change through Redis).
         var published = 0
         var commands = 0
-        /// Rooms with a change Redis did not take, and whether a check that it answers is due.
-        var holes: Set<String> = []
+        /// Rooms with a publication Redis did not take, and whether a check that it answers is due.
+        var failed: Set<String> = []
         var checking = false
         var recovered: (@Sendable (String) -> Void)?
     }
 
-    init(
-        connection: RedisConnection, epoch: @escaping @Sendable (String) -> Int?,
-        log: @escaping @Sendable (String) -> Void
-    ) {
+    init(connection: RedisConnection, log: @escaping @Sendable (String) -> Void) {
         self.connection = connection
-        self.epoch = epoch
         self.log = log
     }
 
-    /// Queues the entry; returns at once.
-    func publish(_ entry: RoomRelay.Entry, of room: String) {
-        enqueue(.entry(room: room, entry))
+    /// Queues the publication; `report` hears its outcome, on the publisher's queue. Returns at once.
+    func publish(_ publication: GroupPublication, of room: String, report: @escaping Report) {
+        enqueue(.publication(room: room, publication, report))
     }
 
-    /// Queues plain commands, sent in order with the entries; their replies are not looked at.
+    /// Queues plain commands, sent in order with the publications; their replies are not looked at.
     func send(_ commands: [[[UInt8]]]) {
         for command in commands { enqueue(.command(command)) }
     }
 
     private func enqueue(_ item: Item) {
         let schedule = pending.withLock { pending in
-            pending.entries.append(item)
+            pending.items.append(item)
             defer { pending.queued = true }
             return !pending.queued
         }
         if schedule { queue.async { [self] in drain() } }
     }
 
-    /// `recovered(room)` is called, on the publisher's queue, for each room whose history has a
-    /// hole once Redis takes entries again.
+    /// `recovered(room)` is called, on the publisher's queue, for each room with a failed publication
+    /// once Redis answers again.
     func onRecovery(_ recovered: @escaping @Sendable (String) -> Void) {
         pending.withLock { $0.recovered = recovered }
     }
@@ -92,43 +120,117 @@ final class RoomPublisher: Sendable {
     /// Entries appended to streams, and Redis commands sent for them, since start.
     var counts: (published: Int, commands: Int) { pending.withLock { ($0.published, $0.commands) } }
 
-    /// Sends every queued entry in one pipeline. Runs on `queue` only.
+    /// Sends every queued item in one pipeline and reports each publication's outcome. Runs on `queue` only.
     private func drain() {
-        let entries = pending.withLock { pending in
+        let items = pending.withLock { pending in
             defer {
-                pending.entries.removeAll()
+                pending.items.removeAll()
                 pending.queued = false
             }
-            return pending.entries
+            return pending.items
         }
-        guard !entries.isEmpty else { return }
-        do {
-            let replies = try send(entries)
-            let published = zip(entries, replies).filter { item, reply in
-                if case .entry = item { reply.integer == 1 } else { false }
+        guard !items.isEmpty else { return }
+        let outcomes = send(items)
+        var failed: Set<String> = []
+        var published = 0
+        for (item, outcome) in zip(items, outcomes) {
+            guard case .publication(let room, let publication, let report) = item else { continue }
+            if outcome == .accepted, publication.entry != nil { published += 1 }
+            if outcome != .accepted { failed.insert(room) }
+            report(outcome)
+        }
+        pending.withLock {
+            $0.published += published
+            $0.commands += items.count
+        }
+        if failed.isEmpty {
+            mendFailures()
+        } else {
+            if outcomes.contains(where: { if case .unknown = $0 { true } else { false } }) {
+                log("warning: Redis did not answer; the outcome of \(failed.count) rooms' changes is unknown")
             }
-            pending.withLock {
-                $0.published += published.count
-                $0.commands += replies.count
-            }
-            var holes: Set<String> = []
-            for (item, reply) in zip(entries, replies) {
-                guard case .entry(let room, _) = item, case .error(let message) = reply else { continue }
-                log("warning: a room's change was not published: \(message)")
-                holes.insert(room)
-            }
-            holes.isEmpty ? mendHoles() : remember(holes)
-        } catch {
-            log("warning: \(entries.count) changes were not published: \(error)")
-            remember(Set(entries.compactMap { if case .entry(let room, _) = $0 { room } else { nil } }))
+            remember(failed)
         }
     }
 
-    /// Rooms whose history now has a hole: mended once Redis answers (a check every `recoveryInterval`).
+    /// Each item's outcome (a plain command's is not looked at).
+    private func send(_ items: [Item]) -> [GroupPublication.Outcome] {
+        do {
+            let deadline = try clock.now(on: connection) + Self.deadlineMilliseconds
+            var commands: [[[UInt8]]] = []
+            for item in items {
+                switch item {
+                case .command(let command): commands.append(command)
+                case .publication(let room, let publication, _):
+                    let due = min(deadline, publication.keep?.deadline ?? deadline)
+                    commands.append(try Self.call(publication, of: room, deadline: due, on: connection))
+                }
+            }
+            var replies = try connection.pipeline(commands)
+            if replies.contains(where: RedisScript.isUnknown) {
+                // Redis restarted and forgot the script: none of the publications ran. The script is
+                // loaded again and they are sent again (the plain commands went through).
+                try Self.publish.load(on: connection)
+                let publications = items.indices.filter { if case .publication = items[$0] { true } else { false } }
+                let again = try connection.pipeline(publications.map { commands[$0] })
+                for (index, reply) in zip(publications, again) { replies[index] = reply }
+            }
+            return replies.map(Self.outcome)
+        } catch {
+            let reason = error.description
+            return items.map { _ in error.surelyNotRun ? .refused(reason) : .unknown(reason) }
+        }
+    }
+
+    private static func outcome(_ reply: RedisReply) -> GroupPublication.Outcome {
+        switch reply {
+        case .integer(1): .accepted
+        case .integer(0): .refused("another instance runs the room now")
+        case .integer(-1): .refused("Redis took it too late")
+        case .integer(-2): .refused("it does not continue the room's history in Redis")
+        // A script error may have stopped it halfway.
+        case .error(let message): .unknown("Redis refused it: \(message)")
+        default: .accepted
+        }
+    }
+
+    /// The `EVALSHA` of one publication.
+    private static func call(
+        _ publication: GroupPublication, of room: String, deadline: Int64, on connection: RedisConnection
+    ) throws(RedisError) -> [[UInt8]] {
+        let empty: [UInt8] = []
+        let keep = publication.keep
+        var (id, kind, data) = (empty, empty, empty)
+        if let entry = publication.entry {
+            id = Array(RedisStreamID(entry).text.utf8)
+            data = entry.bytes
+            kind =
+                switch entry {
+                case .change: Array("c".utf8)
+                case .takeover: Array("t".utf8)
+                case .base: Array("b".utf8)
+                }
+        }
+        let answers = keep?.answers ?? []
+        let keys =
+            [
+                RedisKeys.epoch(room), RedisKeys.events(room), RedisKeys.state(room), RedisKeys.rooms,
+                RedisKeys.snapshot(room),
+            ] + answers.map { RedisKeys.answer($0.key, of: room) }
+            + (keep?.forgotten ?? []).map { RedisKeys.answer($0, of: room) }
+        let arguments: [[UInt8]] =
+            [
+                Array(String(publication.epoch).utf8), Array(String(RoomSettings.replayCapacity).utf8), id, kind, data,
+                keep?.saved.json ?? empty, Array(room.utf8), keep?.snapshot ?? empty, Array(String(deadline).utf8),
+                Array(String(answerLifetimeMilliseconds).utf8), Array(String(answers.count).utf8),
+            ] + answers.map(\.body)
+        return try publish.call(keys: keys, arguments: arguments, on: connection)
+    }
+
+    /// Rooms with a failed publication: told once Redis answers (a check every `recoveryInterval`).
     private func remember(_ rooms: Set<String>) {
-        guard !rooms.isEmpty else { return }
         let schedule = pending.withLock { pending in
-            pending.holes.formUnion(rooms)
+            pending.failed.formUnion(rooms)
             defer { pending.checking = true }
             return !pending.checking
         }
@@ -146,60 +248,15 @@ final class RoomPublisher: Sendable {
             return
         }
         pending.withLock { $0.checking = false }
-        mendHoles()
+        mendFailures()
     }
 
-    /// Hands every room with a hole to `recovered` (whose snapshot is then queued here). Runs on `queue` only.
-    private func mendHoles() {
+    /// Tells `recovered` of every room with a failed publication. Runs on `queue` only.
+    private func mendFailures() {
         let (rooms, recovered) = pending.withLock { pending in
-            defer { pending.holes.removeAll() }
-            return (pending.holes, pending.recovered)
+            defer { pending.failed.removeAll() }
+            return (pending.failed, pending.recovered)
         }
         for room in rooms { recovered?(room) }
-    }
-
-    /// One reply per item, in order (an entry of a room no longer run here is not sent: `.null`).
-    private func send(_ items: [Item]) throws(RedisError) -> [RedisReply] {
-        var commands: [[[UInt8]]] = []
-        var sent: [Int] = []
-        for (index, item) in items.enumerated() {
-            let room: String
-            let entry: RoomRelay.Entry
-            switch item {
-            case .command(let command):
-                commands.append(command)
-                sent.append(index)
-                continue
-            case .entry(let itemRoom, let itemEntry):
-                room = itemRoom
-                entry = itemEntry
-            }
-            guard let epoch = epoch(room) else { continue }
-            let (kind, bytes): (String, [UInt8]) =
-                switch entry {
-                case .change(_, let bytes): ("c", bytes)
-                case .takeover(_, let bytes): ("t", bytes)
-                case .base(_, let bytes): ("b", bytes)
-                }
-            commands.append(
-                try Self.append.call(
-                    keys: [RedisKeys.epoch(room), RedisKeys.events(room)],
-                    arguments: [
-                        Array(String(epoch).utf8), Array(String(RoomSettings.replayCapacity).utf8),
-                        Array(RedisStreamID(entry).text.utf8), Array(kind.utf8), bytes,
-                    ], on: connection))
-            sent.append(index)
-        }
-        let replies = try connection.pipeline(commands)
-        var all = [RedisReply](repeating: .null, count: items.count)
-        for (index, reply) in zip(sent, replies) { all[index] = reply }
-        if replies.contains(where: RedisScript.isUnknown) {
-            // Redis restarted and forgot the script: it is loaded again and the entries repeated
-            // (every one of them was refused); the plain commands went through and are not repeated.
-            try Self.append.load(on: connection)
-            let entries = items.indices.filter { if case .entry = items[$0] { true } else { false } }
-            for (index, reply) in zip(entries, try send(entries.map { items[$0] })) { all[index] = reply }
-        }
-        return all
     }
 }

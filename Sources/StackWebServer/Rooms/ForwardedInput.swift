@@ -6,6 +6,11 @@ struct ForwardedInput: Equatable, Sendable {
     var body: [UInt8]
     /// The poster's address, for the owner's per-address rate limit.
     var client: String
+    /// The request's `Idempotency-Key`, or one made for it: the owner keeps its answer with the
+    /// change, so the poster can find out whether a change whose answer it never got was kept.
+    var key: String
+    /// Whether the input is a command that changes lasting state (only those are kept with their key).
+    var lasting: Bool
 }
 
 /// The owner's answer to a `ForwardedInput`, carried back to the instance the person waits at.

@@ -1,15 +1,20 @@
+import Dispatch
 import StackModel
 
 /// Runs one room: applies its events one at a time under a lock (the room's serial executor), hands
 /// them to the pure `RoomState`, and carries out the effects — the viewers' streams, wake-ups
-/// through the scheduler, saves through the store.
+/// through the scheduler, saves through the store, and in a group what the group must have.
+///
+/// What is kept and what is answered agree: a lasting change is acknowledged only once the store (or
+/// the group) has it, and one the store refuses is undone — the room goes back to its state as last
+/// kept (`RoomEvent.keepRefused`), so an answer that says "not applied" is true everywhere.
 final class Room: Sendable {
     let name: String
     private let core: Locked<Core>
     private let scheduler: any RoomScheduler
     private let store: any RoomStore
-    /// Makes the room's stack when it is first used and after each unload.
-    private let restore: @Sendable () -> Stack
+    /// Makes the room's stack from its lasting state (`nil`: a room never saved).
+    private let restore: @Sendable (SavedStack?) -> Stack
     /// Told, outside the room's lock, when a transient room's last viewer has left.
     private let unwatched: @Sendable (Room) -> Void
     private let log: OperatorLog
@@ -30,10 +35,36 @@ final class Room: Sendable {
         var viewerLeft = false
         /// In a group, while another instance runs the room: what its owner published.
         var relay = RoomRelay()
-        /// While this instance runs the room in a group: changes published since the last snapshot.
-        var changesSinceBase = 0
+        /// The room's lasting state as last kept, and the id of the event that made it: what a change
+        /// that cannot be kept goes back to.
+        var kept = Kept(seq: 0, saved: nil)
+        /// Acknowledgements waiting for the store or the group, oldest first.
+        var waiting: [Waiting] = []
+        /// Keys whose answers the group must forget (their changes were undone), until a rebase with
+        /// them is taken.
+        var forgotten: Set<String> = []
+        /// A rebase the group did not take: one is published again once the group answers.
+        var rebaseOwed = false
+        /// The id of the latest rebase: a failure of anything published before it is already undone.
+        var rebasedAt = 0
+        /// The `Idempotency-Key` of the input being applied, if it carried one.
+        var key: String?
+        /// When the poster of the input being applied stops waiting (forwarded input, Redis's time).
+        var keepDeadline: Int64?
 
         var abandoned: Bool { transient && streams.isEmpty && expectedViewers == 0 }
+    }
+
+    struct Kept {
+        var seq: Int
+        var saved: SavedStack?
+    }
+
+    /// A lasting change someone waits to hear is kept.
+    struct Waiting {
+        var seq: Int
+        var key: String?
+        var durability: Durability
     }
 
     /// What an accepted event did: the room's `seq` after it, and, when it changed lasting state,
@@ -46,7 +77,7 @@ final class Room: Sendable {
     init(
         name: String, settings: RoomSettings, library: PhotoLibrary, asleep: Bool, scheduler: any RoomScheduler,
         store: any RoomStore, transient: Bool = false, group: (any RoomGroup)? = nil,
-        restore: @escaping @Sendable () -> Stack, unwatched: @escaping @Sendable (Room) -> Void = { _ in },
+        restore: @escaping @Sendable (SavedStack?) -> Stack, unwatched: @escaping @Sendable (Room) -> Void = { _ in },
         upcoming: @escaping @Sendable ([String]) -> Void = { _ in }, log: OperatorLog = .silent
     ) {
         self.log = log
@@ -57,22 +88,42 @@ final class Room: Sendable {
         self.restore = restore
         self.unwatched = unwatched
         self.upcoming = upcoming
-        let state = RoomState(name: name, settings: settings, library: library, asleep: asleep, now: scheduler.now())
+        // A room only watched is a view of its own at each instance: nothing of it goes to the group.
+        let state = RoomState(
+            name: name, settings: settings, library: library, asleep: asleep, now: scheduler.now(),
+            ownership: group == nil || transient ? .alone : .follower)
         core = Locked(Core(state: state, transient: transient))
         // A slideshow runs from the start, watched or not (a frame may connect later).
         _ = try? handle(.opened)
     }
 
-    /// Applies one event and carries out what it asks for.
+    /// Applies one event and carries out what it asks for. With `key` (a request's
+    /// `Idempotency-Key`), input seen before under that key is answered as it was the first time and
+    /// applied no more.
+    /// `keepBy`: what the input changes is kept by then (Redis's time) or not at all.
     @discardableResult
-    func handle(_ event: RoomEvent) throws(RoomRefusal) -> Applied {
+    func handle(_ event: RoomEvent, key: String? = nil, keepBy deadline: Int64? = nil) throws(RoomRefusal) -> Applied {
         let (applied, abandoned) = try core.withLock { (core) throws(RoomRefusal) -> (Applied, Bool) in
-            let applied = try apply(event, in: &core)
-            defer { core.viewerLeft = false }
+            core.keepDeadline = deadline
+            defer {
+                core.viewerLeft = false
+                core.keepDeadline = nil
+            }
+            let applied: Applied
+            if let key {
+                applied = try apply(event, key: key, in: &core)
+            } else {
+                applied = try apply(event, in: &core)
+            }
             return (applied, core.viewerLeft && core.abandoned)
         }
         if abandoned { unwatched(self) }
         return applied
+    }
+
+    /// Whether the room has an answer for `key` in memory (else, in a group, the group may keep one).
+    func knowsAnswer(for key: String) -> Bool {
+        core.withLock { $0.state.answered.answer(for: key, at: scheduler.now()) != nil }
     }
 
     /// A transient room becomes real (a POST with control rights used it): from now on what it does
@@ -82,48 +133,56 @@ final class Room: Sendable {
             guard core.transient else { return }
             core.transient = false
             log.record("room.created", "room \(name) created", ["room": .string(name)])
-            if let stack = core.state.stack {
-                store.save(stack.saved(), room: name, urgency: .background, whenDurable: nil)
+            if group != nil {
+                // In a group the room is run by whoever takes its lease; its viewers here follow it.
+                stopRunning(in: &core, told: StoreFailure(description: "the room is run by the group"))
+            } else if let stack = core.state.stack {
+                _ = keep(stack.saved(), urgency: .background, entries: [], in: &core)
             }
         }
     }
 
-    /// This instance runs the room from now on (its lease was taken): the stack comes from the store
-    /// as the last owner left it, numbered on from `lastSeq`; every viewer in the group gets it as a
-    /// snapshot.
-    func takeOver(after lastSeq: Int) {
+    /// This instance holds the room's lease from now on, taken with `epoch`; `saved` is the room's
+    /// lasting state as the group's Redis held it then. Ignored while a newer lease is held.
+    func leaseGained(epoch: Int, saved: SavedStack?) {
         core.withLock { core in
-            let effects = core.state.takeOver(restore(), after: lastSeq, at: scheduler.now())
+            if case .owner(let held) = core.state.ownership, held >= epoch { return }
             core.relay = RoomRelay()
+            core.kept = Kept(seq: core.state.seq, saved: saved)
+            core.forgotten = []
+            core.rebaseOwed = false
+            guard
+                let effects = try? core.state.handle(
+                    .leaseGained(epoch: epoch, stack: restore(saved)), at: scheduler.now())
+            else { return }
+            core.kept.seq = core.state.seq
+            core.rebasedAt = core.state.seq
             _ = perform(effects, in: &core)
-            publishSnapshot(in: &core, as: RoomRelay.Entry.takeover)
         }
     }
 
-    /// Some of what this instance published of the room did not reach the group (Redis was away for
-    /// less than a lease): the room's snapshot goes to every viewer of the group, as after a takeover.
-    func republish() {
+    /// The lease taken with `epoch` is gone: another instance may run the room now. This one stops
+    /// applying input and running its clock, and shows its viewers what the owner publishes.
+    func leaseLost(epoch: Int) {
         core.withLock { core in
-            guard let group, group.owns(name) else { return }
-            publishSnapshot(in: &core, as: RoomRelay.Entry.takeover)
+            guard case .owner(let held) = core.state.ownership, held == epoch else { return }
+            stopRunning(in: &core, told: StoreFailure(description: "this instance no longer runs the room"))
         }
     }
 
-    /// Another instance runs the room now: this one stops applying input and running its clock, and
-    /// shows its viewers what the new owner publishes.
-    func relinquish() {
+    /// The group answers again after a failure: a rebase it did not take is published again.
+    func groupRecovered() {
         core.withLock { core in
-            core.state.relinquish()
-            // The relay, not a new one: the follower may have read the room's history into it
-            // already, between the lease lapsing and this call.
-            _ = perform(core.relay.watch(Set(core.streams.keys)), in: &core)
+            guard core.rebaseOwed, core.state.isLoaded, case .owner = core.state.ownership else { return }
+            core.rebaseOwed = false
+            rollBack(in: &core, told: nil)
         }
     }
 
     /// What the room's owner published, as read from the group (see `RoomRelay.receive`).
     func relay(_ entries: [RoomRelay.Entry], catchingUp: Bool) {
         core.withLock { core in
-            guard let group, !group.owns(name) else { return }
+            guard !runsHere(core) else { return }
             _ = perform(core.relay.receive(entries, catchingUp: catchingUp), in: &core)
         }
     }
@@ -133,6 +192,9 @@ final class Room: Sendable {
 
     /// A transient room with no viewer and none on its way: the registry may let it go.
     var isAbandoned: Bool { core.withLock { $0.abandoned } }
+
+    /// Whether this instance runs the room now (alone: always).
+    var isRunHere: Bool { core.withLock { runsHere($0) } }
 
     /// A stream will subscribe soon (its answer is being queued): keep the room until it does.
     func expectViewer() {
@@ -178,9 +240,11 @@ final class Room: Sendable {
         }
     }
 
-    /// The room's current snapshot as JSON.
-    func snapshotJSON() -> [UInt8] {
+    /// The room's current snapshot as JSON, where it runs here; `nil` in a group at an instance that
+    /// does not run it (the owner's published snapshot answers there).
+    func snapshotJSON() -> [UInt8]? {
         core.withLock { core in
+            guard runsHere(core) else { return nil }
             loadIfNeeded(&core)
             return core.state.snapshot(at: scheduler.now())
         }
@@ -192,14 +256,55 @@ final class Room: Sendable {
         for stream in streams { stream.close() }
     }
 
-    // MARK: - Running effects (under the lock)
+    // MARK: - Applying events (under the lock)
+
+    /// Whether input is applied here now: the room says it runs here, and in a group the lease it was
+    /// taken with is still held (a lease that lapsed unrenewed stops input before the leases tell).
+    private func runsHere(_ core: Core) -> Bool {
+        switch core.state.ownership {
+        case .alone: true
+        case .owner(let epoch): group?.holds(name, epoch: epoch) ?? false
+        case .follower: false
+        }
+    }
 
     private func loadIfNeeded(_ core: inout Core) {
-        guard !core.state.isLoaded else { return }
-        core.state.load(restore())
+        guard !core.state.isLoaded, runsHere(core) else { return }
+        // In a group the room's state as last kept is known here exactly (the group's store is Redis,
+        // and what was kept of it passed through this instance).
+        let saved = group == nil || core.state.ownership == .alone ? store.load(room: name) : core.kept.saved
+        core.state.load(restore(saved))
+        core.kept = Kept(seq: core.state.seq, saved: saved)
         Metrics.standard.roomsLoaded.add()
-        log.record(
-            "room.loaded", "room \(name) loaded (\(core.state.stack?.count ?? 0) cards)", ["room": .string(name)])
+        if !core.transient {
+            log.record(
+                "room.loaded", "room \(name) loaded (\(core.state.stack?.count ?? 0) cards)", ["room": .string(name)])
+        }
+    }
+
+    /// Input that carries an `Idempotency-Key`: its first answer again if the key was seen, else
+    /// applied and its answer remembered (a refusal that may pass on a retry is not).
+    private func apply(_ event: RoomEvent, key: String, in core: inout Core) throws(RoomRefusal) -> Applied {
+        let now = scheduler.now()
+        if runsHere(core), let answer = core.state.answered.answer(for: key, at: now) {
+            switch answer {
+            case .refused(let refusal): throw refusal
+            case .applied(let seq):
+                // Still on its way to the store: the retry waits for the same outcome.
+                let waiting = core.waiting.first { $0.seq == seq }?.durability
+                return Applied(seq: seq, durability: waiting)
+            }
+        }
+        core.key = key
+        defer { core.key = nil }
+        do {
+            let applied = try apply(event, in: &core)
+            core.state.remember(.applied(seq: applied.seq), for: key, at: now)
+            return applied
+        } catch {
+            if error.isFinal { core.state.remember(.refused(error), for: key, at: now) }
+            throw error
+        }
     }
 
     private func apply(_ event: RoomEvent, in core: inout Core) throws(RoomRefusal) -> Applied {
@@ -208,7 +313,7 @@ final class Room: Sendable {
             core.viewerLeft = true
             core.relay.leave(viewer)
         }
-        if let group, !group.owns(name) { return try applyRunElsewhere(event, in: &core) }
+        if group != nil, !runsHere(core) { return try applyRunElsewhere(event, in: &core) }
         if core.state.needsStack(for: event) { loadIfNeeded(&core) }
         let wasLoaded = core.state.isLoaded
         let effects = try core.state.handle(event, at: scheduler.now())
@@ -224,17 +329,16 @@ final class Room: Sendable {
     /// are the owner's business.
     private func applyRunElsewhere(_ event: RoomEvent, in core: inout Core) throws(RoomRefusal) -> Applied {
         if event.isInput { throw .runElsewhere }
+        if case .owner(let epoch) = core.state.ownership {
+            // The lease lapsed unrenewed (this instance was frozen, or Redis was away): it stops here.
+            stopRunning(in: &core, told: StoreFailure(description: "the lease of room \(name) (epoch \(epoch)) lapsed"))
+        }
         var effects: [RoomEffect] = []
         switch event {
         case .viewerJoined(let viewer, let lastEventID):
             effects = try core.state.handle(.viewerAttached(viewer), at: scheduler.now())
             effects += core.relay.join(viewer, lastEventID: lastEventID)
-        case .viewerLeft, .viewersElsewhereCounted, .heartbeatDue:
-            effects = try core.state.handle(event, at: scheduler.now())
-        case .timerFired:
-            // Only the presence count is due here (the clock of the stack is the owner's): a stack
-            // loaded for a snapshot is let go first, so that nothing else runs.
-            core.state.relinquish()
+        case .viewerLeft, .viewersElsewhereCounted, .heartbeatDue, .timerFired:
             effects = try core.state.handle(event, at: scheduler.now())
         default: break
         }
@@ -242,48 +346,46 @@ final class Room: Sendable {
         return Applied(seq: core.state.seq, durability: nil)
     }
 
-    /// Publishes the room's snapshot to the group (after a takeover, and every so many changes, so
-    /// that viewers joining elsewhere start from a recent one).
-    private func publishSnapshot(in core: inout Core, as entry: (Int, [UInt8]) -> RoomRelay.Entry) {
-        guard let group, core.state.isLoaded else { return }
-        let seq = core.state.seq
-        let snapshot = ServerSentEvent.encode(
-            id: seq, event: "snapshot", data: core.state.snapshot(at: scheduler.now()))
-        group.publish(entry(seq, snapshot), of: name)
-        core.changesSinceBase = 0
+    /// Stops running the room here: what waits to be kept is told `failure`, the stack is let go and
+    /// the viewers here follow the owner.
+    private func stopRunning(in core: inout Core, told failure: StoreFailure) {
+        failWaiting(in: &core, with: failure)
+        _ = try? core.state.handle(.leaseLost, at: scheduler.now())
+        // The relay, not a new one: the follower may have read the room's history into it already,
+        // between the lease lapsing and this call.
+        _ = perform(core.relay.watch(Set(core.streams.keys)), in: &core)
     }
+
+    // MARK: - Keeping (under the lock)
 
     /// Carries out what the room asked for; the durability of the lasting change among them, if any.
     private func perform(_ effects: [RoomEffect], in core: inout Core) -> Durability? {
         var durability: Durability?
         var refused: [ViewerID] = []
+        var entries: [RoomRelay.Entry] = []
+        var lasting: (SavedStack, SaveUrgency)?
         for effect in effects {
             switch effect {
             case .broadcast(let bytes):
-                // The group's copy goes first: its trip through Redis to the other instances' viewers
-                // is the longer one, and it runs on the publisher's thread while this one walks the
-                // local streams.
-                if let group, let change = RoomRelay.change(broadcast: bytes) {
-                    group.publish(change, of: name)
-                    core.changesSinceBase += 1
-                    if core.changesSinceBase >= RoomRelay.baseInterval {
-                        publishSnapshot(in: &core, as: RoomRelay.Entry.base)
-                    }
-                }
                 for (viewer, stream) in core.streams where !stream.send(bytes) { refused.append(viewer) }
+            case .publish(let entry):
+                entries.append(entry)
+                if case .base = entry { continue }
+                for (viewer, stream) in core.streams where !stream.send(entry.bytes) { refused.append(viewer) }
             case .send(let bytes, let viewer):
                 if let stream = core.streams[viewer], !stream.send(bytes) { refused.append(viewer) }
             case .wake(let deadline):
                 scheduler.schedule(at: deadline) { [weak self] in _ = try? self?.handle(.timerFired) }
             case .save(let saved, let urgency):
-                // A transient room keeps nothing; its acknowledgements need no disk.
-                guard !core.transient else { continue }
-                let waiting = urgency == .acknowledged ? Durability() : nil
-                store.save(saved, room: name, urgency: urgency, whenDurable: waiting?.complete)
-                durability = waiting ?? durability
+                lasting = (saved, urgency)
             case .upcoming(let photos):
                 upcoming(photos)
             }
+        }
+        if let (saved, urgency) = lasting, !core.transient {
+            durability = keep(saved, urgency: urgency, entries: entries, in: &core)
+        } else if group != nil, !core.transient {
+            publish(entries, keep: nil, durability: nil, in: &core)
         }
         // A stream that refuses bytes is gone or too slow: it is dropped at once and costs nothing more.
         for viewer in refused {
@@ -292,5 +394,186 @@ final class Room: Sendable {
             _ = try? apply(.viewerLeft(viewer), in: &core)
         }
         return durability
+    }
+
+    /// Hands the room's lasting state to the store (alone) or to the group with the entries it goes
+    /// with; the durability an acknowledgement waits for, when `urgency` says someone waits.
+    private func keep(
+        _ saved: SavedStack, urgency: SaveUrgency, entries: [RoomRelay.Entry], in core: inout Core
+    ) -> Durability? {
+        let seq = core.state.seq
+        let durability = urgency == .acknowledged ? Durability() : nil
+        if let durability { core.waiting.append(Waiting(seq: seq, key: core.key, durability: durability)) }
+        guard group != nil else {
+            store.save(saved, room: name, urgency: urgency) { [weak self] outcome in
+                // The store may answer at once, on this thread, with the room's lock held: what the
+                // room does about the answer waits for the lock on another thread. A store that
+                // failed refuses the room's later saves until it has gone back, so nothing undone
+                // is written meanwhile.
+                if case .success = outcome { durability?.complete(outcome) }
+                guard let self else { return }
+                DispatchQueue.global().async { self.stored(saved, seq: seq, outcome: outcome) }
+            }
+            return durability
+        }
+        let snapshot = core.state.isLoaded ? core.state.snapshot(at: scheduler.now()) : []
+        let keep = GroupPublication.Keep(saved: saved, snapshot: snapshot, deadline: core.keepDeadline)
+        publish(entries, keep: keep, durability: durability, in: &core)
+        return durability
+    }
+
+    /// Publishes the entries to the group in order, the last one with `keep`, under the room's epoch.
+    private func publish(
+        _ entries: [RoomRelay.Entry], keep: GroupPublication.Keep?, durability: Durability?, in core: inout Core
+    ) {
+        guard let group, case .owner(let epoch) = core.state.ownership else { return }
+        var keep = keep
+        if keep != nil {
+            keep?.answers = core.waiting.filter { $0.seq == core.state.seq }.compactMap { waiting in
+                waiting.key.map { ($0, Self.answerBody(seq: waiting.seq)) }
+            }
+            if case .takeover = entries.last { keep?.forgotten = Array(core.forgotten) }
+        }
+        var publications = entries.map { GroupPublication(epoch: epoch, entry: $0) }
+        // The lasting state rides with the change (or rebase) that made it, never with a base
+        // snapshot, whose refusal the history shrugs off.
+        if let keep {
+            if let last = publications.lastIndex(where: { if case .base = $0.entry { false } else { true } }) {
+                publications[last].keep = keep
+            } else {
+                publications.append(GroupPublication(epoch: epoch, entry: nil, keep: keep))
+            }
+        }
+        for publication in publications {
+            let report = PublicationReport(
+                seq: publication.entry?.seq ?? core.state.seq, epoch: epoch, saved: publication.keep?.saved,
+                kind: publication.entry.map(PublicationReport.Kind.init) ?? .keepOnly,
+                forgotten: publication.keep?.forgotten ?? [])
+            if report.kind == .rebase { core.rebasedAt = report.seq }
+            group.publish(publication, of: name) { [weak self] outcome in self?.published(report, outcome: outcome) }
+        }
+    }
+
+    /// The body of the answer to an applied change.
+    static func answerBody(seq: Int) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.object { $0.field("seq", seq) }
+        return writer.bytes
+    }
+
+    /// The store's word on a save (alone).
+    private func stored(_ saved: SavedStack, seq: Int, outcome: Durability.Outcome) {
+        core.withLock { core in
+            switch outcome {
+            case .success:
+                if seq >= core.kept.seq { core.kept = Kept(seq: seq, saved: saved) }
+                completeWaiting(upTo: seq, in: &core)
+            case .failure(let failure):
+                // Only a change someone waits for is undone: the rest is written when the store can.
+                guard core.waiting.contains(where: { $0.seq <= seq }) else { return }
+                rollBack(in: &core, told: failure)
+            }
+        }
+    }
+
+    /// What a publication's report needs to know of it.
+    private struct PublicationReport: Sendable {
+        enum Kind: Equatable, Sendable {
+            case change, rebase, base, keepOnly
+
+            init(_ entry: RoomRelay.Entry) {
+                switch entry {
+                case .change: self = .change
+                case .takeover: self = .rebase
+                case .base: self = .base
+                }
+            }
+        }
+
+        var seq: Int
+        var epoch: Int
+        var saved: SavedStack?
+        var kind: Kind
+        var forgotten: [String]
+    }
+
+    /// The group's word on a publication (in a group), in the order they were handed over.
+    private func published(_ report: PublicationReport, outcome: GroupPublication.Outcome) {
+        core.withLock { core in
+            guard case .owner(report.epoch) = core.state.ownership else { return }
+            switch outcome {
+            case .accepted:
+                // Only what carried the room's lasting state makes a change kept.
+                guard let saved = report.saved else { return }
+                if report.seq >= core.kept.seq { core.kept = Kept(seq: report.seq, saved: saved) }
+                if report.kind == .rebase { core.forgotten.subtract(report.forgotten) }
+                completeWaiting(upTo: report.seq, in: &core)
+            case .refused(let reason), .unknown(let reason):
+                // A base snapshot only helps viewers join elsewhere: the history goes on without it.
+                guard report.kind != .base else { return }
+                let unknown = if case .unknown = outcome { true } else { false }
+                let failure = StoreFailure(description: reason, outcomeUnknown: unknown)
+                if report.kind == .rebase {
+                    // Published again once the group answers (going back again now would go round).
+                    failWaiting(in: &core, with: failure)
+                    core.rebaseOwed = report.seq >= core.rebasedAt
+                } else if report.seq > core.kept.seq, report.seq > core.rebasedAt {
+                    rollBack(in: &core, told: failure)
+                }
+            }
+        }
+    }
+
+    private func completeWaiting(upTo seq: Int, in core: inout Core) {
+        while let first = core.waiting.first, first.seq <= seq {
+            core.waiting.removeFirst()
+            first.durability.complete(.success(()))
+        }
+    }
+
+    private func failWaiting(in core: inout Core, with failure: StoreFailure) {
+        let waiting = core.waiting
+        core.waiting = []
+        for entry in waiting {
+            if let key = entry.key { core.forgotten.insert(key) }
+            entry.durability.complete(.failure(failure))
+        }
+    }
+
+    /// Undoes what was not kept: every acknowledgement waiting is told `failure` (when given), and the
+    /// room goes back to its state as last kept, published as a rebase to every viewer.
+    private func rollBack(in core: inout Core, told failure: StoreFailure?) {
+        if let failure { failWaiting(in: &core, with: failure) }
+        guard let stack = core.state.stack else { return }
+        if stack.saved() == core.kept.saved {
+            // Nothing lasting was lost (a drag, a flip): the room stays as it is and only its history
+            // starts afresh.
+            _ = try? apply(.groupMissedChanges, in: &core)
+            return
+        }
+        Metrics.standard.rollbacks.add()
+        log.record(
+            "room.rolled-back", "room \(name) went back to its last kept state (\(failure?.description ?? "rebase"))",
+            ["room": .string(name)])
+        _ = try? apply(.keepRefused(keptSeq: core.kept.seq, stack: restore(core.kept.saved)), in: &core)
+    }
+}
+
+extension RoomRefusal {
+    /// Whether a retry would be refused the same (the answer to a key is then remembered).
+    var isFinal: Bool {
+        switch self {
+        case .refusedByStack, .stackFull: true
+        case .rateLimited, .runElsewhere: false
+        }
+    }
+}
+
+extension RoomRelay.Entry {
+    /// The event's bytes as viewers get them.
+    var bytes: [UInt8] {
+        switch self {
+        case .change(_, let bytes), .takeover(_, let bytes), .base(_, let bytes): bytes
+        }
     }
 }

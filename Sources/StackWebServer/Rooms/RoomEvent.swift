@@ -35,14 +35,24 @@ enum RoomEvent: Sendable {
     case sleepChanged(asleep: Bool)
     /// Time to show every viewer the connection is alive (and find the ones that are gone).
     case heartbeatDue
+    /// In a group: this instance holds the room's lease from now on, taken with `epoch`; `stack` is the
+    /// room as the group's Redis held it when the lease was taken (read in the same script).
+    case leaseGained(epoch: Int, stack: Stack)
+    /// In a group: the lease this instance held the room with is gone; another instance may run it.
+    case leaseLost
+    /// A lasting change could not be kept (the store or the group refused it, so it is not applied
+    /// anywhere): the room goes back to `stack`, its state as last kept, at `keptSeq`.
+    case keepRefused(keptSeq: Int, stack: Stack)
+    /// Some of what the room published did not reach the group (or may not have), while its lasting
+    /// state is as last kept: the room's whole snapshot goes out again, so no viewer keeps a gap.
+    case groupMissedChanges
 
     /// Whether the event is a person's input (only the room's owner applies it, in a group).
     var isInput: Bool {
         switch self {
         case .pointerBatchReceived, .commandReceived, .playPressed, .pausePressed: true
         case .opened, .viewerJoined, .viewerAttached, .viewerLeft, .viewersElsewhereCounted, .timerFired,
-            .libraryChanged,
-            .sleepChanged, .heartbeatDue:
+            .libraryChanged, .sleepChanged, .heartbeatDue, .leaseGained, .leaseLost, .keepRefused, .groupMissedChanges:
             false
         }
     }
@@ -62,8 +72,7 @@ enum RoomEvent: Sendable {
         switch self {
         case .viewerJoined, .pointerBatchReceived, .commandReceived, .playPressed, .pausePressed: true
         case .opened, .viewerAttached, .viewerLeft, .viewersElsewhereCounted, .timerFired, .libraryChanged,
-            .sleepChanged,
-            .heartbeatDue:
+            .sleepChanged, .heartbeatDue, .leaseGained, .leaseLost, .keepRefused, .groupMissedChanges:
             false
         }
     }
@@ -71,8 +80,12 @@ enum RoomEvent: Sendable {
 
 /// What a room asks its executor to do: plain data, so tests see every consequence of an event.
 enum RoomEffect: Equatable, Sendable {
-    /// The same bytes to every viewer (one encoding, however many viewers).
+    /// The same bytes to every viewer here (one encoding, however many viewers), not numbered: the
+    /// presence count, a heartbeat.
     case broadcast([UInt8])
+    /// A numbered event of the room's history: a change or a snapshot to every viewer here and, in a
+    /// group, to the group (a base snapshot to the group only).
+    case publish(RoomRelay.Entry)
     /// Bytes to one viewer only (its opening: a replay or a snapshot).
     case send([UInt8], to: ViewerID)
     /// Deliver `RoomEvent.timerFired` at this server time.

@@ -111,7 +111,7 @@ final class RoomRegistry: Sendable {
             guard rooms.transient.count < maxRooms else { throw .tooManyRooms(limit: maxRooms) }
             room.expectViewer()
             rooms.transient[name] = room
-            group?.want(name)
+            Metrics.standard.watchedRoomsOpened.add()
             return room
         }
     }
@@ -121,7 +121,6 @@ final class RoomRegistry: Sendable {
         rooms.withLock { rooms in
             if rooms.transient[room.name] === room, room.isAbandoned {
                 rooms.transient[room.name] = nil
-                group?.unwant(room.name)
             }
         }
     }
@@ -156,7 +155,7 @@ final class RoomRegistry: Sendable {
         return Room(
             name: name, settings: settings, library: library.withLock { $0 }, asleep: asleep(), scheduler: scheduler,
             store: store, transient: transient, group: group,
-            restore: { [store, makeStack] in makeStack(name, store.load(room: name)) },
+            restore: { [makeStack] saved in makeStack(name, saved) },
             unwatched: { [weak self] room in self?.release(ifUnwatched: room) }, upcoming: upcoming, log: log)
     }
 }

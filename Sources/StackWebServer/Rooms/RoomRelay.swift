@@ -24,16 +24,6 @@ struct RoomRelay {
         }
     }
 
-    /// The change a room broadcast, as its owner publishes it; `nil` for anything else a room
-    /// broadcasts (a snapshot, the presence count, a heartbeat), which is not numbered as a change.
-    static func change(broadcast bytes: [UInt8]) -> Entry? {
-        guard bytes.starts(with: "id: ".utf8), let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
-            let seq = Int(String(decoding: bytes[4..<newline], as: UTF8.self)),
-            bytes[(newline + 1)...].starts(with: "event: change\n".utf8)
-        else { return nil }
-        return .change(seq: seq, bytes: bytes)
-    }
-
     /// The latest snapshot published, if any has been seen yet.
     private(set) var base: (seq: Int, bytes: [UInt8])?
     private var replay = ReplayBuffer(capacity: RoomSettings.replayCapacity)

@@ -8,6 +8,21 @@ import StackModel
 /// a shared live view: viewers, numbering and encoding each change once, the replay ring, presence,
 /// the slideshow and sleep, idle unloading, and which changes must be kept.
 struct RoomState {
+    /// Event ids are `epoch × epochStride + n`: each owner of a room numbers its events on from its
+    /// epoch's base, so an id never names two events, whichever owner gave it, and ids keep
+    /// increasing across owners (epochs only increase). Alone, a server's epoch is 0. Ten billion
+    /// events per owner: at a hundred a second, three years.
+    static let epochStride = 10_000_000_000
+
+    /// Who runs the room: alone, this server; in a group, the holder of its lease.
+    enum Ownership: Equatable {
+        case alone
+        /// This instance holds the room's lease, taken with this epoch.
+        case owner(epoch: Int)
+        /// Another instance runs the room (or none yet): viewers here follow what it publishes.
+        case follower
+    }
+
     let name: String
     let settings: RoomSettings
     /// `nil` while the room is unloaded (idle, no viewers): its lasting state is in the store.
@@ -16,8 +31,14 @@ struct RoomState {
     private(set) var library: PhotoLibrary
     /// The sleep schedule has the screens dark.
     private(set) var asleep: Bool
-    /// The id of the last change event; ids only increase, across unloads.
+    /// The id of the last numbered event; ids only increase, across unloads and owners.
     private(set) var seq = 0
+    private(set) var ownership: Ownership
+    /// Changes published since the last snapshot the group has (a viewer joining elsewhere starts
+    /// from that snapshot and replays at most `RoomRelay.baseInterval` changes).
+    private var changesSinceBase = 0
+    /// Answers given to requests that carried an `Idempotency-Key`.
+    private(set) var answered = IdempotencyLedger()
     private(set) var viewers: Set<ViewerID> = []
     /// In a group: the room's viewers at the other instances, as last counted.
     private(set) var viewersElsewhere = 0
@@ -38,8 +59,12 @@ struct RoomState {
     /// What the event being handled asks for, handed back by `handle`.
     private var effects: [RoomEffect] = []
 
-    init(name: String, settings: RoomSettings, library: PhotoLibrary, asleep: Bool, now: Millis) {
+    init(
+        name: String, settings: RoomSettings, library: PhotoLibrary, asleep: Bool, now: Millis,
+        ownership: Ownership = .alone
+    ) {
         self.name = name
+        self.ownership = ownership
         self.settings = settings
         self.library = library
         self.asleep = asleep
@@ -88,6 +113,13 @@ struct RoomState {
         case .libraryChanged(let change, let library): libraryChanged(change, library: library, at: now)
         case .sleepChanged(let asleep): sleepChanged(asleep: asleep, at: now)
         case .heartbeatDue: effects.append(.broadcast(Array(": heartbeat\n\n".utf8)))
+        case .leaseGained(let epoch, let stack): leaseGained(epoch: epoch, stack: stack, at: now)
+        case .leaseLost: leaseLost()
+        case .keepRefused(let keptSeq, let stack): keepRefused(keptSeq: keptSeq, stack: stack, at: now)
+        case .groupMissedChanges:
+            guard isLoaded else { break }
+            rebase(at: now)
+            save(.restored)
         }
         armWake(at: now)
         if seq != seqBefore { noteFront() }
@@ -108,7 +140,7 @@ struct RoomState {
             for event in missed { opening += event }
             replayedOpenings += 1
         } else {
-            opening += ServerSentEvent.encode(id: seq, event: "snapshot", data: snapshot(at: now))
+            opening += snapshotEvent(at: now)
         }
         effects.append(.send(opening, to: viewer))
         viewerCountChanged(at: now)
@@ -254,31 +286,73 @@ struct RoomState {
         effects.append(.wake(at: deadline))
     }
 
-    // MARK: - Ownership (a group of instances)
-
-    /// This instance runs the room from now on, from `stack` as the group's store keeps it, numbering
-    /// on from `lastSeq` (the last id any owner gave): ids keep increasing across owners. What viewers
-    /// here saw may be out of date, so each gets a fresh snapshot; the changes numbered before are not
-    /// replayed.
-    mutating func takeOver(_ stack: Stack, after lastSeq: Int = 0, at now: Millis) -> [RoomEffect] {
-        effects = []
-        self.stack = stack
-        replay = ReplayBuffer(capacity: RoomSettings.replayCapacity)
-        armedWake = nil
-        lastActivity = now
-        seq = max(seq, lastSeq) + 1
-        if !viewers.isEmpty {
-            effects.append(.broadcast(ServerSentEvent.encode(id: seq, event: "snapshot", data: snapshot(at: now))))
-        }
-        armWake(at: now)
-        return effects
+    /// Remembers the answer given to input that carried `key`.
+    mutating func remember(_ answer: IdempotencyLedger.Answer, for key: String, at now: Millis) {
+        answered.record(answer, for: key, at: now)
     }
 
-    /// Another instance runs the room now: this one forgets its stack and the changes it numbered.
-    mutating func relinquish() {
+    // MARK: - Ownership (a group of instances)
+
+    /// Whether this instance applies input and runs the clock (alone, always; in a group, while it
+    /// holds the lease — the executor also checks that the lease has not lapsed meanwhile).
+    var runsHere: Bool { ownership != .follower }
+
+    /// The epoch the room is run with: every entry published and every save names it.
+    var epoch: Int? {
+        switch ownership {
+        case .alone: 0
+        case .owner(let epoch): epoch
+        case .follower: nil
+        }
+    }
+
+    /// This instance runs the room from now on, from `stack` as the group's Redis holds it, numbering
+    /// its events from its epoch's base. Every viewer, here and elsewhere, gets the room as a fresh
+    /// snapshot: what they saw may be out of date, and nothing numbered before is replayed.
+    private mutating func leaseGained(epoch: Int, stack: Stack, at now: Millis) {
+        ownership = .owner(epoch: epoch)
+        seq = max(seq, epoch * Self.epochStride)
+        self.stack = stack
+        armedWake = nil
+        lastActivity = now
+        rebase(at: now)
+        // With the rebase, so that the group's snapshot for reads and its state agree with it.
+        save(.background)
+    }
+
+    /// Another instance runs the room now (or may): this one forgets its stack and what it numbered.
+    private mutating func leaseLost() {
+        ownership = .follower
         stack = nil
         replay = ReplayBuffer(capacity: RoomSettings.replayCapacity)
         armedWake = nil
+        answered = IdempotencyLedger()
+    }
+
+    /// A lasting change was refused by the store or the group: the room is what was last kept. Answers
+    /// given for what is undone are forgotten (their requests are told it was not applied, so a retry
+    /// applies them anew).
+    private mutating func keepRefused(keptSeq: Int, stack: Stack, at now: Millis) {
+        guard isLoaded else { return }
+        self.stack = stack
+        answered.forget(after: keptSeq)
+        armedWake = nil
+        rebase(at: now)
+        save(.restored)
+    }
+
+    /// Starts the room's history afresh from its snapshot, sent to every viewer (here, and in a group
+    /// elsewhere): after a takeover, a rollback, or a gap in what the group got. What was numbered
+    /// before is not replayed, so a viewer resuming from it gets this snapshot instead.
+    private mutating func rebase(at now: Millis) {
+        seq += 1
+        replay = ReplayBuffer(capacity: RoomSettings.replayCapacity)
+        changesSinceBase = 0
+        effects.append(.publish(.takeover(seq: seq, bytes: snapshotEvent(at: now))))
+    }
+
+    private func snapshotEvent(at now: Millis) -> [UInt8] {
+        ServerSentEvent.encode(id: seq, event: "snapshot", data: snapshot(at: now))
     }
 
     // MARK: - Output
@@ -290,7 +364,14 @@ struct RoomState {
         let data = RoomEncoder.change(summary(at: now), change: change, photos: library)
         let event = ServerSentEvent.encode(id: seq, event: "change", data: data)
         replay.append(seq: seq, bytes: event)
-        effects.append(.broadcast(event))
+        effects.append(.publish(.change(seq: seq, bytes: event)))
+        // In a group, viewers joining at another instance start from the latest snapshot published.
+        guard case .owner = ownership else { return }
+        changesSinceBase += 1
+        if changesSinceBase >= RoomRelay.baseInterval {
+            changesSinceBase = 0
+            effects.append(.publish(.base(seq: seq, bytes: snapshotEvent(at: now))))
+        }
     }
 
     /// After a published change: asks for the photos after the front one if the front one changed.

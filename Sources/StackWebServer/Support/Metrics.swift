@@ -36,6 +36,13 @@ final class Metrics: Sendable {
     let saves = Counter("stackweb_state_saves_total", "Commits of room state to the state database.")
     let saveFailures = Counter("stackweb_state_save_failures_total", "Commits of room state that failed.")
     let saveDuration = Histogram("stackweb_state_save_duration_seconds", "Time one commit of room state took.")
+    let rollbacks = Counter(
+        "stackweb_room_rollbacks_total",
+        "Rooms that went back to their last kept state because a lasting change could not be kept.")
+    let idempotentReplays = Counter(
+        "stackweb_idempotent_replays_total", "POSTs answered again from an earlier one with the same Idempotency-Key.")
+    let watchedRoomsOpened = Counter(
+        "stackweb_watched_rooms_opened_total", "Views made of rooms nobody created (anonymous GETs); none is kept.")
     let conversions = LabeledCounter(
         "stackweb_photo_conversions_total",
         "Resized photo variants asked of libvips, by result: `ok`, `failed`, or `busy` (refused with 429, too many waiting).",
@@ -65,7 +72,8 @@ final class Metrics: Sendable {
     private var families: [any MetricFamily] {
         [
             httpRequests, httpDuration, streamEvents, streamBytes, streamQueuedBytes, streamResumes, viewersDropped,
-            roomsLoaded, roomsUnloaded, saves, saveFailures, saveDuration, conversions, conversionDuration,
+            roomsLoaded, roomsUnloaded, saves, saveFailures, saveDuration, rollbacks, idempotentReplays,
+            watchedRoomsOpened, conversions, conversionDuration,
             variantHits, variantMisses, variantEvictions, variantBytes, rateLimited, redisTakeovers, redisForwarded,
             redisErrors, redisDuration,
         ]

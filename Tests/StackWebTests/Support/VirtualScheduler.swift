@@ -91,9 +91,8 @@ extension Room {
         return Room(
             name: "r", settings: settings, library: PhotoLibrary(entries: []), asleep: asleep, scheduler: scheduler,
             store: store,
-            restore: { [store] in
-                store.load(room: "r").map { Stack(photos: photos, saved: $0, seed: 1) }
-                    ?? Stack(photos: photos, seed: 1)
+            restore: { saved in
+                saved.map { Stack(photos: photos, saved: $0, seed: 1) } ?? Stack(photos: photos, seed: 1)
             })
     }
 }
