@@ -112,7 +112,8 @@ extension Configuration {
                 It is a SQLite database: a change is in it before it is acknowledged. One that cannot be read is \
                 moved aside to `FILE.unreadable-<time>` (a state file of an earlier version is imported, and kept as \
                 `FILE.imported.json`) and the server starts clean; one that another process holds for over 5 s \
-                stops the start.
+                stops the start. So does one that is not StackWeb's, left as it is: not a regular file (a \
+                directory, a FIFO), another program's database, or one with a trigger or a view (exit status 78).
                 """,
             default: .description("kept in memory only")
         ) { config, value throws(Failure) in config.state = value },

@@ -3,8 +3,6 @@ import StackModel
 /// The rooms' tables and the diff that writes a saved state as the fewest rows. Used by one
 /// thread at a time (`SQLiteStore`'s queue, or its initialiser before the queue is used).
 final class SQLiteRoomWriter: @unchecked Sendable {
-    static let schemaVersion = 1
-
     /// A room as its rows are now: its cards by slot in the cycle, and which slot is the front.
     private struct WrittenRoom {
         var style: String
@@ -41,15 +39,19 @@ final class SQLiteRoomWriter: @unchecked Sendable {
     private let deleteRemoved: SQLiteDatabase.Statement
     private let insertRemoved: SQLiteDatabase.Statement
 
-    init(path: String, defaultStyle: StyleName) throws(SQLiteError) {
+    /// Opens the database at `path`; throws `StateRefusal` when it is not ours (`SQLiteSchema`),
+    /// `SQLiteError` when SQLite cannot use it.
+    init(path: String, defaultStyle: StyleName) throws {
         database = try SQLiteDatabase(path: path)
         self.defaultStyle = defaultStyle
-        // The wait first: switching to WAL needs the database to itself, and a process still
-        // closing it (a restart) must be waited for, not taken for a damaged file.
+        // The wait first: a process still closing the database (a restart) must be waited for, not
+        // taken for a damaged file.
+        try database.execute("PRAGMA busy_timeout=5000")
+        // Before anything writes: another program's database is left as it was.
+        try SQLiteSchema.prepare(database, path: path)
         // WAL: a commit appends to the log instead of rewriting pages; synchronous=FULL syncs it at
         // every commit, so an acknowledged change survives a power cut, not only kill -9.
-        try database.execute("PRAGMA busy_timeout=5000; PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL")
-        try Self.createSchema(in: database)
+        try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL")
         upsertRoom = try database.prepare(
             """
             INSERT INTO rooms (name, style, swipe_stacked, head) VALUES (?1, ?2, ?3, ?4)
@@ -62,25 +64,6 @@ final class SQLiteRoomWriter: @unchecked Sendable {
         deleteRemoved = try database.prepare("DELETE FROM room_removed WHERE room = ?1")
         insertRemoved = try database.prepare("INSERT OR IGNORE INTO room_removed (room, photo) VALUES (?1, ?2)")
         written = try readRooms()
-    }
-
-    private static func createSchema(in database: SQLiteDatabase) throws(SQLiteError) {
-        let version = try database.integerPragma("user_version")
-        guard version < schemaVersion else { return }
-        try database.transaction { () throws(SQLiteError) in
-            try database.execute(
-                """
-                CREATE TABLE IF NOT EXISTS rooms (
-                    name TEXT PRIMARY KEY, style TEXT NOT NULL, swipe_stacked INTEGER NOT NULL,
-                    head INTEGER NOT NULL) WITHOUT ROWID;
-                CREATE TABLE IF NOT EXISTS room_cards (
-                    room TEXT NOT NULL, slot INTEGER NOT NULL, photo TEXT NOT NULL, tilt INTEGER NOT NULL,
-                    PRIMARY KEY (room, slot)) WITHOUT ROWID;
-                CREATE TABLE IF NOT EXISTS room_removed (
-                    room TEXT NOT NULL, photo TEXT NOT NULL, PRIMARY KEY (room, photo)) WITHOUT ROWID;
-                PRAGMA user_version = \(schemaVersion);
-                """)
-        }
     }
 
     /// Every room as the database holds it.
