@@ -9,7 +9,8 @@
 enum SQLiteSchema {
     /// "SWEB", in the database header at offset 68.
     static let applicationID = 0x5357_4542
-    static let version = 1
+    /// 2: `rooms.first_slot`, the card `current` counts from.
+    static let version = 2
     static let tables: Set<String> = ["rooms", "room_cards", "room_removed"]
 
     /// Checks that the database at `path` (opened as `database`) is ours or empty, then makes or
@@ -40,7 +41,7 @@ enum SQLiteSchema {
                 """
                 CREATE TABLE IF NOT EXISTS rooms (
                     name TEXT PRIMARY KEY, style TEXT NOT NULL, swipe_stacked INTEGER NOT NULL,
-                    head INTEGER NOT NULL) WITHOUT ROWID;
+                    head INTEGER NOT NULL, first_slot INTEGER) WITHOUT ROWID;
                 CREATE TABLE IF NOT EXISTS room_cards (
                     room TEXT NOT NULL, slot INTEGER NOT NULL, photo TEXT NOT NULL, tilt INTEGER NOT NULL,
                     PRIMARY KEY (room, slot)) WITHOUT ROWID;
@@ -49,6 +50,11 @@ enum SQLiteSchema {
                 PRAGMA user_version = \(version);
                 PRAGMA application_id = \(applicationID);
                 """)
+            // Version 1 had no first card: its rooms count `current` as they did (NULL).
+            let columns = try database.prepare("SELECT name FROM pragma_table_info('rooms')")
+            var hasFirst = false
+            while try columns.step() { hasFirst = hasFirst || columns.text(0) == "first_slot" }
+            if !hasFirst { try database.execute("ALTER TABLE rooms ADD COLUMN first_slot INTEGER") }
         }
     }
 
