@@ -146,6 +146,9 @@ public final class Application {
             if let saved {
                 var stack = Stack(photos: photos, stage: stage, saved: saved, seed: seed)
                 stack.frameTransition = transition
+                // The folder read whole: a saved photo it lacks is gone. Until then (a cache folder
+                // found empty), its place waits for it.
+                if !reading.withLock({ $0 }) { stack.forgetUnseen() }
                 return stack
             }
             var stack = Stack(photos: photos, stage: stage, style: style, seed: seed)
