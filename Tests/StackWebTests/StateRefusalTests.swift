@@ -98,6 +98,7 @@ import Testing
         let reader = try SQLiteDatabase(path: path)
         // "SWEB": the stamp is the file format's, so the test spells it out.
         #expect(try reader.integerPragma("application_id") == 0x5357_4542)
+        #expect(try reader.integerPragma("user_version") == SQLiteSchema.version)
     }
 
     // MARK: - Helpers
