@@ -56,9 +56,10 @@ extension Stack {
         let ahead = front == nil ? aroundFront.count : front == unseenFront ? leadingUnseen : 0
         append(aroundFront[(aroundFront.count - ahead)...])
         var inStack = [Bool](repeating: false, count: photos.count)
+        let waits = !unseen.isEmpty
         for position in 0..<count {
             let card = order[position]
-            if position > 0, let waiting = unseen[card] { append(waiting[...]) }
+            if waits, position > 0, let waiting = unseen[card] { append(waiting[...]) }
             inStack[card] = true
             if card == firstCard { first = ids.count }
             ids.append(photos[card].id)
