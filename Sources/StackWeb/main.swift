@@ -29,7 +29,7 @@ private func run(waitForTermination: () -> Void) -> Never {
             app = try Application(configuration: configuration)
         } catch {
             OperatorLog.standardError(format: configuration.logFormat).record("start.failed", "\(error)")
-            exit(1)
+            exit(Application.exitStatus(for: error))
         }
         switch app.log.format {
         case .text:

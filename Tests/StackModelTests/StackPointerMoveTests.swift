@@ -217,6 +217,9 @@ extension Stack {
             "departing": departing == other.departing, "recognizer": recognizer == other.recognizer,
             "grab": grab == other.grab, "random": random == other.random, "history": history == other.history,
             "firstCard": firstCard == other.firstCard, "reflow": reflow == other.reflow,
+            "unseen": unseen == other.unseen, "unseenFront": unseenFront == other.unseenFront,
+            "leadingUnseen": leadingUnseen == other.leadingUnseen,
+            "unseenRemoved": unseenRemoved == other.unseenRemoved,
         ]
         let stored = Mirror(reflecting: self).children.compactMap(\.label)
         return stored.filter { compared[$0] != true }

@@ -123,7 +123,7 @@ def test_unit_is_hardened_and_keeps_the_token_off_the_command_line(scratch):
     unit = (scratch / "lib/systemd/system/stackweb.service").read_text()
     settings = [line.strip() for line in unit.splitlines() if line.strip() and not line.startswith("#")]
     for setting in ["User=stackweb", "StateDirectory=stackweb", "CacheDirectory=stackweb",
-                    "EnvironmentFile=-/etc/default/stackweb"] + HARDENING:
+                    "EnvironmentFile=-/etc/default/stackweb", "RestartPreventExitStatus=78"] + HARDENING:
         assert setting in settings, setting
     exec_start = next(line for line in settings if line.startswith("ExecStart="))
     assert "token" not in exec_start.lower() and "TOKEN" not in "".join(

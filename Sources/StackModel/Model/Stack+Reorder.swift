@@ -67,6 +67,7 @@ extension Stack {
         photos.append(photo)
         cards.append(Card(slot: 0, tilt: randomTilt()))
         insertCard(card, at: position)
+        unseenCardInserted(card)
         if firstCard == nil { firstCard = card }
         fadeIn(card, from: nil, now: now)
         return card
@@ -81,6 +82,7 @@ extension Stack {
         let seen = seen(card, at: now)
         let z = drawnCard(card, at: now).z
         takeCard(at: position)
+        unseenCardRemoved(card, from: position)
         cards[card].isInStack = false
         travelling.removeAll { $0 == card }
         if firstCard == card { firstCard = order.isEmpty ? nil : order[position % order.count] }
@@ -102,12 +104,13 @@ extension Stack {
         departing.removeAll { $0.card == card }
         cards[card].isInStack = true
         insertCard(card, at: position)
+        unseenCardInserted(card)
         if firstCard == nil { firstCard = card }
         fadeIn(card, from: from, now: now)
     }
 
     /// A card just put at its place fades in there if drawn, from transparent or from `from`.
-    private mutating func fadeIn(_ card: Int, from: CardTransform?, now: Millis) {
+    mutating func fadeIn(_ card: Int, from: CardTransform?, now: Millis) {
         guard position(of: card) < layout.drawnLimit else {
             motions[card] = nil
             return
@@ -125,6 +128,7 @@ extension Stack {
         let wereDrawn = Set(drawnNumbers())
         permuteOrder(seed: seed)
         firstCard = order.first
+        forgetUnseenFirst()
         history.removeAll()
         for card in order.prefix(layout.drawnLimit) where !wereDrawn.contains(card) {
             fadeIn(card, from: nil, now: now)

@@ -46,6 +46,17 @@ public struct Stack: Sendable {
     /// How the cards whose resting place the current event moved get there; nil: the layout's
     /// `reflow`. Set by the event's handler (a swipe's cards shift after its flight), cleared per event.
     var reflow: Transition?
+    /// Saved cards whose photos the stack has not been given yet (a restart before the folder is
+    /// read again), by the card each lies just before in the ring (`Stack.noCard` while the stack
+    /// is empty), farthest first. They take their places as their photos come (`placeSaved`).
+    var unseen: [Int: [UnseenCard]] = [:]
+    /// The front card a restored stack had before the saved cards ahead of it came: the last
+    /// `leadingUnseen` of its unseen cards lie ahead of it, and come to the front. Cleared once the
+    /// front card changes otherwise.
+    var unseenFront: Int?
+    var leadingUnseen = 0
+    /// Photos the saved stack had removed that the stack has not been given yet: they stay out.
+    var unseenRemoved: Set<String> = []
 
     /// One card per photo, in photo-list order, each with a random tilt drawn from `seed`.
     /// - Complexity: O(photos.count).
@@ -116,21 +127,33 @@ public struct Stack: Sendable {
     /// event, settles whatever the event moved and compares the two lists. The reference the short
     /// way is tested against.
     mutating func handleInFull(_ event: StackEvent, at now: Millis) throws(StackError) -> StackChange {
+        try changing(at: now) { stack throws(StackError) in
+            switch event {
+            case .pointer(let input):
+                stack.pointerReceived(input, at: now)
+            case .command(let command):
+                try stack.perform(command, at: now)
+            case .tick:
+                stack.clockTicked(at: now)
+            }
+        }
+    }
+
+    /// Runs `body` on the stack and answers what viewers must redraw: lists the drawn cards before
+    /// and after, settles whatever `body` moved and compares the two lists. A `body` that throws
+    /// must have changed nothing.
+    mutating func changing(at now: Millis, _ body: (inout Stack) throws(StackError) -> Void) throws(StackError)
+        -> StackChange
+    {
         let before = drawn(at: now)
         let summary = self.summary
         reflow = nil
-        switch event {
-        case .pointer(let input):
-            pointerReceived(input, at: now)
-        case .command(let command):
-            try perform(command, at: now)
-        case .tick:
-            clockTicked(at: now)
-        }
+        try body(&self)
         refreshLayout()
         settleMovedCards(before: before, at: now)
         let after = drawn(at: now)
         forgetFinishedMotions(drawn: after, at: now)
+        if let unseenFront, order.first != unseenFront { forgetLeadingUnseen() }
         let summaryChanged = summary != self.summary
         return Self.change(from: before, to: after, summaryChanged: summaryChanged)
     }

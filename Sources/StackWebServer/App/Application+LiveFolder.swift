@@ -26,10 +26,10 @@ extension Application {
             if var scanner, scanner.hasBacklog {
                 scanner.inspectionBudget = nil
                 defer { reading.withLock { $0 = false } }
-                if let change = scanner.scan(folders: []) {
-                    library.withLock { $0 = scanner.library }
-                    for room in rooms.all { _ = try? room.handle(.libraryChanged(change, library: scanner.library)) }
-                }
+                var change = scanner.scan(folders: []) ?? LibraryChange()
+                change.complete = true
+                library.withLock { $0 = scanner.library }
+                for room in rooms.all { _ = try? room.handle(.libraryChanged(change, library: scanner.library)) }
             }
             return nil
         }

@@ -43,10 +43,18 @@ public final class Application {
         try self.init(configuration: configuration, store: Application.openStore(configuration, log: log), log: log)
     }
 
+    /// The exit status for a start that failed with `error`: 78 (`EX_CONFIG`) for a configuration
+    /// only the operator can fix (a `--state` that is not ours), which a supervisor must not
+    /// restart in a loop; 1 for what may pass by itself (Redis unreachable, a port in use).
+    public static func exitStatus(for error: any Error) -> Int32 {
+        error is StateRefusal ? 78 : 1
+    }
+
     /// The SQLite database at `--state`, or memory only without it. A database that cannot be opened
     /// (damaged, not a database) is moved aside for a person to look at, and a new one is made: a
     /// photo frame must come back up by itself. One that another process holds past the wait (a
-    /// second server on the same file) stops the start instead: it is sound, only busy.
+    /// second server on the same file) stops the start instead: it is sound, only busy. So does a
+    /// path that is not ours (`StateRefusal`): not a regular file, another program's database.
     static func openStore(_ configuration: Configuration, log: OperatorLog) throws -> any RoomStore {
         if let redis = configuration.redis {
             return try RedisRoomStore(
@@ -138,6 +146,9 @@ public final class Application {
             if let saved {
                 var stack = Stack(photos: photos, stage: stage, saved: saved, seed: seed)
                 stack.frameTransition = transition
+                // The folder read whole: a saved photo it lacks is gone. Until then (a cache folder
+                // found empty), its place waits for it.
+                if !reading.withLock({ $0 }) { stack.forgetUnseen() }
                 return stack
             }
             var stack = Stack(photos: photos, stage: stage, style: style, seed: seed)

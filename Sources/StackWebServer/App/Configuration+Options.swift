@@ -86,6 +86,11 @@ extension Configuration {
                 """, set: setSleep),
         CommandLineOption(
             "--cache", "DIR", help: "where resized photos are kept",
+            details: """
+                So is what was read of each photo (`photo-index.db`), so that a start reads only new or \
+                changed files. It is a cache: deleting it costs only the time to make it again (the next start \
+                reads every photo), never a room's order, which is kept with the state (`--state`).
+                """,
             default: .description("`$XDG_CACHE_HOME/stackweb`, else `~/.cache/stackweb`")
         ) { config, value throws(Failure) in config.cache = value },
         CommandLineOption(
@@ -109,10 +114,13 @@ extension Configuration {
             "--state", "FILE",
             help: "save every room's order, tilts and style to `FILE` and restore them at start",
             details: """
-                It is a SQLite database: a change is in it before it is acknowledged. One that cannot be read is \
-                moved aside to `FILE.unreadable-<time>` (a state file of an earlier version is imported, and kept as \
+                It is a SQLite database: a change is in it before it is acknowledged, and it holds all a restart \
+                needs: a room restored before its photos are read again (the cache deleted) keeps its saved \
+                order, each photo taking its place as it is read. One that cannot be read is moved aside to \
+                `FILE.unreadable-<time>` (a state file of an earlier version is imported, and kept as \
                 `FILE.imported.json`) and the server starts clean; one that another process holds for over 5 s \
-                stops the start.
+                stops the start. So does one that is not StackWeb's, left as it is: not a regular file (a \
+                directory, a FIFO), another program's database, or one with a trigger or a view (exit status 78).
                 """,
             default: .description("kept in memory only")
         ) { config, value throws(Failure) in config.state = value },

@@ -3,13 +3,13 @@ import StackModel
 /// The rooms' tables and the diff that writes a saved state as the fewest rows. Used by one
 /// thread at a time (`SQLiteStore`'s queue, or its initialiser before the queue is used).
 final class SQLiteRoomWriter: @unchecked Sendable {
-    static let schemaVersion = 1
-
     /// A room as its rows are now: its cards by slot in the cycle, and which slot is the front.
     private struct WrittenRoom {
         var style: String
         var swipeStacked = false
         var head: Int
+        /// The slot of the card `current` counts from; nil when not known.
+        var first: Int?
         var cycle: [String]
         var tilts: [Int]
         var removed: Set<String>
@@ -22,10 +22,11 @@ final class SQLiteRoomWriter: @unchecked Sendable {
             for (slot, photo) in cycle.enumerated() where firstSlot[photo] == nil { firstSlot[photo] = slot }
         }
 
-        var saved: (order: [String], tilts: [Int]) {
+        var saved: (order: [String], tilts: [Int], first: Int?) {
             let count = cycle.count
             let slots = (0..<count).map { (head + $0) % count }
-            return (slots.map { cycle[$0] }, slots.map { tilts[$0] })
+            let first = first.flatMap { $0 < count ? ($0 - head + count) % count : nil }
+            return (slots.map { cycle[$0] }, slots.map { tilts[$0] }, first)
         }
     }
 
@@ -41,20 +42,25 @@ final class SQLiteRoomWriter: @unchecked Sendable {
     private let deleteRemoved: SQLiteDatabase.Statement
     private let insertRemoved: SQLiteDatabase.Statement
 
-    init(path: String, defaultStyle: StyleName) throws(SQLiteError) {
+    /// Opens the database at `path`; throws `StateRefusal` when it is not ours (`SQLiteSchema`),
+    /// `SQLiteError` when SQLite cannot use it.
+    init(path: String, defaultStyle: StyleName) throws {
         database = try SQLiteDatabase(path: path)
         self.defaultStyle = defaultStyle
-        // The wait first: switching to WAL needs the database to itself, and a process still
-        // closing it (a restart) must be waited for, not taken for a damaged file.
+        // The wait first: a process still closing the database (a restart) must be waited for, not
+        // taken for a damaged file.
+        try database.execute("PRAGMA busy_timeout=5000")
+        // Before anything writes: another program's database is left as it was.
+        try SQLiteSchema.prepare(database, path: path)
         // WAL: a commit appends to the log instead of rewriting pages; synchronous=FULL syncs it at
         // every commit, so an acknowledged change survives a power cut, not only kill -9.
-        try database.execute("PRAGMA busy_timeout=5000; PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL")
-        try Self.createSchema(in: database)
+        try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL")
         upsertRoom = try database.prepare(
             """
-            INSERT INTO rooms (name, style, swipe_stacked, head) VALUES (?1, ?2, ?3, ?4)
+            INSERT INTO rooms (name, style, swipe_stacked, head, first_slot) VALUES (?1, ?2, ?3, ?4, nullif(?5, -1))
             ON CONFLICT (name) DO UPDATE SET
-                style = excluded.style, swipe_stacked = excluded.swipe_stacked, head = excluded.head
+                style = excluded.style, swipe_stacked = excluded.swipe_stacked, head = excluded.head,
+                first_slot = excluded.first_slot
             """)
         deleteCards = try database.prepare("DELETE FROM room_cards WHERE room = ?1")
         insertCard = try database.prepare("INSERT INTO room_cards (room, slot, photo, tilt) VALUES (?1, ?2, ?3, ?4)")
@@ -64,32 +70,13 @@ final class SQLiteRoomWriter: @unchecked Sendable {
         written = try readRooms()
     }
 
-    private static func createSchema(in database: SQLiteDatabase) throws(SQLiteError) {
-        let version = try database.integerPragma("user_version")
-        guard version < schemaVersion else { return }
-        try database.transaction { () throws(SQLiteError) in
-            try database.execute(
-                """
-                CREATE TABLE IF NOT EXISTS rooms (
-                    name TEXT PRIMARY KEY, style TEXT NOT NULL, swipe_stacked INTEGER NOT NULL,
-                    head INTEGER NOT NULL) WITHOUT ROWID;
-                CREATE TABLE IF NOT EXISTS room_cards (
-                    room TEXT NOT NULL, slot INTEGER NOT NULL, photo TEXT NOT NULL, tilt INTEGER NOT NULL,
-                    PRIMARY KEY (room, slot)) WITHOUT ROWID;
-                CREATE TABLE IF NOT EXISTS room_removed (
-                    room TEXT NOT NULL, photo TEXT NOT NULL, PRIMARY KEY (room, photo)) WITHOUT ROWID;
-                PRAGMA user_version = \(schemaVersion);
-                """)
-        }
-    }
-
     /// Every room as the database holds it.
     func savedRooms() -> [String: SavedStack] {
         written.mapValues { room in
-            let (order, tilts) = room.saved
+            let (order, tilts, first) = room.saved
             return SavedStack(
                 style: StyleName(rawValue: room.style) ?? defaultStyle, order: order, tilts: tilts,
-                removed: room.removed.sorted(), swipeStacked: room.swipeStacked)
+                removed: room.removed.sorted(), swipeStacked: room.swipeStacked, first: first)
         }
     }
 
@@ -129,11 +116,15 @@ final class SQLiteRoomWriter: @unchecked Sendable {
         }
         room.style = saved.style.rawValue
         room.swipeStacked = saved.swipeStacked
+        // A slot, like the front: turning the cycle leaves it as it is.
+        room.first = saved.first.flatMap { $0 < room.cycle.count ? (room.head + $0) % room.cycle.count : nil }
         let flagsOrFrontChanged =
             old?.style != room.style || old?.swipeStacked != room.swipeStacked || old?.head != room.head
+            || old?.first != room.first
         if old == nil || flagsOrFrontChanged || old?.cycle.count != room.cycle.count {
             try upsertRoom.run([
                 .text(name), .text(room.style), .integer(room.swipeStacked ? 1 : 0), .integer(room.head),
+                .integer(room.first ?? -1),
             ])
         }
         let removed = Set(saved.removed)
@@ -158,7 +149,9 @@ final class SQLiteRoomWriter: @unchecked Sendable {
 
     private func readRooms() throws(SQLiteError) -> [String: WrittenRoom] {
         var rooms: [String: WrittenRoom] = [:]
-        let roomRows = try database.prepare("SELECT name, style, head, swipe_stacked FROM rooms").bind([])
+        let roomRows = try database.prepare(
+            "SELECT name, style, head, swipe_stacked, coalesce(first_slot, -1) FROM rooms"
+        ).bind([])
         let cards = try database.prepare("SELECT photo, tilt FROM room_cards WHERE room = ?1 ORDER BY slot")
         let removedRows = try database.prepare("SELECT photo FROM room_removed WHERE room = ?1")
         while try roomRows.step() {
@@ -175,6 +168,7 @@ final class SQLiteRoomWriter: @unchecked Sendable {
             rooms[name] = WrittenRoom(
                 style: roomRows.text(1), head: head, cycle: cycle, tilts: tilts, removed: removed)
             rooms[name]?.swipeStacked = roomRows.int(3) != 0
+            rooms[name]?.first = roomRows.int(4) >= 0 ? roomRows.int(4) : nil
         }
         return rooms
     }

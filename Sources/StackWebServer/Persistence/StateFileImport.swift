@@ -6,13 +6,12 @@ import StackModel
 enum StateFileImport {
     /// The rooms of a JSON state file at `path`, moved aside; `nil` when the path holds no such file
     /// (nothing there yet, or already a SQLite database). A JSON file that cannot be read is moved to
-    /// `<path>.corrupt-<time>` for a person to look at, and the server starts clean.
+    /// `<path>.corrupt-<time>` for a person to look at, and the server starts clean. A path that is
+    /// not a regular file is refused (`StateRefusal.head`), before anything reads it.
     static func takeJSONStateFile(
         at path: String, defaultStyle: StyleName, log: @Sendable (String) -> Void
     ) throws -> [String: SavedStack]? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        let head = handle.readData(ofLength: 16)
-        try? handle.close()
+        guard let head = try StateRefusal.head(of: path) else { return nil }
         guard !head.elementsEqual("SQLite format 3\0".utf8), !head.isEmpty else { return nil }
         guard let data = FileManager.default.contents(atPath: path),
             let file = try? JSONDecoder().decode(StateFile.self, from: data)

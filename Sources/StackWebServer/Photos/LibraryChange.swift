@@ -17,6 +17,9 @@ struct LibraryChange: Equatable, Sendable {
     /// The order the folder is shown in (`--order`), which says where added photos join a stack:
     /// by date, at their `placements`; else (or nil) at the back.
     var order: PhotoLibrary.Order?
+    /// The folder has been read whole since the start (or since it came back): a photo not in the
+    /// library by now is not in the folder, so saved places still waiting for one are given up.
+    var complete = false
 
     var isEmpty: Bool { added.isEmpty && removed.isEmpty && replaced.isEmpty && reshaped.isEmpty }
 

@@ -116,7 +116,9 @@ final class LiveFolder: Sendable {
         }
     }
 
-    /// Runs `body` on the scanner, publishes what changed; answers what is left to do.
+    /// Runs `body` on the scanner, publishes what changed; answers what is left to do. The scan that
+    /// ends the reading says so (`LibraryChange.complete`), and `reading` turns false only after
+    /// the rooms were told: a room restored meanwhile still waits for the photos of that scan.
     private func scan(_ body: (inout PhotoScanner) -> LibraryChange?) -> FolderWatcher.Followup {
         let outcome = scanner.withLock { scanner -> (LibraryChange?, PhotoLibrary, FolderWatcher.Followup)? in
             guard var current = scanner else { return nil }
@@ -125,14 +127,19 @@ final class LiveFolder: Sendable {
             let followup = FolderWatcher.Followup(settle: !current.pendingFolders.isEmpty, more: current.hasBacklog)
             return (change, current.library, followup)
         }
-        reading.withLock { $0 = outcome?.2.more ?? false }
-        guard let (change, new, followup) = outcome else { return FolderWatcher.Followup() }
-        if let change, !change.isEmpty { publish(change, library: new) }
+        guard let (found, new, followup) = outcome else {
+            reading.withLock { $0 = false }
+            return FolderWatcher.Followup()
+        }
+        var change = found ?? LibraryChange()
+        change.complete = reading.withLock { $0 } && !followup.more
+        if !change.isEmpty || change.complete { publish(change, library: new) }
+        reading.withLock { $0 = followup.more }
         return followup
     }
 
     private func publish(_ change: LibraryChange, library new: PhotoLibrary) {
         library.withLock { $0 = new }
-        if !change.isEmpty { onChange(change, new) }
+        if !change.isEmpty || change.complete { onChange(change, new) }
     }
 }

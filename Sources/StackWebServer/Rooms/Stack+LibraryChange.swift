@@ -2,11 +2,13 @@ import StackModel
 
 extension Stack {
     /// Applies a change of the photo folder as commands of the model: a photo whose shape changed
-    /// gets a new card of the right shape in the same place, removed photos' cards leave, new photos
-    /// join the back — or, in `--order date`, their place by date (`LibraryChange.placements`, with
-    /// `libraryOrder` the new library's photo ids) — and the cards of replaced files are drawn
-    /// again (their URL changed). Idempotent: a stack restored from the new folder already has the
-    /// new photos. New photos past `maxCards` are left out.
+    /// gets a new card of the right shape in the same place, removed photos' cards leave, photos the
+    /// saved stack was waiting for take their saved places (`placeSaved`: a restart that found the
+    /// cache folder empty), new photos join the back — or, in `--order date`, their place by date
+    /// (`LibraryChange.placements`, with `libraryOrder` the new library's photo ids) — and the cards
+    /// of replaced files are drawn again (their URL changed). Once the folder has been read whole
+    /// (`complete`), saved photos that never came are forgotten. Idempotent: a stack restored from
+    /// the new folder already has the new photos. New photos past `maxCards` are left out.
     mutating func follow(
         _ libraryChange: LibraryChange, at now: Millis, maxCards: Int, libraryOrder: [String]? = nil
     ) -> StackChange {
@@ -24,7 +26,10 @@ extension Stack {
         for id in libraryChange.removed {
             if let card = cards.removeValue(forKey: id) { apply(.remove(cardID: card.id)) }
         }
-        let added = Array(libraryChange.added.filter { cards[$0.id] == nil }.prefix(max(0, maxCards - count)))
+        let (placed, unknown) = placeSaved(libraryChange.added.filter { cards[$0.id] == nil }, at: now)
+        change.merge(placed)
+        if libraryChange.complete { forgetUnseen() }
+        let added = Array(unknown.prefix(max(0, maxCards - count)))
         if libraryChange.order == .date, let libraryOrder, !added.isEmpty {
             var stacked = [String?](repeating: nil, count: count)
             for (photo, card) in cardsByPhoto() { stacked[card.position] = photo }
