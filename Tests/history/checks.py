@@ -212,6 +212,15 @@ def check_acknowledged_effects(history):
         lost = sorted((a for a in history.acks if a["seq"] is not None and (since is None or a["seq"] > since)
                        and a["seq"] <= previous["id"]), key=lambda a: -a["seq"])
         lost = [short_command(a["command"]) | {"seq": a["seq"]} for a in lost]
+        undelivered = [a["seq"] for a in history.acks if a["seq"] is not None and previous["id"] < a["seq"] < event["id"]]
+        if undelivered:
+            violations.append({
+                "rule": "1c snapshot after undelivered acks",
+                "message": f"snapshot {event['id']} says {state(event['data'])}, the room was "
+                           f"{state(previous['data'])} at event {previous['id']} just before it, and the acked "
+                           f"seqs {sorted(undelivered)[:8]} between them reached no reader",
+                "before": short(previous), "snapshot": short(event)})
+            continue
         violations.append({
             "rule": "1c taken back by a snapshot",
             "message": f"snapshot {event['id']} says (style, count, current) = {state(event['data'])}, but the "

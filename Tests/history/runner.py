@@ -7,6 +7,7 @@ Environment:
   STACKWEB_BIN               the binary (default: .build/debug/stackweb of the repository)
   STACKWEB_NEMESIS_SEED      the seed of every random choice (default: drawn and printed)
   STACKWEB_NEMESIS_SECONDS   run this many seconds of random faults instead of the fixed schedule
+  STACKWEB_NEMESIS=off       a control run: the same clients and readers, no faults
 """
 
 import http.client
@@ -45,6 +46,7 @@ FIXED_SCHEDULE = [
     ("stop-owner", 5.0),
 ]
 QUIET = 6.0
+CALM_SECONDS = 40.0  # STACKWEB_NEMESIS=off: the load alone, for this long (or STACKWEB_NEMESIS_SECONDS)
 WARMUP = 4.0
 FAULTS = ["kill-owner", "stop-owner", "stop-redis", "restart-redis-shutdown", "restart-redis-kill", "kill-nonowner"]
 FAULT_SECONDS = {"kill-owner": 1.0, "stop-owner": 5.0, "stop-redis": 4.0, "restart-redis-shutdown": 1.0,
@@ -109,26 +111,41 @@ def summary_state(data):
 
 
 class Knowledge:
-    """What clients know of the room (from reads and events), to pick plausible arguments."""
+    """What clients know of the room (from reads and events), to pick plausible arguments: the
+    latest count and the ids of the cards in the stack, updated only by newer seqs."""
 
     def __init__(self):
         self.lock = threading.Lock()
+        self.seq = -1
         self.count = 12
-        self.card_ids = []
+        self.card_ids = set()
         self.photos = []
 
     def update(self, data):
         with self.lock:
+            cards = [c for c in data.get("cards") or [] if isinstance(c, dict) and "id" in c]
+            for c in cards:
+                if c.get("photo") and c["photo"] not in self.photos:
+                    self.photos.append(c["photo"])
+            seq = data.get("seq")
+            if not isinstance(seq, int) or seq < self.seq:
+                return
+            self.seq = seq
             if isinstance(data.get("count"), int):
                 self.count = data["count"]
-            cards = data.get("cards") or []
-            ids = [c["id"] for c in cards if isinstance(c, dict) and "id" in c and
-                   ((c.get("anim") or {}).get("to") or {}).get("opacity", 1) != 0]
-            if ids and "room" in data:  # a snapshot or GET lists every drawn card
-                self.card_ids = ids
+            if "room" in data:  # a snapshot or GET lists every drawn card
+                self.card_ids = set()
             for c in cards:
-                if isinstance(c, dict) and c.get("photo") and c["photo"] not in self.photos:
-                    self.photos.append(c["photo"])
+                if fading(c):
+                    self.card_ids.discard(c["id"])
+                else:
+                    self.card_ids.add(c["id"])
+            for removed in data.get("removed") or []:
+                self.card_ids.discard(removed)
+
+
+def fading(card):
+    return ((card.get("anim") or {}).get("to") or {}).get("opacity", 1) == 0
 
 
 class Client(threading.Thread):
@@ -156,9 +173,11 @@ class Client(threading.Thread):
     def body_for(self, kind):
         knowledge = self.run_.knowledge
         with knowledge.lock:
-            count, ids, photos = knowledge.count, list(knowledge.card_ids), list(knowledge.photos)
+            count, ids, photos = knowledge.count, sorted(knowledge.card_ids), list(knowledge.photos)
         if kind == "goto":
-            return {"command": "goto", "index": self.rng.randrange(max(1, count))}
+            # The last place often: where an off-by-one would show.
+            index = count - 1 if self.rng.random() < 0.3 else self.rng.randrange(max(1, count))
+            return {"command": "goto", "index": max(0, index)}
         if kind == "style":
             return {"command": "style", "style": self.rng.choice(STYLES)}
         if kind == "insert":
@@ -356,6 +375,9 @@ class Nemesis(threading.Thread):
         run = self.run_
         if run.stopping.wait(WARMUP):
             return
+        if os.environ.get("STACKWEB_NEMESIS") == "off":  # a control run: the same load, no faults
+            run.stopping.wait(self.seconds or CALM_SECONDS)
+            return
         if self.seconds is None:
             for fault, duration in FIXED_SCHEDULE:
                 self.inject(fault, duration)
@@ -437,7 +459,8 @@ class Run:
         self.nemesis_seconds = nemesis_seconds
         self.folder = Path(folder or tempfile.mkdtemp(prefix="stackweb-history-"))
         self.rng = random.Random(seed)
-        self.recorder = Recorder(seed, "random" if nemesis_seconds else "fixed")
+        mode = "off" if os.environ.get("STACKWEB_NEMESIS") == "off" else "random" if nemesis_seconds else "fixed"
+        self.recorder = Recorder(seed, mode)
         self.knowledge = Knowledge()
         self.redis = Redis(self.folder)
         self.instances = [Instance(n, self.folder, self.redis, PHOTOS, binary) for n in range(1, INSTANCES + 1)]
