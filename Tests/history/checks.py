@@ -294,18 +294,25 @@ def check_no_silent_gaps(history):
                                    "events": [short(previous), short(event)]})
             previous = event
         last_by_reader[reader] = previous
-    return violations, {}
+    # Not a violation, a liveness figure: resumes answered 200 whose stream ended before any event
+    # (the viewer got neither the missed events nor a snapshot, and had to try again).
+    empty = sum(1 for c in history.data["connections"] if c.get("resume_from") is not None
+                and c.get("status") == 200 and not c.get("first"))
+    return violations, {"empty_resumes": empty}
 
 
 def is_noop_ack(history, ack):
-    """A style or goto acked with the seq of a state that already had its target: it may have been a
-    no-op answered with the room's current seq."""
+    """A style or goto acked with the seq of a state that already had its target, or a previous acked
+    with the seq of a swipe-style state at its first card: it may have been a no-op answered with
+    the room's current seq."""
     body = ack["command"]["command"]
     variants = history.by_id.get(ack["seq"], [])
     if body["command"] == "style":
         return any(e["data"].get("style") == body["style"] for e in variants)
     if body["command"] == "goto":
         return any(e["data"].get("current") == body["index"] for e in variants)
+    if body["command"] == "previous":  # the swipe style stops at its first card (a nudge)
+        return any(e["data"].get("style") == "swipe" and e["data"].get("current") == 0 for e in variants)
     return False
 
 
@@ -575,7 +582,7 @@ def statistics(data):
             "retried": sum(1 for c in commands if len(c["attempts"]) > 1),
             "reads": len(data["reads"]), "events": sum(1 for e in data["events"] if numbered(e)),
             "resumes": sum(1 for c in data["connections"] if c.get("resume_from") is not None
-                           and c.get("status") == 200),
+                           and c.get("status") == 200 and c.get("first")),
             "crashes": len(data.get("crashes", [])),
             "faults": dict(faults), "wall_seconds": round(data.get("wall_seconds") or 0, 1)}
 

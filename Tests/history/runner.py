@@ -39,10 +39,10 @@ FIXED_SCHEDULE = [
     ("kill-owner", 1.0),
     ("stop-owner", 5.0),
     ("stop-redis", 4.0),
-    ("restart-redis-shutdown", 1.0),
+    ("restart-redis-shutdown", 3.5),
     ("kill-nonowner", 1.0),
     ("kill-owner", 2.0),
-    ("restart-redis-kill", 1.0),
+    ("restart-redis-kill", 3.5),
     ("stop-owner", 5.0),
 ]
 QUIET = 6.0
