@@ -155,6 +155,7 @@ class Instance:
         self.starts = 0
         self.stopped = False
         self.killing = False  # the nemesis killed it on purpose
+        self.start_failed = False  # the monitor's restart after a crash did not come up
 
     @property
     def log(self):

@@ -534,6 +534,13 @@ class Run:
                 for instance in self.instances:
                     if instance.process is None or instance.alive() or instance.killing:
                         continue
+                    if instance.start_failed:  # not a new crash: its restart did not come up; again
+                        try:
+                            instance.start()
+                            instance.start_failed = False
+                        except (RuntimeError, TimeoutError):
+                            pass
+                        continue
                     code = instance.process.returncode
                     log = instance.log.read_text(errors="replace")
                     start = log.rfind("=== start")
@@ -544,6 +551,7 @@ class Run:
                     try:
                         instance.start()
                     except (RuntimeError, TimeoutError) as error:
+                        instance.start_failed = True
                         self.recorder.note(f"restart of crashed {instance.id} failed: {error}")
 
     def warm_up(self):
