@@ -72,9 +72,11 @@ def sent(attempt):
 
 def outcome(command):
     """acked | unknown (a 504, a timeout or a broken connection after connecting, and no 200) |
-    not-applied (503 only, perhaps with a refusal) | refused (4xx only). Attempts whose connection
-    was refused are left out: they reached no server."""
+    not-applied (503 only, perhaps with a refusal) | refused (4xx only) | not-sent. Attempts whose
+    connection was refused are left out: they reached no server."""
     statuses = [a.get("status") for a in command["attempts"] if sent(a)]
+    if not statuses:
+        return "not-sent"
     if 200 in statuses:
         return "acked"
     if any(s is None or s == 504 or (s is not None and s >= 500 and s != 503) for s in statuses):
@@ -417,8 +419,8 @@ def attribute_changes(history):
         if any(_matches(a["command"]["command"], previous, event) or a["command"]["command"]["command"] in (
                 "insert", "remove", "shuffle") for a in history.acks_by_seq.get(event["id"], [])):
             continue
-        candidates = [c for c in history.commands
-                      if c["start"] <= event["time"] <= c["end"] + LATE_APPLY_SECONDS
+        candidates = [c for c in history.commands if outcome(c) != "not-sent"
+                      and c["start"] <= event["time"] <= c["end"] + LATE_APPLY_SECONDS
                       and _matches(c["command"], previous, event)]
 
         def distance(command):
@@ -433,7 +435,7 @@ def attribute_changes(history):
         # happened during that attempt or soon after it.
         refused = [c for c in candidates if outcome(c) == "not-applied" and c["key"] not in used]
         refused += [c for c in candidates if outcome(c) == "refused" and c["key"] not in used and any(
-            a["start"] <= event["time"] <= a["end"] + LATE_APPLY_SECONDS for a in c["attempts"])]
+            a["start"] <= event["time"] <= a["end"] + LATE_APPLY_SECONDS for a in c["attempts"] if sent(a))]
         if refused:
             used.add(refused[0]["key"])
             result["applied_503"].append({"message": f"change {event['id']} {state(previous['data'])} → "
@@ -444,7 +446,8 @@ def attribute_changes(history):
             continue
         # A command retried with its key and acked under another seq (or of unknown outcome, its one
         # application already counted): its effect is here a second time.
-        twice = [c for c in candidates if outcome(c) in ("acked", "unknown") and len(c["attempts"]) > 1]
+        twice = [c for c in candidates if outcome(c) in ("acked", "unknown")
+                 and sum(1 for a in c["attempts"] if sent(a)) > 1]
         if twice:
             entry = {"message": f"change {event['id']} {state(previous['data'])} → {state(event['data'])} "
                                 f"matches only retried commands already applied under another seq",
