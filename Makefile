@@ -29,7 +29,7 @@ DEBUG_BIN := .build/debug/stackweb
 TSAN_PATH := .build/tsan
 DEB_PATH := .build/deb
 
-.PHONY: deps apt-deps pip-deps build release deb run test test-swift test-tsan test-web test-e2e test-deb fuzz-smoke fuzz lint \
+.PHONY: deps apt-deps pip-deps build release deb run test test-swift test-tsan test-web test-e2e test-history test-nemesis test-deb fuzz-smoke fuzz lint \
 	install clean \
 	bench bench-deps
 
@@ -60,7 +60,7 @@ deb: apt-deps
 run: release
 	$(RELEASE_BIN) --host $(HOST) --port $(PORT) --state $(STATE) $(ARGS)
 
-test: deps lint test-swift test-tsan test-web fuzz-smoke test-e2e test-deb
+test: deps lint test-swift test-tsan test-web fuzz-smoke test-e2e test-history test-deb
 
 ## A test run that hangs fails after this long, rather than holding CI to its own limit (a server
 ## left running by a crashed test runner keeps `swift test` waiting on its output).
@@ -86,6 +86,17 @@ test-web:
 
 test-e2e: build
 	STACKWEB_BIN=$(DEBUG_BIN) $(PYTHON) -m pytest -q Tests/e2e
+
+## A small Jepsen (Tests/history/README.md): three instances and a redis-server under a fixed fault
+## schedule (kill -9, SIGSTOP, Redis restarts), four clients, a reader per instance, then the history's
+## checks: about two minutes. `STACKWEB_NEMESIS_SECONDS=900 make test-nemesis` runs random faults for
+## that long (default 300); STACKWEB_NEMESIS_SEED replays a run, STACKWEB_BIN tests another binary.
+HISTORY_BIN = $${STACKWEB_BIN:-$(DEBUG_BIN)}
+test-history: build
+	STACKWEB_BIN=$(HISTORY_BIN) STACKWEB_NEMESIS_SECONDS= $(PYTHON) -m pytest -q -s Tests/history
+
+test-nemesis: build
+	STACKWEB_BIN=$(HISTORY_BIN) STACKWEB_NEMESIS_SECONDS=$${STACKWEB_NEMESIS_SECONDS:-300} $(PYTHON) -m pytest -q -s Tests/history
 
 ## The package, unpacked into a scratch root: its files, dependencies, unit, and its binary serving.
 test-deb: deb

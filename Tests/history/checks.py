@@ -1,0 +1,607 @@
+"""The checks of a recorded history (see README.md for the rules). Each check takes the history dict
+written by runner.Run and returns a list of violations: dicts with a `message` and the offending
+records. Nothing here talks to a server: a saved history.json can be checked again with
+`python3 Tests/history/run_history.py --check FILE`.
+"""
+
+import json
+from collections import defaultdict
+
+# Fields of an event's data that legitimately differ between two deliveries of the same event:
+# `serverTime` (a snapshot is encoded for each viewer that joins, at that moment), `viewers` (the
+# presence count as last known at encoding), and every card's transform (`x`, `y`, … and `anim`,
+# which a snapshot gives as of its `serverTime`). A change is encoded once by the owner and its bytes
+# forwarded as they are, so two changes with one id are compared whole, but for `viewers`.
+PER_DELIVERY = {"serverTime", "viewers"}
+STATE_FIELDS = ("style", "count", "current", "stacked", "playing")
+LATE_APPLY_SECONDS = 20.0  # how long after its answer a command may still show up (input stream)
+
+
+# --- Preparing the history ----------------------------------------------------------------------------
+
+
+def numbered(event):
+    return event["type"] in ("snapshot", "change") and isinstance(event.get("id"), int) \
+        and isinstance(event.get("data"), dict)
+
+
+def state(data):
+    return (data.get("style"), data.get("count"), data.get("current"))
+
+
+def fading(card):
+    return ((card.get("anim") or {}).get("to") or {}).get("opacity", 1) == 0
+
+
+def card_places(data):
+    """id → (photo, position) of the cards an event lists, without those fading out (a removed card
+    keeps its old position while it fades)."""
+    return {c.get("id"): (c.get("photo"), c.get("position")) for c in data.get("cards") or []
+            if isinstance(c, dict) and not fading(c)}
+
+
+def short(event):
+    data = event.get("data") or {}
+    return {"reader": event.get("reader"), "connection": event.get("connection"), "id": event.get("id"),
+            "type": event.get("type"), "time": round(event.get("time", 0), 3), "style": data.get("style"),
+            "count": data.get("count"), "current": data.get("current")}
+
+
+def short_command(command):
+    attempts = [{"instance": a.get("instance"), "status": a.get("status"), "body": (a.get("body") or a.get("error"))
+                 and (a.get("body") or a.get("error"))[:120], "t": [round(a["start"], 3), round(a["end"], 3)]}
+                for a in command["attempts"]]
+    return {"client": command["client"], "key": command["key"], "command": command["command"], "attempts": attempts}
+
+
+def ack_seq(command):
+    """(seq, attempt) of the first 200 answer of a logical command, or (None, None)."""
+    for attempt in command["attempts"]:
+        if attempt.get("status") == 200:
+            try:
+                return int(json.loads(attempt["body"])["seq"]), attempt
+            except (ValueError, KeyError, TypeError):
+                return None, attempt
+    return None, None
+
+
+def sent(attempt):
+    """An attempt whose connection was refused never reached a server."""
+    return not (attempt.get("status") is None and str(attempt.get("error", "")).startswith("ConnectionRefused"))
+
+
+def outcome(command):
+    """acked | unknown (a 504, a timeout or a broken connection after connecting, and no 200) |
+    not-applied (503 only, perhaps with a refusal) | refused (4xx only) | not-sent. Attempts whose
+    connection was refused are left out: they reached no server."""
+    statuses = [a.get("status") for a in command["attempts"] if sent(a)]
+    if not statuses:
+        return "not-sent"
+    if 200 in statuses:
+        return "acked"
+    if any(s is None or s == 504 or (s is not None and s >= 500 and s != 503) for s in statuses):
+        return "unknown"
+    if 503 in statuses:
+        return "not-applied"
+    return "refused"
+
+
+class History:
+    """Indexes over the recorded history, shared by the checks."""
+
+    def __init__(self, data):
+        self.data = data
+        self.events = [e for e in data["events"] if numbered(e)]
+        self.by_id = defaultdict(list)
+        for event in self.events:
+            self.by_id[event["id"]].append(event)
+        self.observed_ids = sorted(self.by_id)
+        # Each reader connection's numbered events in the order received.
+        self.connections = defaultdict(list)
+        for event in self.events:
+            self.connections[(event["reader"], event["connection"])].append(event)
+        self.commands = data["commands"]
+        self.acks = []
+        for command in self.commands:
+            seq, attempt = ack_seq(command)
+            if attempt is not None:
+                self.acks.append({"command": command, "seq": seq, "end": attempt["end"], "start": command["start"]})
+        self.acks_by_seq = defaultdict(list)
+        for ack in self.acks:
+            self.acks_by_seq[ack["seq"]].append(ack)
+        self._gap_free_pairs = None
+
+    def observed_between(self, low, high):
+        """Is any id strictly between low and high observed by any reader?"""
+        import bisect
+        index = bisect.bisect_right(self.observed_ids, low)
+        return index < len(self.observed_ids) and self.observed_ids[index] < high
+
+    def adjacent_pairs(self):
+        """(P, E): consecutive numbered events on one connection, E.id ≥ P.id, with no id between them
+        seen by any reader — so E is what followed P in the room, as far as anyone could see."""
+        if self._gap_free_pairs is None:
+            pairs = []
+            for events in self.connections.values():
+                for previous, event in zip(events, events[1:]):
+                    if event["id"] >= previous["id"] and not self.observed_between(previous["id"], event["id"]):
+                        pairs.append((previous, event))
+            self._gap_free_pairs = pairs
+        return self._gap_free_pairs
+
+    def spanned(self, seq):
+        """Did a reader connection see ids below and above `seq` one after the other?"""
+        for events in self.connections.values():
+            for previous, event in zip(events, events[1:]):
+                if previous["id"] < seq < event["id"]:
+                    return True
+        return False
+
+
+def same_delivery(a, b):
+    """Do two numbered events with one id carry the same payload? (see PER_DELIVERY)"""
+    da, db = a["data"], b["data"]
+    if a["type"] == "change" and b["type"] == "change":
+        strip = lambda d: {k: v for k, v in d.items() if k not in PER_DELIVERY}  # noqa: E731
+        return strip(da) == strip(db)
+    if any(da.get(f) != db.get(f) for f in STATE_FIELDS):
+        return False
+    places_a, places_b = card_places(da), card_places(db)
+    return all(places_a[c] == places_b[c] for c in places_a.keys() & places_b.keys())
+
+
+# --- The checks ---------------------------------------------------------------------------------------
+
+
+def check_acknowledged_effects(history):
+    """(1) Every acknowledged lasting command's effect is in the final history.
+
+    For each command answered 200 {"seq": N}:
+      a. N is observed: some reader received an event with id N. If none did although a reader
+         connection received an id below N and then one above N one after the other (a continuous
+         stream, which delivers every event of the room), N was never published: violation. If no
+         reader spanned N it is counted as unverified, not as a violation.
+      b. The event N carries the command's effect, where the effect is identifiable: `style s` →
+         its `style` is s; `goto k` → its `current` is k; `insert p at 0` → it lists a card of
+         photo p (the front card is drawn in every style, so the change lists it).
+      c. Nothing later takes it back: for every snapshot S that followed an event P on one reader
+         connection with no id between them observed anywhere (gap-free adjacency), S's style,
+         count and current equal P's. A snapshot (a takeover, a return of Redis, a resume) restates
+         the room; it must not change it. The acks reported with it are those with seq between
+         the last observed event whose state S equals (where the new owner restored from) and P.
+      d. The owner's final GET has seq ≥ every acknowledged seq.
+    """
+    violations, unverified = [], 0
+    for ack in history.acks:
+        command, seq = ack["command"], ack["seq"]
+        body = command["command"]
+        if seq is None:
+            violations.append({"rule": "1a no seq", "message": "a 200 answer without an integer seq", "command": short_command(command)})
+            continue
+        variants = history.by_id.get(seq)
+        if not variants:
+            if history.spanned(seq):
+                violations.append({"rule": "1a not delivered", "message": f"acked seq {seq} was never delivered, though a reader's stream "
+                                              f"passed over it", "command": short_command(command)})
+            else:
+                unverified += 1
+            continue
+        kind = body["command"]
+        reason = None
+        if kind == "style" and not any(e["data"].get("style") == body["style"] for e in variants):
+            reason = f"style {body['style']!r} acked as seq {seq}, but event {seq} has style " \
+                     f"{sorted({str(e['data'].get('style')) for e in variants})}"
+        elif kind == "goto" and not any(e["data"].get("current") == body["index"] for e in variants):
+            reason = f"goto {body['index']} acked as seq {seq}, but event {seq} has current " \
+                     f"{sorted({str(e['data'].get('current')) for e in variants})}"
+        elif kind == "insert" and body.get("at") == 0 and not any(
+                any(c.get("photo") == body["photo"] for c in e["data"]["cards"]) for e in variants):
+            reason = f"insert of {body['photo']} acked as seq {seq}, but event {seq} lists no card of it"
+        if reason:
+            violations.append({"rule": "1b effect missing", "message": reason, "command": short_command(command),
+                               "events": [short(e) for e in variants[:3]]})
+    reported = set()
+    for previous, event in history.adjacent_pairs():
+        if event["type"] != "snapshot" or state(previous["data"]) == state(event["data"]):
+            continue
+        signature = (previous["id"], event["id"], state(previous["data"]), state(event["data"]))
+        if signature in reported:
+            continue
+        reported.add(signature)
+        restored = [i for i in history.observed_ids if i <= previous["id"] if i < event["id"] and any(
+            state(e["data"]) == state(event["data"]) for e in history.by_id[i])]
+        since = restored[-1] if restored else None
+        lost = sorted((a for a in history.acks if a["seq"] is not None and (since is None or a["seq"] > since)
+                       and a["seq"] <= previous["id"]), key=lambda a: -a["seq"])
+        lost = [short_command(a["command"]) | {"seq": a["seq"]} for a in lost]
+        undelivered = [a["seq"] for a in history.acks if a["seq"] is not None and previous["id"] < a["seq"] < event["id"]]
+        if undelivered:
+            violations.append({
+                "rule": "1c snapshot after undelivered acks",
+                "message": f"snapshot {event['id']} says {state(event['data'])}, the room was "
+                           f"{state(previous['data'])} at event {previous['id']} just before it, and the acked "
+                           f"seqs {sorted(undelivered)[:8]} between them reached no reader",
+                "before": short(previous), "snapshot": short(event)})
+            continue
+        violations.append({
+            "rule": "1c taken back by a snapshot",
+            "message": f"snapshot {event['id']} says (style, count, current) = {state(event['data'])}, but the "
+                       f"room was {state(previous['data'])} at event {previous['id']} just before it: acknowledged "
+                       f"changes were taken back ({'its state is that of event ' + str(since) if since else 'a state no event had'}"
+                       f"; {len(lost)} acks since, latest first)",
+            "before": short(previous), "snapshot": short(event), "acks_taken_back": lost[:6]})
+    final = history.data.get("final", {})
+    owner = final.get("owner")
+    owner_get = (final.get("gets", {}).get(owner) or {}).get("state") if owner else None
+    if owner_get and isinstance(owner_get.get("seq"), int):
+        beyond = [a for a in history.acks if a["seq"] is not None and a["seq"] > owner_get["seq"]]
+        if beyond:
+            violations.append({"rule": "1d beyond the final state", "message": f"{len(beyond)} acks carry a seq above the owner's final seq "
+                                          f"{owner_get['seq']}",
+                               "acks": [short_command(a["command"]) | {"seq": a["seq"]} for a in beyond[:8]]})
+    return violations, {"unverified_acks": unverified}
+
+
+def check_ids_unique(history):
+    """(2) No id carries two different payloads, and ids only grow on a stream.
+
+    Two numbered events (snapshot/change) with the same id must carry the same payload: two changes
+    are compared whole except `viewers`; when a snapshot is involved, the room fields (style, count,
+    current, stacked, playing) and the photo and position of every card both list (fading cards
+    aside) are compared — `serverTime`, `viewers` and card transforms are per delivery.
+    On one connection, ids strictly increase, except a snapshot that repeats the id just received
+    (a restatement, compared as above); after a resume with Last-Event-ID L the first numbered
+    event has an id ≥ L, or is a snapshot (ids never go back across the group, whose Redis keeps
+    its data in this run).
+    """
+    violations = []
+    for event_id, events in sorted(history.by_id.items()):
+        distinct = []
+        for event in events:
+            if not any(same_delivery(event, other) for other in distinct):
+                distinct.append(event)
+        if len(distinct) > 1:
+            violations.append({"rule": "2 two payloads", "message": f"id {event_id} carries {len(distinct)} different payloads",
+                               "payloads": [short(e) for e in distinct[:4]]})
+    for (reader, number), events in history.connections.items():
+        for previous, event in zip(events, events[1:]):
+            if event["id"] < previous["id"] or (event["id"] == previous["id"] and event["type"] != "snapshot"):
+                violations.append({"rule": "2 ids not increasing", "message": f"ids went from {previous['id']} to {event['id']} on {reader}'s "
+                                              f"connection {number}", "events": [short(previous), short(event)]})
+    for connection in history.data["connections"]:
+        first, resume = connection.get("first"), connection.get("resume_from")
+        if resume is None or not first or not isinstance(first.get("id"), int):
+            continue
+        if first["id"] < resume:
+            violations.append({"rule": "2 ids went back at a resume", "message": f"{connection['reader']} resumed after {resume} and got "
+                                          f"{first['type']} {first['id']}: the group's ids went back",
+                               "connection": connection})
+    return violations, {}
+
+
+def check_no_silent_gaps(history):
+    """(2b) No silent gap: on one connection (and across a resume), a change follows the previous
+    numbered event with no id between them that another reader observed. A viewer that missed
+    events must get a snapshot instead."""
+    violations = []
+    last_by_reader = {}
+    for (reader, number), events in sorted(history.connections.items()):
+        previous = last_by_reader.get(reader)
+        for event in events:
+            if previous is not None and event["type"] == "change" and \
+                    history.observed_between(previous["id"], event["id"]):
+                kind = "across a resume" if previous["connection"] != number else "on one connection"
+                violations.append({"message": f"{reader} got change {event['id']} right after {previous['id']} "
+                                              f"({kind}), but other readers saw ids between",
+                                   "events": [short(previous), short(event)]})
+            previous = event
+        last_by_reader[reader] = previous
+    # Not a violation, a liveness figure: resumes answered 200 whose stream ended before any event
+    # (the viewer got neither the missed events nor a snapshot, and had to try again).
+    empty = sum(1 for c in history.data["connections"] if c.get("resume_from") is not None
+                and c.get("status") == 200 and not c.get("first"))
+    return violations, {"empty_resumes": empty}
+
+
+def is_noop_ack(history, ack):
+    """A style or goto acked with the seq of a state that already had its target, or a previous acked
+    with the seq of a swipe-style state at its first card: it may have been a no-op answered with
+    the room's current seq."""
+    body = ack["command"]["command"]
+    variants = history.by_id.get(ack["seq"], [])
+    if body["command"] == "style":
+        return any(e["data"].get("style") == body["style"] for e in variants)
+    if body["command"] == "goto":
+        return any(e["data"].get("current") == body["index"] for e in variants)
+    if body["command"] == "previous":  # the swipe style stops at its first card (a nudge)
+        return any(e["data"].get("style") == "swipe" and e["data"].get("current") == 0 for e in variants)
+    return False
+
+
+def check_real_time_order(history):
+    """(3) Acks and reads in real-time order.
+
+    a. If command A's 200 arrived before command B was first sent (both 200, different keys),
+       seq(A) < seq(B) — or seq(A) == seq(B) when B is a style/goto whose target the state at that
+       seq already had (a no-op answered with the current seq; see README).
+    b. No two 200 answers of different keys carry the same seq, unless all but one of them are such
+       possible no-ops.
+    c. A 200 GET at any instance that began after an ack's arrival has seq ≥ that ack's seq (it
+       reflects every acknowledged command that completed before the read began).
+    """
+    violations = []
+    acks = sorted((a for a in history.acks if a["seq"] is not None), key=lambda a: a["end"])
+    ends = [a["end"] for a in acks]
+    prefix = []  # prefix[i]: the ack with the largest seq among acks[0..i]
+    best = None
+    for ack in acks:
+        if best is None or ack["seq"] > best["seq"]:
+            best = ack
+        prefix.append(best)
+    import bisect
+
+    def latest_before(moment):
+        index = bisect.bisect_left(ends, moment) - 1
+        return prefix[index] if index >= 0 else None
+
+    for ack in acks:
+        before = latest_before(ack["start"])
+        if before is None or before["command"]["key"] == ack["command"]["key"]:
+            continue
+        if before["seq"] > ack["seq"] or (before["seq"] == ack["seq"] and not is_noop_ack(history, ack)):
+            violations.append({"rule": "3a order", "message": f"ack seq {ack['seq']} for a command sent after another's ack of seq "
+                                          f"{before['seq']} had arrived",
+                               "earlier": short_command(before["command"]) | {"seq": before["seq"]},
+                               "later": short_command(ack["command"]) | {"seq": ack["seq"]}})
+    for seq, group in sorted(history.acks_by_seq.items(), key=lambda item: (item[0] is None, item[0] or 0)):
+        keys = {a["command"]["key"] for a in group}
+        if seq is None or len(keys) < 2:
+            continue
+        real = [a for a in group if not is_noop_ack(history, a)]
+        if len(real) > 1:
+            violations.append({"rule": "3b duplicate seq", "message": f"{len(keys)} different commands were all acked as seq {seq}",
+                               "commands": [short_command(a["command"]) for a in group[:6]]})
+    for read in history.data["reads"]:
+        if read.get("status") != 200:
+            continue
+        before = latest_before(read["start"])
+        seq = read["state"].get("seq")
+        if before is not None and isinstance(seq, int) and seq < before["seq"]:
+            violations.append({"rule": "3c stale read", "message": f"stale read at {read['instance']}: seq {seq} though seq "
+                                          f"{before['seq']} had been acked before the read began",
+                               "read": {k: read[k] for k in ("instance", "start", "end")} |
+                                       {"state": {k: read['state'][k] for k in ('seq', 'style', 'count', 'current')}},
+                               "ack": short_command(before["command"]) | {"seq": before["seq"]}})
+    return violations, {}
+
+
+def _matches(body, previous, event):
+    """Could command `body` have turned state `previous` into `event`? (by its identifiable effect)"""
+    p, e = previous["data"], event["data"]
+    kind = body["command"]
+    if kind == "style":
+        return e.get("style") == body["style"] != p.get("style")
+    if kind == "goto":
+        return e.get("current") == body["index"] != p.get("current") and e.get("count") == p.get("count")
+    if kind == "insert":
+        return e.get("count") == (p.get("count") or 0) + 1 and (body.get("at") != 0 or any(
+            c.get("photo") == body["photo"] for c in e.get("cards") or [] if isinstance(c, dict)))
+    if kind == "remove":
+        ids = {c.get("id") for c in e.get("cards") or [] if isinstance(c, dict) and fading(c)}
+        return e.get("count") == (p.get("count") or 0) - 1 and (body["id"] in ids or body["id"] in e.get("removed", []))
+    if kind in ("next", "previous", "shuffle"):
+        return e.get("count") == p.get("count") and e.get("style") == p.get("style") \
+            and e.get("current") != p.get("current")
+    return False
+
+
+def attribute_changes(history):
+    """Each change that moved the room's state (style, count or current) away from the event before it
+    (gap-free adjacency) is attributed to a cause: the command acked with its seq; else a command
+    whose outcome is unknown (504, timeout), sent before the change was seen and matching it (each
+    used once); else it is a violation: of (4) when the only matching commands were answered 503
+    (or refused), of (5) when they were acked with another seq (applied twice). Changes nothing
+    explains are listed as `unexplained` (informative: the server changed state by itself)."""
+    if getattr(history, "_attribution", None) is not None:
+        return history._attribution
+    first_seen = {}
+    for previous, event in history.adjacent_pairs():
+        if event["type"] != "change" or event["id"] == previous["id"]:
+            continue
+        if state(previous["data"]) == state(event["data"]):
+            continue
+        key = (event["id"], json.dumps(event["data"], sort_keys=True))
+        if key not in first_seen or event["time"] < first_seen[key][1]["time"]:
+            first_seen[key] = (previous, event)
+    used = set()
+    result = {"applied_503": [], "applied_twice": [], "unexplained": []}
+    for previous, event in sorted(first_seen.values(), key=lambda pair: pair[1]["time"]):
+        if any(_matches(a["command"]["command"], previous, event) or a["command"]["command"]["command"] in (
+                "insert", "remove", "shuffle") for a in history.acks_by_seq.get(event["id"], [])):
+            continue
+        candidates = [c for c in history.commands if outcome(c) != "not-sent"
+                      and c["start"] <= event["time"] <= c["end"] + LATE_APPLY_SECONDS
+                      and _matches(c["command"], previous, event)]
+
+        def distance(command):
+            return min(abs(event["time"] - a["start"]) for a in command["attempts"])
+
+        candidates.sort(key=distance)
+        unknown = [c for c in candidates if outcome(c) == "unknown" and c["key"] not in used]
+        if unknown:
+            used.add(unknown[0]["key"])
+            continue
+        # A command that was refused: every attempt 503 (first), or refused with a 4xx while the change
+        # happened during that attempt or soon after it.
+        refused = [c for c in candidates if outcome(c) == "not-applied" and c["key"] not in used]
+        refused += [c for c in candidates if outcome(c) == "refused" and c["key"] not in used and any(
+            a["start"] <= event["time"] <= a["end"] + LATE_APPLY_SECONDS for a in c["attempts"] if sent(a))]
+        if refused:
+            used.add(refused[0]["key"])
+            result["applied_503"].append({"message": f"change {event['id']} {state(previous['data'])} → "
+                                                     f"{state(event['data'])} matches only commands that were "
+                                                     f"answered 503/refused (not applied)",
+                                          "before": short(previous), "change": short(event),
+                                          "candidates": [short_command(c) for c in refused[:3]]})
+            continue
+        # A command retried with its key and acked under another seq (or of unknown outcome, its one
+        # application already counted): its effect is here a second time.
+        twice = [c for c in candidates if outcome(c) in ("acked", "unknown")
+                 and sum(1 for a in c["attempts"] if sent(a)) > 1]
+        if twice:
+            entry = {"message": f"change {event['id']} {state(previous['data'])} → {state(event['data'])} "
+                                f"matches only retried commands already applied under another seq",
+                     "before": short(previous), "change": short(event),
+                     "candidates": [short_command(c) | {"seq": ack_seq(c)[0]} for c in twice[:3]]}
+            result["applied_twice"].append(entry)
+            if all(any(a.get("status") == 503 and a["start"] <= event["time"] for a in c["attempts"]) for c in twice):
+                result["applied_503"].append(entry | {"message": entry["message"] + ": their attempt answered "
+                                                                                    "503 was applied"})
+            continue
+        result["unexplained"].append({"before": short(previous), "change": short(event)})
+    history._attribution = result
+    return result
+
+
+def check_503_not_applied(history):
+    """(4) No command answered 503 is applied. A change whose identifiable effect (a style, a goto's
+    place, an insert of its photo, a remove of its card, a next/previous/shuffle's move) matches only
+    commands whose every attempt was answered 503 (or refused), and no command acked with that seq
+    nor one of unknown outcome, was applied although answered 503. See attribute_changes."""
+    result = attribute_changes(history)
+    return result["applied_503"], {"unexplained_changes": len(result["unexplained"])}
+
+
+def check_retry_applied_once(history):
+    """(5) A retry with the same key is applied once: every 200 of one key carries the same body
+    (the same seq); and no change is explained only by a command already acked under another seq
+    (see attribute_changes)."""
+    violations = []
+    for command in history.commands:
+        bodies = {a.get("body") for a in command["attempts"] if a.get("status") == 200}
+        if len(bodies) > 1:
+            violations.append({"message": f"key {command['key']} got different 200 answers: {sorted(bodies)}",
+                               "command": short_command(command)})
+    violations += attribute_changes(history)["applied_twice"]
+    return violations, {}
+
+
+def check_final_convergence(history):
+    """(6) After healing, every instance's final GET equals the owner's in style, count, current and
+    the photos of the drawn cards in position order; and every reader's last event id is the
+    owner's final seq (viewers converge too)."""
+    violations = []
+    final = history.data.get("final", {})
+    gets = final.get("gets", {})
+    owner = final.get("owner")
+    if owner not in gets or "state" not in gets[owner]:
+        return [{"message": f"no final GET from the owner {owner!r}", "final": {k: v for k, v in final.items()
+                                                                              if k != "gets"}}], {}
+
+    def view(s):
+        return {"style": s["style"], "count": s["count"], "current": s["current"],
+                "photos": [c[1] for c in s["cards"]]}
+
+    reference = view(gets[owner]["state"])
+    for instance, got in sorted(gets.items()):
+        if "state" not in got:
+            violations.append({"message": f"{instance} did not answer the final GET: {got.get('error')}"})
+        elif view(got["state"]) != reference:
+            violations.append({"message": f"{instance}'s final GET differs from the owner {owner}'s",
+                               "instance": view(got["state"]) | {"seq": got["state"]["seq"]},
+                               "owner": reference | {"seq": gets[owner]["state"]["seq"]}})
+    owner_seq = gets[owner]["state"]["seq"]
+    for reader, last in sorted((final.get("readers_last_id") or {}).items()):
+        if last != owner_seq:
+            violations.append({"message": f"the reader of {reader} ended at id {last}, the owner at seq {owner_seq}"})
+    return violations, {}
+
+
+def check_current_in_range(history):
+    """(7) 0 ≤ current < count (or current == 0 when count == 0) in every snapshot and change event and
+    every GET (during the run and final)."""
+    violations = []
+
+    def bad(s):
+        count, current = s.get("count"), s.get("current")
+        if not isinstance(count, int) or not isinstance(current, int):
+            return True
+        return not (0 <= current < count or (count == 0 and current == 0))
+
+    for event in history.events:
+        if bad(event["data"]):
+            violations.append({"message": f"event {event['id']}: current {event['data'].get('current')} with "
+                                          f"count {event['data'].get('count')}", "event": short(event)})
+    reads = [r for r in history.data["reads"] if r.get("status") == 200]
+    reads += [{"instance": i, "state": g["state"], "final": True} for i, g in
+              history.data.get("final", {}).get("gets", {}).items() if "state" in g]
+    for read in reads:
+        if bad(read["state"]):
+            violations.append({"message": f"GET at {read['instance']}: current {read['state'].get('current')} "
+                                          f"with count {read['state'].get('count')} (seq {read['state'].get('seq')})"})
+    return violations, {}
+
+
+def check_no_crashes(history):
+    """(0) No instance exits by itself: every exit the nemesis did not cause is listed (the run
+    starts the instance again and goes on)."""
+    return [{"message": f"{c['instance']} exited by itself (status {c['returncode']})", "log": c["log"]}
+            for c in history.data.get("crashes", [])], {}
+
+
+CHECKS = [
+    ("0 no crashes", check_no_crashes),
+    ("1 acknowledged effects kept", check_acknowledged_effects),
+    ("2 one payload per id", check_ids_unique),
+    ("2b no silent gaps", check_no_silent_gaps),
+    ("3 real-time order", check_real_time_order),
+    ("4 503 not applied", check_503_not_applied),
+    ("5 retry applied once", check_retry_applied_once),
+    ("6 final convergence", check_final_convergence),
+    ("7 current in range", check_current_in_range),
+]
+
+
+def run_checks(data):
+    history = History(data)
+    return {name: check(history) for name, check in CHECKS}
+
+
+def statistics(data):
+    commands = data["commands"]
+    statuses = defaultdict(int)
+    for command in commands:
+        for attempt in command["attempts"]:
+            statuses[str(attempt.get("status"))] += 1
+    outcomes = defaultdict(int)
+    for command in commands:
+        outcomes[outcome(command)] += 1
+    faults = defaultdict(int)
+    for fault in data["faults"]:
+        faults[fault["fault"] + (" (skipped)" if fault.get("skipped") else "")] += 1
+    return {"commands": len(commands), "attempts": sum(len(c["attempts"]) for c in commands),
+            "acked": outcomes["acked"], "unknown": outcomes["unknown"], "not_applied_503": outcomes["not-applied"],
+            "refused": outcomes["refused"], "answers_by_status": dict(statuses),
+            "retried": sum(1 for c in commands if len(c["attempts"]) > 1),
+            "reads": len(data["reads"]), "events": sum(1 for e in data["events"] if numbered(e)),
+            "resumes": sum(1 for c in data["connections"] if c.get("resume_from") is not None
+                           and c.get("status") == 200 and c.get("first")),
+            "crashes": len(data.get("crashes", [])),
+            "faults": dict(faults), "wall_seconds": round(data.get("wall_seconds") or 0, 1)}
+
+
+def report(data, results, examples=1):
+    """A printable summary: statistics, then each check's violation count and first examples."""
+    lines = ["history summary: " + json.dumps(statistics(data))]
+    for name, (violations, info) in results.items():
+        extra = f" {json.dumps(info)}" if info else ""
+        rules = defaultdict(list)
+        for violation in violations:
+            rules[violation.get("rule", "")].append(violation)
+        by_rule = ", ".join(f"{rule}: {len(group)}" for rule, group in rules.items() if rule)
+        lines.append(f"  check {name}: {len(violations)} violation(s){' (' + by_rule + ')' if by_rule else ''}{extra}")
+        shown = [group[0] for group in rules.values()] + [v for v in violations if v not in
+                                                          [group[0] for group in rules.values()]]
+        for violation in shown[:max(examples, len(rules))]:
+            lines.append("      e.g. " + json.dumps(violation, default=str)[:1500])
+    return "\n".join(lines)
