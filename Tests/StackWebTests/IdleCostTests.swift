@@ -31,10 +31,12 @@ final class ServerProcess {
     let errors: FileHandle?
 
     /// `readPhotos`: returns once the server has read every photo it found (it answers before).
-    static func start(arguments: [String] = [], readPhotos: Bool = true, captureErrors: Bool = false) throws
-        -> ServerProcess
-    {
-        let server = try ServerProcess(arguments: arguments, captureErrors: captureErrors)
+    /// `environment`: variables added to the test runner's for the server.
+    static func start(
+        arguments: [String] = [], readPhotos: Bool = true, captureErrors: Bool = false,
+        environment: [String: String] = [:]
+    ) throws -> ServerProcess {
+        let server = try ServerProcess(arguments: arguments, captureErrors: captureErrors, environment: environment)
         if readPhotos { _ = server.hasReadItsPhotos(within: 30) }
         return server
     }
@@ -56,7 +58,7 @@ final class ServerProcess {
         }
     }
 
-    private init(arguments: [String], captureErrors: Bool) throws {
+    private init(arguments: [String], captureErrors: Bool, environment: [String: String]) throws {
         let buildFolder = URL(
             fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         )
@@ -65,6 +67,9 @@ final class ServerProcess {
         process.arguments =
             ["--port", "0", "--resources", TestServer.repositoryRoot.appendingPathComponent("Resources").path]
             + arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
+        }
         let output = Pipe()
         process.standardOutput = output
         let errors = captureErrors ? Pipe() : nil

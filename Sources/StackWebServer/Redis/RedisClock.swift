@@ -1,5 +1,5 @@
 import Dispatch
-import Glibc
+import Foundation
 
 /// Redis's clock as seen from this process: the offset between Redis's `TIME` and this machine's
 /// wall clock, measured now and then on a connection. Deadlines sent to scripts are in Redis's
@@ -39,8 +39,6 @@ final class RedisClock: Sendable {
     }
 
     private static func wallMilliseconds() -> Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
+        Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
     }
 }

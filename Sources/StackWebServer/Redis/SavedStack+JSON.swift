@@ -9,12 +9,15 @@ extension SavedStack {
         var tilts: [Int]
         var removed: [String]
         var swipeStacked: Bool
+        /// Where the first card is in `order` (what `current` counts from); absent in older states.
+        var first: Int?
     }
 
     /// The room's lasting state as JSON, one Redis value.
     var json: [UInt8] {
         let record = Record(
-            style: style.rawValue, order: order, tilts: tilts, removed: removed, swipeStacked: swipeStacked)
+            style: style.rawValue, order: order, tilts: tilts, removed: removed, swipeStacked: swipeStacked,
+            first: first)
         return Array((try? JSONEncoder().encode(record)) ?? Data())
     }
 
@@ -23,6 +26,6 @@ extension SavedStack {
         guard let record = try? JSONDecoder().decode(Record.self, from: Data(json)) else { return nil }
         self.init(
             style: StyleName(rawValue: record.style) ?? defaultStyle, order: record.order, tilts: record.tilts,
-            removed: record.removed, swipeStacked: record.swipeStacked)
+            removed: record.removed, swipeStacked: record.swipeStacked, first: record.first)
     }
 }
