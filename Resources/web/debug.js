@@ -1,5 +1,8 @@
-// Measuring the page: frame times, and synthetic cards to load the renderer with more than the
-// server draws. Pure; main.js exposes them on the `window.stackweb` debug hook.
+// Measuring the page: frame times, what the renderer made, where a card was drawn, and synthetic
+// cards to load the renderer with more than the server draws. main.js makes them, and exposes them
+// on the `window.stackweb` debug hook, only on a page opened with ?debug=1.
+
+import { cardRect, isVisible } from './reach.js';
 
 /** The `p`-th percentile (0–100) of `values`, nearest rank; NaN for no values. */
 export function percentile(values, p) {
@@ -96,4 +99,71 @@ export function syntheticCards(count, template, srcs, belowZ) {
     z: belowZ - 1 - i,
     highlight: false,
   }));
+}
+
+const round1 = (value) => Math.round(value * 10) / 10;
+
+/**
+ * What the renderer made (Renderer's `probe`): sprites and layers drawn, layers copied and drawn
+ * onto, and the time they took; and where one card was drawn in each frame (track).
+ */
+export class RenderProbe {
+  #sprites = null;
+  #layers = 0;
+  #reused = 0;
+  #extended = 0;
+  #layerMs = 0;
+  #tracked = null;
+  #trackedRects = [];
+
+  /** The renderer's sprite cache, whose own counts `counters` reports. */
+  watchSprites(sprites) {
+    this.#sprites = sprites;
+  }
+
+  layerBuilt() {
+    this.#layers += 1;
+  }
+
+  layerReused() {
+    this.#reused += 1;
+  }
+
+  layerExtended() {
+    this.#extended += 1;
+  }
+
+  /** `ms` spent making a layer a frame wanted. */
+  layerTime(ms) {
+    this.#layerMs += ms;
+  }
+
+  /** Running counts for tests and the benchmark: sprites drawn, layers drawn, copied, drawn onto. */
+  get counters() {
+    return {
+      sprites: this.#sprites?.built ?? 0, layers: this.#layers, reused: this.#reused, extended: this.#extended,
+      spriteMs: round1(this.#sprites?.buildMs ?? 0), layerMs: round1(this.#layerMs),
+    };
+  }
+
+  /**
+   * Records, from now on, where card `id` is drawn in each frame (a test reads where a flown card
+   * went, window edges or not). `trackedRects()` answers them.
+   */
+  track(id) {
+    this.#tracked = id;
+    this.#trackedRects = [];
+  }
+
+  /** [{left, top, right, bottom}] in CSS pixels of the canvas, one per frame the card was drawn in. */
+  trackedRects() {
+    return this.#trackedRects.map((rect) => ({ ...rect }));
+  }
+
+  /** A frame drew `entries` ([{card, transform}]) in `view`. */
+  frameDrawn(view, entries) {
+    if (this.#tracked === null) return;
+    const entry = entries.find(({ card }) => card.id === this.#tracked);
+    if (entry && isVisible(entry.transform)) this.#trackedRects.push(cardRect(view, entry.transform));
+  }
 }

@@ -7,7 +7,7 @@ import { PointerBatcher, PointerSequence, createOrderedSender, pointerBody } fro
 import { eventsURL, fetchPageVersion, followEvents, postJSON } from './connection.js';
 import { attachControls, createToast, showRoomState } from './controls.js';
 import { CoarseCanvas, coarseView } from './coarse.js';
-import { FrameRecorder, syntheticCards } from './debug.js';
+import { FrameRecorder, RenderProbe, syntheticCards } from './debug.js';
 import { whenIdle } from './idle.js';
 import { ImageCache } from './images.js';
 import { attachKeyboard, attachPointerInput } from './input.js';
@@ -16,7 +16,8 @@ import { ACTIVITY_EVENTS, hideIdleCursor, holdWakeLock } from './kiosk.js';
 import { SLIDESHOW_DID_NOT_START, failureMessage, statusText } from './messages.js';
 import { captionText, clockText, drawAsleep, drawOverlays, untilNextMinute } from './overlay.js';
 import { readParams, withoutToken } from './params.js';
-import { GradientBackdrop, Renderer } from './render.js';
+import { GradientBackdrop } from './gradient.js';
+import { Renderer } from './render.js';
 import {
   addOffsetSample, anyAnimating, applyMessage, applySnapshot, cardsAt, emptyScene, estimateOffset, heldByOther,
   isAnimating, settle,
@@ -88,8 +89,10 @@ function start() {
   const serverNow = () => Date.now() + estimateOffset(offsetSamples);
   const batcher = new PointerBatcher();
   const sequence = new PointerSequence();
-  const recorder = new FrameRecorder();
-  const renderer = new Renderer();
+  // Frame times and what the renderer made, only measured on a page opened with ?debug=1.
+  const recorder = params.debug ? new FrameRecorder() : null;
+  const probe = params.debug ? new RenderProbe() : null;
+  const renderer = new Renderer({ probe });
   const coarse = new CoarseCanvas(canvas);
   const images = new ImageCache({
     onReady: (url) => {
@@ -192,7 +195,7 @@ function start() {
   function draw(now, timestamp) {
     view.fit = fitStage(view.cssWidth, view.cssHeight, scene.stage?.w, scene.stage?.h);
     const started = performance.now();
-    const countsBefore = recorder.recording ? renderer.counters : null;
+    const countsBefore = recorder?.recording ? probe.counters : null;
     let cards = 0;
     if (scene.asleep) {
       // Dark until the schedule ends: no card is drawn, so no photo is fetched.
@@ -216,7 +219,7 @@ function start() {
       }
       if (params.caption.length || params.clock) drawOverlays(ctx, view, overlays(entries));
     }
-    if (recorder.recording) {
+    if (recorder?.recording) {
       // Canvas commands are recorded, then rasterised later; reading a pixel waits for the pixels,
       // so that the time measured is the whole cost of the frame.
       const recordMs = performance.now() - started;
@@ -230,7 +233,7 @@ function start() {
       // is rasterising them).
       // What this frame itself made (the running counts also grow between frames: sprites made
       // as messages and photos arrive, and in idle time).
-      const counts = renderer.counters;
+      const counts = probe.counters;
       const inFrame = Object.fromEntries(Object.entries(counts).map(([key, value]) => [
         key, Math.round((value - countsBefore[key]) * 10) / 10]));
       recorder.record(timestamp, performance.now() - started, cards, { ...counts, recordMs }, inFrame);
@@ -425,28 +428,11 @@ function start() {
     get drawnFrames() {
       return drawnFrames;
     },
-    /** Starts recording drawn frames; with {flush: true} each frame's time includes rasterising. */
-    recordFrames({ flush = false } = {}) {
-      flushRecordedFrames = flush;
-      recorder.start();
-    },
-    /** Stops recording; answers the frame-time summary (debug.js, FrameRecorder.stats). */
-    stopRecordingFrames() {
-      return recorder.stop();
-    },
-    /** How many card sprites and cached layers the renderer has drawn so far. */
-    renderCounters() {
-      return renderer.counters;
-    },
-    /** Every frame recorded since the last recordFrames: [{timestamp, drawMs, cards}]. */
-    recordedFrames() {
-      return recorder.frames();
-    },
   };
   if (params.debug) {
-    // Test seams, only on a page opened with ?debug=1. addSyntheticCards(n) draws n more cards
-    // under the server's (for frame-time measurements); showScene(snapshot) shows a scene as if
-    // the server had sent it (for styles and flips the server cannot show yet).
+    // Test seams and probes, only on a page opened with ?debug=1. addSyntheticCards(n) draws n more
+    // cards under the server's (for frame-time measurements); showScene(snapshot) shows a scene as
+    // if the server had sent it (for styles and flips the server cannot show yet).
     hook.addSyntheticCards = (count) => {
       const real = [...scene.cards.values()];
       if (!real.length) return 0;
@@ -459,10 +445,21 @@ function start() {
       invalidate();
       return extra.length;
     };
+    // recordFrames starts recording drawn frames; with {flush: true} each frame's time includes
+    // rasterising. stopRecordingFrames answers the summary (debug.js, FrameRecorder.stats),
+    // recordedFrames every frame recorded since recordFrames: [{timestamp, drawMs, cards}].
+    hook.recordFrames = ({ flush = false } = {}) => {
+      flushRecordedFrames = flush;
+      recorder.start();
+    };
+    hook.stopRecordingFrames = () => recorder.stop();
+    hook.recordedFrames = () => recorder.frames();
+    // How many card sprites and cached layers the renderer has drawn so far.
+    hook.renderCounters = () => probe.counters;
     // trackCard(id) records where that card is drawn in every frame from now on; trackedRects()
     // answers [{left, top, right, bottom}] in CSS pixels of the canvas (which covers the window).
-    hook.trackCard = (id) => renderer.track(id);
-    hook.trackedRects = () => renderer.trackedRects();
+    hook.trackCard = (id) => probe.track(id);
+    hook.trackedRects = () => probe.trackedRects();
     hook.showScene = (snapshot) => {
       scene = applySnapshot(scene, snapshot, { reducedMotion: reducedMotion.matches });
       showStatus();

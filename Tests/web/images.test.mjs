@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { ImageCache, variantURL, widthBucket } from '../../Resources/web/images.js';
+import { ImageCache, isVariantOf, variantURL, widthBucket } from '../../Resources/web/images.js';
 
 test('widthBucket climbs a short ladder', () => {
   assert.equal(widthBucket(10), 128);
@@ -13,6 +13,12 @@ test('widthBucket climbs a short ladder', () => {
   assert.equal(widthBucket(99999), 4096);
   assert.equal(variantURL('/photos/p3', 512), '/photos/p3?w=512');
   assert.equal(variantURL('/photos/p3?v=2', 512), '/photos/p3?v=2&w=512');
+});
+
+test('isVariantOf knows a photo’s variants from another photo’s', () => {
+  assert.ok(isVariantOf('/photos/a?w=512', '/photos/a'));
+  assert.ok(isVariantOf('/photos/a?v=1&w=512', '/photos/a?v=1'));
+  assert.ok(!isVariantOf('/photos/a1?w=512', '/photos/a'));
 });
 
 describe('ImageCache', () => {
