@@ -2,7 +2,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { FrameRecorder, percentile, syntheticCards } from '../../Resources/web/debug.js';
+import {
+  FrameMeter, FrameRecorder, percentile, syntheticCards, withSyntheticCards,
+} from '../../Resources/web/debug.js';
 import { entry, setup, view } from './support/canvas-fakes.mjs';
 
 describe('frame times', () => {
@@ -57,4 +59,38 @@ describe('RenderProbe', () => {
     renderer.warm(view, still, { style: 'pile', images: { get: () => ({ width: 512, height: 384 }) }, hasTime: () => true });
     assert.equal(probe.counters.layers, 1);
   });
+});
+
+test('withSyntheticCards adds cards under a scene’s, none to an empty one', () => {
+  const card = { id: 'a', src: '/photos/a', position: 0, x: 512, y: 384, w: 300, h: 200, z: 5 };
+  const scene = { style: 'pile', cards: new Map([['a', card]]) };
+  const { withThem, added } = withSyntheticCards(scene, 10);
+  assert.equal(added, 10);
+  assert.equal(withThem.cards.size, 11);
+  assert.ok([...withThem.cards.values()].every((c) => c === card || (c.z < 5 && c.src === '/photos/a')));
+  assert.equal(scene.cards.size, 1, 'the scene itself is left as it was');
+  assert.deepEqual(withSyntheticCards({ cards: new Map() }, 10).added, 0);
+});
+
+test('FrameMeter records a frame with what the renderer made in it, flushing only when asked', () => {
+  let sprites = 3;
+  const probe = { get counters() { return { sprites, layers: 1 }; } };
+  const meter = new FrameMeter(probe);
+  let flushed = 0;
+  const flush = () => { flushed += 1; };
+  meter.frameStarted();
+  meter.frameDrawn(0, 5, flush);
+  assert.equal(meter.frames().length, 0, 'not recording');
+  meter.start({ flush: true });
+  meter.frameStarted();
+  sprites += 2;
+  meter.frameDrawn(16, 5, flush);
+  const [frame] = meter.frames();
+  assert.deepEqual([frame.timestamp, frame.cards, frame.counters.sprites, frame.inFrame.sprites], [16, 5, 5, 2]);
+  assert.equal(flushed, 1);
+  meter.start();
+  meter.frameStarted();
+  meter.frameDrawn(32, 5, flush);
+  assert.equal(flushed, 1, 'without flush, the pixels are not waited for');
+  assert.equal(meter.stop().frames, 1);
 });
