@@ -6,7 +6,7 @@
 import { MOVING_STEP_PX, flipStrips, projectPoint, roundedRectOutline, stripCount, visibleSide } from './flip.js';
 import { PERSPECTIVE_DISTANCE } from './look.js';
 import { polygonPath } from './paint.js';
-import { FLAT_FLIP, drawnRotation, isVisible, visibleBands } from './reach.js';
+import { FLAT_FLIP, WHOLE, drawnRotation, isVisible, visibleBands } from './reach.js';
 import { coarseSprite, spriteFor } from './sprite-choice.js';
 import { drawSprite } from './sprites.js';
 
@@ -55,13 +55,13 @@ function samplesNearest(sprite, t, devicePerPoint) {
  * whole-pixel rectangular clip, which costs nothing to apply. `drawn`: Drawn.
  */
 export function drawUncovered(ctx, limit, painter, entry, occluder, origin, drawn) {
-  const visible = visibleBands(painter, entry.transform, limit, occluder);
-  if (!visible) return;
-  if (!visible.bands) {
+  const bands = visibleBands(painter, entry.transform, limit, occluder);
+  if (!bands) return;
+  if (bands === WHOLE) {
     drawCard(ctx, painter, entry, origin, drawn);
     return;
   }
-  for (const band of visible.bands) {
+  for (const band of bands) {
     ctx.save();
     ctx.setTransform(origin.zoom, 0, 0, origin.zoom, 0, 0);
     ctx.beginPath();

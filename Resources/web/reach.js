@@ -157,10 +157,13 @@ export function bandsAround(box, hole) {
   return bands.filter((band) => band.right > band.x && band.bottom > band.y);
 }
 
+/** visibleBands' answer for a card drawn whole, under no clip of its own. */
+export const WHOLE = 'whole';
+
 /**
  * Where a card is to be drawn within `limit` ({x, y, right, bottom}, device pixels) with
- * `occluder` (occluderAbove) over it: null when nowhere; {box, bands: null} when it is drawn
- * whole; else the bands around what the occluder hides, each drawn under a clip of its own.
+ * `occluder` (occluderAbove) over it: null when nowhere; WHOLE when it is drawn whole; else the
+ * bands around what the occluder hides (bandsAround), each drawn under a clip of its own.
  */
 export function visibleBands(painter, t, limit, occluder) {
   const reach = cardReach(painter, t);
@@ -170,5 +173,5 @@ export function visibleBands(painter, t, limit, occluder) {
   };
   if (!(box.right > box.x && box.bottom > box.y)) return null;
   const bands = hiddenShare(box, occluder) < MIN_HIDDEN_SHARE ? [box] : bandsAround(box, occluder);
-  return { box, bands: bands.length === 1 && bands[0] === box ? null : bands };
+  return bands.length === 1 && bands[0] === box ? WHOLE : bands;
 }

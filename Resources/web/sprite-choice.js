@@ -15,18 +15,20 @@ const COARSE_SPRITES_PER_FRAME = 2;
 /**
  * What names the sprite of one side of `card` at `size` (points) for `painter`'s look and screen:
  * the fields SpriteCache's `has`, `find` and `near` take (the latter two ignore the look's name).
+ * With `image` and `look`, what `get` takes to draw it (spriteRequest). One shape for both: a
+ * frame asks for every card it draws.
  */
-export function spriteKey(painter, card, side, size, withShadow) {
+export function spriteKey(painter, card, side, size, withShadow, image = null, look = null) {
   return {
     side, src: card.src, highlight: card.highlight, w: size.w, h: size.h, lookName: painter.lookName,
-    devicePerPoint: painter.pointToDevice, withShadow,
+    devicePerPoint: painter.pointToDevice, withShadow, image, look,
   };
 }
 
 // spriteKey with what drawing the sprite takes: the photo, as decoded so far, and the look.
 function spriteRequest(painter, card, side, size, withShadow) {
   const image = side === 'face' && card.src ? painter.images.get(card.src, photoPixels(painter, size)) : null;
-  return { ...spriteKey(painter, card, side, size, withShadow), image, look: painter.look };
+  return spriteKey(painter, card, side, size, withShadow, image, painter.look);
 }
 
 /** The card side's own sprite at `size`, made now if it is not yet. */
