@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
+import { CoarseMotion } from '../../Resources/web/coarse.js';
 import { lookFor } from '../../Resources/web/look.js';
 import { spriteGeometry } from '../../Resources/web/sprites.js';
 import {
@@ -16,6 +17,30 @@ describe('coarse frames', () => {
   });
   const cards = (anim) => [0, 1, 2, 3, 4, 5, 6, 7].map((x) => big(x, anim));
   const motion = { start: 0, duration: 400 };
+
+  test('CoarseMotion: coarse from a large motion’s first frame until idle time has readied the sharp one', () => {
+    const motionState = new CoarseMotion();
+    const previousOf = (entries) => new Map(entries.map((e) => [e.card.id, e]));
+    const atRest = cards(null);
+    const flags = () => [motionState.drawsCoarse, motionState.wantsFrame, motionState.sharpening];
+    assert.equal(motionState.decide(view, cards(motion).slice(0, 1), new Map()), false, 'one card: sharp');
+    assert.equal(motionState.decide(view, cards(motion), new Map()), true, 'eight turned cards: coarse');
+    assert.deepEqual(flags(), [true, false, false]);
+    assert.equal(motionState.decide(view, atRest, previousOf(atRest)), true, 'stopped: still coarse');
+    assert.deepEqual(flags(), [true, true, false], 'and one more frame is wanted');
+    motionState.drewAtRest();
+    assert.deepEqual(flags(), [true, false, true], 'drawn at rest: waiting for idle time');
+    assert.equal(motionState.decide(view, atRest, previousOf(atRest)), true);
+    motionState.warmed();
+    assert.equal(motionState.decide(view, atRest, previousOf(atRest)), false, 'readied: sharp');
+    assert.deepEqual(flags(), [false, false, false]);
+    // A drag while waiting at rest is drawn sharp at once.
+    motionState.decide(view, cards(motion), new Map());
+    motionState.decide(view, atRest, previousOf(atRest));
+    motionState.drewAtRest();
+    const dragged = atRest.map((e, i) => (i === 7 ? { ...e, transform: { ...e.transform, x: e.transform.x + 30 } } : e));
+    assert.equal(motionState.decide(view, dragged, previousOf(atRest)), false);
+  });
 
   test('a motion moving cards that cover more than 2.5 screens is drawn coarse, at half the pixels', () => {
     const { log, renderer } = setup();
