@@ -10,7 +10,7 @@ const NEAREST_DEPTH = 0.1;
 // (the nearer end of the card is taller): strips are made narrow enough that the step this leaves
 // at either edge stays below a quarter of a device pixel.
 const MAX_STEP_PX = 0.25;
-/** The step allowed to a card turning in motion, drawn unfiltered (render.js). */
+/** The step allowed to a card turning in motion, drawn unfiltered (card.js). */
 export const MOVING_STEP_PX = 1;
 // Narrow enough, too, that a straight mapping across a strip follows the perspective's curve.
 const MAX_STRIP_PX = 16;

@@ -15,6 +15,13 @@ export function variantURL(src, width) {
   return `${src}${src.includes('?') ? '&' : '?'}w=${width}`;
 }
 
+/** Whether `url` is a variant of the photo `src` (variantURL adds `?w=` or `&w=`). */
+export function isVariantOf(url, src) {
+  if (!src || !url.startsWith(src)) return false;
+  const rest = url.slice(src.length);
+  return rest.startsWith('?w=') || rest.startsWith('&w=');
+}
+
 /**
  * Fetches and fully decodes an image off the main thread, so drawing it never stalls a frame. A
  * server too busy to resize now (429 or 503) says when to come back: the error carries it as

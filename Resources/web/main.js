@@ -3,27 +3,29 @@
 // closure; the only global is the read-only `window.stackweb` debug hook at the end.
 
 import { commandFor } from './actions.js';
+import { PhotoBackdrop } from './backdrop.js';
 import { PointerBatcher, PointerSequence, createOrderedSender, pointerBody } from './batcher.js';
+import { canvasSize, watchCanvasSize } from './canvas-size.js';
+import { CoarseCanvas, coarseView } from './coarse.js';
 import { eventsURL, fetchPageVersion, followEvents, postJSON } from './connection.js';
 import { attachControls, createToast, showRoomState } from './controls.js';
-import { CoarseCanvas, coarseView } from './coarse.js';
-import { FrameRecorder, syntheticCards } from './debug.js';
+import { FrameMeter, RenderProbe, withSyntheticCards } from './debug.js';
+import { GradientBackdrop } from './gradient.js';
 import { whenIdle } from './idle.js';
 import { ImageCache } from './images.js';
 import { attachKeyboard, attachPointerInput } from './input.js';
-import { PhotoBackdrop } from './backdrop.js';
 import { ACTIVITY_EVENTS, hideIdleCursor, holdWakeLock } from './kiosk.js';
 import { SLIDESHOW_DID_NOT_START, failureMessage, statusText } from './messages.js';
 import { captionText, clockText, drawAsleep, drawOverlays, untilNextMinute } from './overlay.js';
-import { readParams, withoutToken } from './params.js';
-import { GradientBackdrop, Renderer } from './render.js';
+import { readParams } from './params.js';
+import { Renderer } from './render.js';
 import {
   addOffsetSample, anyAnimating, applyMessage, applySnapshot, cardsAt, emptyScene, estimateOffset, heldByOther,
   isAnimating, settle,
 } from './scene.js';
+import { newViewerID, takeToken } from './session.js';
 import { fitStage, toStagePoint } from './stage.js';
 
-const TOKEN_KEY = 'stackweb.token';
 // The stream usually opens within milliseconds; the badge waits this long before the first open
 // so that it does not flash on every page load.
 const OFFLINE_GRACE_MS = 1500;
@@ -31,25 +33,6 @@ const OFFLINE_GRACE_MS = 1500;
 const PLAY_CONFIRM_MS = 2000;
 // Idle work (sprites, layer copies) waits until nothing has been drawn for this long.
 const REST_BEFORE_IDLE_WORK_MS = 250;
-
-// A control token arrives once in the URL. It is kept for this browser and taken out of the
-// address bar, so that it does not end up in history, bookmarks or a shared link. Storage may be
-// refused (a private window, a locked-down kiosk): the token then lasts as long as the page.
-function takeToken(url, token) {
-  try {
-    if (token === null) return localStorage.getItem(TOKEN_KEY);
-    localStorage.setItem(TOKEN_KEY, token);
-  } catch {
-    // Not stored; still used, and still stripped below.
-  }
-  if (token !== null) history.replaceState(history.state, '', withoutToken(url));
-  return token;
-}
-
-function newViewerID() {
-  const bytes = crypto.getRandomValues(new Uint8Array(4));
-  return `v-${[...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('')}`;
-}
 
 function start() {
   const canvas = document.getElementById('stage');
@@ -81,15 +64,16 @@ function start() {
   let dirty = true;
   let frameRequested = false;
   let drawnFrames = 0;
-  let flushRecordedFrames = false;
   let wakeLock = params.kiosk ? 'requested' : 'not in kiosk mode';
   let commandQueue = Promise.resolve();
 
   const serverNow = () => Date.now() + estimateOffset(offsetSamples);
   const batcher = new PointerBatcher();
   const sequence = new PointerSequence();
-  const recorder = new FrameRecorder();
-  const renderer = new Renderer();
+  // Frame times and what the renderer made, only measured on a page opened with ?debug=1.
+  const probe = params.debug ? new RenderProbe() : null;
+  const meter = params.debug ? new FrameMeter(probe) : null;
+  const renderer = new Renderer({ probe });
   const coarse = new CoarseCanvas(canvas);
   const images = new ImageCache({
     onReady: (url) => {
@@ -191,8 +175,7 @@ function start() {
 
   function draw(now, timestamp) {
     view.fit = fitStage(view.cssWidth, view.cssHeight, scene.stage?.w, scene.stage?.h);
-    const started = performance.now();
-    const countsBefore = recorder.recording ? renderer.counters : null;
+    meter?.frameStarted();
     let cards = 0;
     if (scene.asleep) {
       // Dark until the schedule ends: no card is drawn, so no photo is fetched.
@@ -216,27 +199,16 @@ function start() {
       }
       if (params.caption.length || params.clock) drawOverlays(ctx, view, overlays(entries));
     }
-    if (recorder.recording) {
-      // Canvas commands are recorded, then rasterised later; reading a pixel waits for the pixels,
-      // so that the time measured is the whole cost of the frame.
-      const recordMs = performance.now() - started;
-      if (flushRecordedFrames) {
-        // Only a canvas drawn on: reading the stage in a coarse frame would make the browser hand
-        // its pixels to the compositor again (3–5 ms at 1920×1080), which the page never does.
-        if (!coarse.shown) ctx.getImageData(0, 0, 1, 1);
-        coarse.flush();
-      }
-      // The renderer's running counts, and how much of the frame was issuing commands (the rest
-      // is rasterising them).
-      // What this frame itself made (the running counts also grow between frames: sprites made
-      // as messages and photos arrive, and in idle time).
-      const counts = renderer.counters;
-      const inFrame = Object.fromEntries(Object.entries(counts).map(([key, value]) => [
-        key, Math.round((value - countsBefore[key]) * 10) / 10]));
-      recorder.record(timestamp, performance.now() - started, cards, { ...counts, recordMs }, inFrame);
-    }
+    meter?.frameDrawn(timestamp, cards, waitForDrawnPixels);
     drawnFrames += 1;
     lastDrawAt = performance.now();
+  }
+
+  // Only a canvas drawn on: reading the stage in a coarse frame would make the browser hand its
+  // pixels to the compositor again (3–5 ms at 1920×1080), which the page never does.
+  function waitForDrawnPixels() {
+    if (!coarse.shown) ctx.getImageData(0, 0, 1, 1);
+    coarse.flush();
   }
 
   // The front card: at position 0, and not one fading out of the stack.
@@ -261,45 +233,13 @@ function start() {
     setTimeout(tickClock, untilNextMinute(new Date()));
   }
 
-  // The canvas is as many device pixels as it shows, so that nothing is scaled after drawing;
-  // re-run on every resize, rotation and zoom. Where the browser tells the exact device size it is
-  // used (CSS size × ratio can be off by one), unless it disagrees by more than rounding (an
-  // emulated ratio the browser does not render at).
+  // The canvas is as many device pixels as it shows (canvas-size.js).
   function layout(deviceWidth, deviceHeight) {
-    const dpr = window.devicePixelRatio || 1;
-    const cssWidth = canvas.clientWidth;
-    const cssHeight = canvas.clientHeight;
-    const exact = (device, css) => (Math.abs(device - css * dpr) <= 1 ? device : Math.round(css * dpr));
-    canvas.width = deviceWidth ? exact(deviceWidth, cssWidth) : Math.round(cssWidth * dpr);
-    canvas.height = deviceHeight ? exact(deviceHeight, cssHeight) : Math.round(cssHeight * dpr);
-    view = {
-      width: canvas.width, height: canvas.height, dpr, cssWidth, cssHeight, fit: null,
-    };
+    const size = canvasSize(canvas, deviceWidth, deviceHeight);
+    canvas.width = size.width;
+    canvas.height = size.height;
+    view = { ...size, fit: null };
     invalidate();
-  }
-
-  function observeSize() {
-    const observer = new ResizeObserver((entries) => {
-      const size = entries[entries.length - 1].devicePixelContentBoxSize?.[0];
-      layout(size?.inlineSize, size?.blockSize);
-    });
-    try {
-      observer.observe(canvas, { box: 'device-pixel-content-box' });
-    } catch {
-      observer.observe(canvas);
-    }
-    watchPixelRatio();
-  }
-
-  // A ratio change alone (zoom, a window moved to another screen, an emulated ratio) need not
-  // resize the observed box, and may land after the observer's last call: a media query on the
-  // current ratio fires once when it stops matching, and is then re-armed for the new ratio.
-  function watchPixelRatio() {
-    const query = matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`);
-    query.addEventListener('change', () => {
-      layout();
-      watchPixelRatio();
-    }, { once: true });
   }
 
   function showStatus() {
@@ -425,44 +365,30 @@ function start() {
     get drawnFrames() {
       return drawnFrames;
     },
-    /** Starts recording drawn frames; with {flush: true} each frame's time includes rasterising. */
-    recordFrames({ flush = false } = {}) {
-      flushRecordedFrames = flush;
-      recorder.start();
-    },
-    /** Stops recording; answers the frame-time summary (debug.js, FrameRecorder.stats). */
-    stopRecordingFrames() {
-      return recorder.stop();
-    },
-    /** How many card sprites and cached layers the renderer has drawn so far. */
-    renderCounters() {
-      return renderer.counters;
-    },
-    /** Every frame recorded since the last recordFrames: [{timestamp, drawMs, cards}]. */
-    recordedFrames() {
-      return recorder.frames();
-    },
   };
   if (params.debug) {
-    // Test seams, only on a page opened with ?debug=1. addSyntheticCards(n) draws n more cards
-    // under the server's (for frame-time measurements); showScene(snapshot) shows a scene as if
-    // the server had sent it (for styles and flips the server cannot show yet).
+    // Test seams and probes, only on a page opened with ?debug=1. addSyntheticCards(n) draws n more
+    // cards under the server's (for frame-time measurements); showScene(snapshot) shows a scene as
+    // if the server had sent it (for styles and flips the server cannot show yet).
     hook.addSyntheticCards = (count) => {
-      const real = [...scene.cards.values()];
-      if (!real.length) return 0;
-      const front = real.reduce((a, b) => (a.position <= b.position ? a : b));
-      const srcs = [...new Set(real.map((card) => card.src).filter(Boolean))];
-      const lowestZ = Math.min(...real.map((card) => card.z));
-      const extra = syntheticCards(count, front, srcs, lowestZ);
-      scene = { ...scene, cards: new Map([...scene.cards, ...extra.map((card) => [card.id, card])]) };
+      const { added, withThem } = withSyntheticCards(scene, count);
+      scene = withThem;
       images.reserve(scene.cards.size);
       invalidate();
-      return extra.length;
+      return added;
     };
+    // recordFrames starts recording drawn frames; with {flush: true} each frame's time includes
+    // rasterising. stopRecordingFrames answers the summary (debug.js, FrameRecorder.stats),
+    // recordedFrames every frame recorded since recordFrames: [{timestamp, drawMs, cards}].
+    hook.recordFrames = (options) => meter.start(options);
+    hook.stopRecordingFrames = () => meter.stop();
+    hook.recordedFrames = () => meter.frames();
+    // How many card sprites and cached layers the renderer has drawn so far.
+    hook.renderCounters = () => probe.counters;
     // trackCard(id) records where that card is drawn in every frame from now on; trackedRects()
     // answers [{left, top, right, bottom}] in CSS pixels of the canvas (which covers the window).
-    hook.trackCard = (id) => renderer.track(id);
-    hook.trackedRects = () => renderer.trackedRects();
+    hook.trackCard = (id) => probe.track(id);
+    hook.trackedRects = () => probe.trackedRects();
     hook.showScene = (snapshot) => {
       scene = applySnapshot(scene, snapshot, { reducedMotion: reducedMotion.matches });
       showStatus();
@@ -472,7 +398,7 @@ function start() {
   window.stackweb = Object.freeze(hook);
 
   layout();
-  observeSize();
+  watchCanvasSize(canvas, layout);
   attachPointerInput(canvas, { toStage, onSample });
   attachKeyboard(window, onAction);
   attachControls(controls, onAction);

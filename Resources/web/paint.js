@@ -1,5 +1,5 @@
 // Painting one flat card, face or back, in its own coordinates: stage points, origin at the card's
-// centre. render.js places the card on the stage (and in perspective when it turns).
+// centre. card.js places the card on the stage (and in perspective when it turns).
 
 const BORDER_COLOR = '#fff';
 const HIGHLIGHT = 'rgba(0, 0, 0, 0.15)';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 
-import { RequestError, followEvents, postJSON } from '../../Resources/web/connection.js';
+import { RequestError, followEvents, postJSON, reconnectDelay } from '../../Resources/web/connection.js';
 
 class FakeEventSource extends EventTarget {
   static CONNECTING = 0;
@@ -166,4 +166,12 @@ test('the events URL carries the page version when it is known', async () => {
   assert.equal(await fetchPageVersion(ok), 'v9');
   const down = async () => { throw new Error('offline'); };
   assert.equal(await fetchPageVersion(down), null);
+});
+
+test('reconnectDelay doubles from 1 s up to 30 s, with 50–100 % jitter', () => {
+  assert.equal(reconnectDelay(0, 0), 500);
+  assert.equal(reconnectDelay(0, 0.5), 750);
+  assert.equal(reconnectDelay(3, 0.5), 6000);
+  assert.equal(reconnectDelay(20, 0), 15000);
+  assert.ok(reconnectDelay(20, 0.999999) < 30000);
 });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { cardRect } from '../../Resources/web/render.js';
+import { cardRect } from '../../Resources/web/reach.js';
 import { applySnapshot, emptyScene, transformAt } from '../../Resources/web/scene.js';
 
 const ZOOM = 1.15;

@@ -1,8 +1,7 @@
-// Kiosk mode's cursor and wake lock, and the frame-time tools, with fakes for the browser.
+// Kiosk mode's cursor and wake lock, with fakes for the browser.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { FrameRecorder, percentile, syntheticCards } from '../../Resources/web/debug.js';
 import { ACTIVITY_EVENTS, CURSOR_IDLE_MS, hideIdleCursor, holdWakeLock } from '../../Resources/web/kiosk.js';
 
 function fakeTimers() {
@@ -127,38 +126,5 @@ describe('holdWakeLock', () => {
     await tick();
     assert.equal(sentinels.length, 2, 'asked for once more');
     assert.deepEqual(states, ['held', 'released', 'held']);
-  });
-});
-
-describe('frame times', () => {
-  test('percentile is nearest-rank', () => {
-    const values = [5, 1, 4, 2, 3, 10, 9, 8, 7, 6];
-    assert.equal(percentile(values, 50), 5);
-    assert.equal(percentile(values, 99), 10);
-    assert.equal(percentile(values, 0), 1);
-    assert.ok(Number.isNaN(percentile([], 50)));
-  });
-
-  test('the recorder keeps frames only while recording and summarises them', () => {
-    const recorder = new FrameRecorder();
-    recorder.record(0, 1, 100);
-    recorder.start();
-    [[1000, 2, 110], [1016.7, 3, 110], [1033.4, 4, 105], [1066.8, 9, 110]].forEach((f) => recorder.record(...f));
-    const stats = recorder.stop();
-    recorder.record(2000, 50, 1);
-    assert.deepEqual(stats, {
-      frames: 4, cards: 105, intervalP50: 16.7, intervalP99: 33.4, drawP50: 3, drawP99: 9, drawMax: 9,
-    });
-    assert.deepEqual(recorder.stats(), stats);
-  });
-
-  test('synthetic cards sit under the real ones, deterministic, photos in turn', () => {
-    const template = { x: 512, y: 384, w: 300, h: 200 };
-    const cards = syntheticCards(100, template, ['/photos/a', '/photos/b'], 3);
-    assert.equal(cards.length, 100);
-    assert.equal(new Set(cards.map((c) => c.id)).size, 100);
-    assert.ok(cards.every((c) => c.z < 3 && c.w === 300 && Math.abs(c.rotation) <= (4 * Math.PI) / 180));
-    assert.deepEqual(cards.slice(0, 3).map((c) => c.src), ['/photos/a', '/photos/b', '/photos/a']);
-    assert.deepEqual(syntheticCards(100, template, ['/photos/a'], 3).map((c) => c.x), cards.map((c) => c.x));
   });
 });

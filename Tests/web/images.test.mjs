@@ -1,56 +1,8 @@
-// The small pure pieces of the other modules: reconnect backoff, pointer samples, photo crop and
-// the image cache.
+// Photos at the widths the page asks for, and the cache of decoded ones (images.js).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { reconnectDelay } from '../../Resources/web/connection.js';
-import { ImageCache, variantURL, widthBucket } from '../../Resources/web/images.js';
-import { toSamples } from '../../Resources/web/input.js';
-import { coverCrop } from '../../Resources/web/render.js';
-
-test('reconnectDelay doubles from 1 s up to 30 s, with 50–100 % jitter', () => {
-  assert.equal(reconnectDelay(0, 0), 500);
-  assert.equal(reconnectDelay(0, 0.5), 750);
-  assert.equal(reconnectDelay(3, 0.5), 6000);
-  assert.equal(reconnectDelay(20, 0), 15000);
-  assert.ok(reconnectDelay(20, 0.999999) < 30000);
-});
-
-describe('toSamples', () => {
-  const toStage = (x, y) => ({ x: x / 2, y: y / 2 });
-
-  test('a move becomes its coalesced samples, each with its own time, in stage points', () => {
-    const event = {
-      pointerId: 3, clientX: 30, clientY: 40, timeStamp: 1003,
-      getCoalescedEvents: () => [
-        { clientX: 10, clientY: 20, timeStamp: 1001.123456 },
-        { clientX: 30, clientY: 40, timeStamp: 1003 },
-      ],
-    };
-    assert.deepEqual(toSamples('move', event, toStage), [
-      { type: 'move', pointer: 3, x: 5, y: 10, t: 1001.12 },
-      { type: 'move', pointer: 3, x: 15, y: 20, t: 1003 },
-    ]);
-  });
-
-  test('without coalesced events (or an empty list) the event itself is the sample', () => {
-    const base = { pointerId: 1, clientX: 101, clientY: 33.333, timeStamp: 50 };
-    const expected = [{ type: 'move', pointer: 1, x: 50.5, y: 16.67, t: 50 }];
-    assert.deepEqual(toSamples('move', base, toStage), expected);
-    assert.deepEqual(toSamples('move', { ...base, getCoalescedEvents: () => [] }, toStage), expected);
-  });
-
-  test('down, up and cancel are single samples', () => {
-    const event = { pointerId: 2, clientX: 2, clientY: 4, timeStamp: 9, getCoalescedEvents: () => [{}, {}] };
-    assert.deepEqual(toSamples('down', event, toStage), [{ type: 'down', pointer: 2, x: 1, y: 2, t: 9 }]);
-  });
-});
-
-test('coverCrop fills the box and keeps the aspect, centred', () => {
-  assert.deepEqual(coverCrop(1200, 900, 400, 300), { sx: 0, sy: 0, sw: 1200, sh: 900 });
-  assert.deepEqual(coverCrop(1200, 900, 300, 300), { sx: 150, sy: 0, sw: 900, sh: 900 });
-  assert.deepEqual(coverCrop(900, 1200, 400, 200), { sx: 0, sy: 375, sw: 900, sh: 450 });
-});
+import { ImageCache, isVariantOf, variantURL, widthBucket } from '../../Resources/web/images.js';
 
 test('widthBucket climbs a short ladder', () => {
   assert.equal(widthBucket(10), 128);
@@ -61,6 +13,12 @@ test('widthBucket climbs a short ladder', () => {
   assert.equal(widthBucket(99999), 4096);
   assert.equal(variantURL('/photos/p3', 512), '/photos/p3?w=512');
   assert.equal(variantURL('/photos/p3?v=2', 512), '/photos/p3?v=2&w=512');
+});
+
+test('isVariantOf knows a photo’s variants from another photo’s', () => {
+  assert.ok(isVariantOf('/photos/a?w=512', '/photos/a'));
+  assert.ok(isVariantOf('/photos/a?v=1&w=512', '/photos/a?v=1'));
+  assert.ok(!isVariantOf('/photos/a1?w=512', '/photos/a'));
 });
 
 describe('ImageCache', () => {
