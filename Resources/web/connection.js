@@ -107,13 +107,36 @@ export class RequestError extends Error {
   }
 }
 
+/** A fresh `Idempotency-Key`: 128 random bits as hex (`crypto.randomUUID` needs a secure context). */
+export function idempotencyKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
 /**
  * POSTs `body` as JSON and resolves with the answer's JSON; rejects with a RequestError on a
  * network error or a non-2xx status, with the server's `{"error": …}` text when there is one.
+ *
+ * Every POST carries an `Idempotency-Key`. When its outcome is unknown — no answer came, or the
+ * server said so (504) — it is sent again with the same key, up to `retries` times: the server
+ * applies it at most once and answers the retry as it answered the first. A 503 means nothing was
+ * applied: that is reported, not retried.
  */
-export async function postJSON(url, body, token) {
-  const headers = { 'Content-Type': 'application/json' };
+export async function postJSON(url, body, token, { retries = 2, wait = delay } = {}) {
+  const headers = { 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey() };
   if (token) headers.Authorization = `Bearer ${token}`;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await postOnce(url, headers, body);
+    } catch (error) {
+      const unknown = error.status === undefined || error.status === 504;
+      if (!unknown || attempt >= retries) throw error;
+      await wait(500 * (attempt + 1));
+    }
+  }
+}
+
+async function postOnce(url, headers, body) {
   let response;
   try {
     response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
@@ -125,4 +148,8 @@ export async function postJSON(url, body, token) {
     throw new RequestError(`${url}: ${response.status} ${answer.error ?? response.statusText}`, response.status);
   }
   return answer;
+}
+
+function delay(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -143,7 +143,33 @@ describe('postJSON', () => {
     assert.deepEqual(await postJSON('/api/rooms/r/commands', { command: 'next' }, 'tok'), { seq: 4 });
     assert.equal(request.init.method, 'POST');
     assert.equal(request.init.body, '{"command":"next"}');
-    assert.deepEqual(request.init.headers, { 'Content-Type': 'application/json', Authorization: 'Bearer tok' });
+    const { 'Idempotency-Key': key, ...rest } = request.init.headers;
+    assert.deepEqual(rest, { 'Content-Type': 'application/json', Authorization: 'Bearer tok' });
+    assert.match(key, /^[0-9a-f]{32}$/);
+  });
+
+  test('an unknown outcome is sent again with the same key; a 503 is not', async () => {
+    const keys = [];
+    const answers = [new Response('{"outcome":"unknown"}', { status: 504 }), null, new Response('{"seq":9}')];
+    globalThis.fetch = async (url, init) => {
+      keys.push(init.headers['Idempotency-Key']);
+      const answer = answers.shift();
+      if (!answer) throw new TypeError('Failed to fetch');
+      return answer;
+    };
+    const wait = async () => {};
+    assert.deepEqual(await postJSON('/c', { command: 'next' }, null, { wait }), { seq: 9 });
+    assert.equal(keys.length, 3);
+    assert.equal(new Set(keys).size, 1);
+    let tries = 0;
+    globalThis.fetch = async () => {
+      tries += 1;
+      return new Response('{"error":"not applied","outcome":"not-applied"}', { status: 503 });
+    };
+    await assert.rejects(postJSON('/c', {}, null, { wait }), (error) => error.status === 503);
+    assert.equal(tries, 1);
+    // Two keys are never the same.
+    assert.notEqual((await import('../../Resources/web/connection.js')).idempotencyKey(), keys[0]);
   });
 
   test('a refusal rejects with its status and the server’s words', async () => {
@@ -154,7 +180,8 @@ describe('postJSON', () => {
 
   test('no answer at all rejects without a status', async () => {
     globalThis.fetch = async () => { throw new TypeError('Failed to fetch'); };
-    await assert.rejects(postJSON('/c', {}), (error) => error instanceof RequestError && error.status === undefined);
+    await assert.rejects(postJSON('/c', {}, null, { wait: async () => {} }),
+      (error) => error instanceof RequestError && error.status === undefined);
   });
 });
 
