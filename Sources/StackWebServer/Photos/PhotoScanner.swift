@@ -35,6 +35,8 @@ struct PhotoScanner {
     private var pending: [String: (identity: FileIdentity, since: Double)] = [:]
     /// Files that did not decode, at the identity that did not: neither read nor logged again.
     private var rejected: [String: FileIdentity] = [:]
+    /// Names that are not UTF-8 (escaped), logged when first seen and not again.
+    private var undecodable: Set<String> = []
     /// Earlier verdicts to reuse by identity (a restart's library, or the folder before it went away).
     private var known: [String: PhotoLibrary.Entry]
     /// The paths the photo index held at start: those no scan lists are forgotten by it.
@@ -147,6 +149,9 @@ struct PhotoScanner {
         if listed == nil { pass.unlisted = true }
         let listing = listed ?? FolderListing()
         let prefix = folder.isEmpty ? "" : folder + "/"
+        for name in listing.undecodable where undecodable.insert(prefix + name).inserted {
+            log("skipping \(root)/\(prefix)\(name): its name is not UTF-8")
+        }
         for (name, identity) in listing.images {
             consider(prefix + name, identity, &pass)
         }
