@@ -112,9 +112,13 @@ static enum MHD_Result walkHeader(
     const char *position = key + keySize + 1;
     while (position < value && (*position == ' ' || *position == '\t')) position++;
     if (position != value) goto malformed;
-    // A bare CR is how a line end is faked past a parser that splits on CR (RFC 9112 §2.2); other
-    // control bytes are left to the header's reader (a Last-Event-ID with one is merely unusable).
-    if (memchr(value, '\r', valueSize) != NULL) goto malformed;
+    // RFC 9110 §5.5: no control byte but the tab in a value. A bare CR is how a line end is faked
+    // past a parser that splits on CR (RFC 9112 §2.2); the others end lines or forge them in
+    // whatever later prints the value (a log, a terminal).
+    for (size_t i = 0; i < valueSize; i++) {
+        unsigned char byte = (unsigned char)value[i];
+        if ((byte < 0x20 && byte != '\t') || byte == 0x7F) goto malformed;
+    }
     position = value + valueSize;
     const char *terminator = position;
     while (position < walk->end && *position == '\0' && position - terminator < 2) position++;

@@ -58,7 +58,7 @@ void CMicroHTTPD_useCloseDelimitedBody(struct MHD_Response *response);
 bool CMicroHTTPD_hasRepeatedHeader(struct MHD_Connection *connection, const char *const *names);
 
 /// Whether the request head, as libmicrohttpd parsed it in place, holds only well-formed header
-/// lines: no line folded onto the one before (obs-fold), no raw NUL or bare CR in a value,
+/// lines: no line folded onto the one before (obs-fold), no control byte but the tab in a value,
 /// header names made of token characters. libmicrohttpd 0.9.75 joins folded lines and cuts
 /// a value at a NUL without a word, so this walks the head it left in its read buffer: `method`
 /// (what the access handler was given) is where the head starts. Why a shim: it reads

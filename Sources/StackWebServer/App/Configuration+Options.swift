@@ -130,6 +130,12 @@ extension Configuration {
             }
             config.allowedHosts.append(value)
         },
+        .flag(
+            "--allow-embedding",
+            help: """
+                let other sites' pages show this one in a frame (every answer says `frame-ancestors 'none'` \
+                otherwise)
+                """, sets: \.allowEmbedding),
         CommandLineOption(
             "--max-cards", "N", help: "the most cards one room's stack holds; an `insert` past it gets 409",
             default: .value(String(RoomSettings().maxCards))

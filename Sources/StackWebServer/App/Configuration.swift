@@ -21,6 +21,8 @@ public struct Configuration: Equatable, Sendable {
     /// Extra names the server answers to (the `Host` header), besides IP literals, `localhost` and
     /// this machine's name.
     var allowedHosts: [String] = []
+    /// `--allow-embedding`: other sites may frame the page.
+    var allowEmbedding = false
     /// Seconds between automatic advances; `nil` means no slideshow.
     var interval: Double?
     /// How the `frame` style changes photos.
@@ -67,10 +69,9 @@ public struct Configuration: Equatable, Sendable {
         return "/tmp/stackweb-cache"
     }
 
-    /// Whether `host` only accepts connections from this machine.
-    var isLoopback: Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
-    }
+    /// Whether `host` only accepts connections from this machine: decided by the addresses it
+    /// stands for, not by how it is spelt (`ListeningSocket.isLoopback`).
+    var isLoopback: Bool { ListeningSocket.isLoopback(host: host) }
 
     /// The token POSTs must carry: the one given, one generated when reachable from a LAN, or none.
     func controlToken(generate: () -> String) -> String? {

@@ -19,12 +19,18 @@ struct ServerLimits: Sendable, Equatable {
     var connectionMemoryLimit: Int = 16 * 1024
     /// Largest request body accepted; larger ones get 413.
     var maxBodyBytes: Int = 64 * 1024
+    /// Command POSTs one address may send at once, and per second over time (`CommandRateLimiter`);
+    /// a per-second rate of 0 is no limit.
+    var commandBurst: Double = 30
+    var commandsPerSecond: Double = 0
 
     /// On loopback every client is this machine, so one address may hold many viewers (a bench, a
-    /// wall of tabs); on a LAN one device gets at most 256 connections, so it cannot take them all.
+    /// wall of tabs) and send commands as fast as it likes; on a LAN one device gets at most 256
+    /// connections, so it cannot take them all, and 10 commands a second after a burst of 30.
     static func standard(loopbackOnly: Bool) -> ServerLimits {
         var limits = ServerLimits()
         limits.perIPConnectionLimit = loopbackOnly ? 0 : 256
+        limits.commandsPerSecond = loopbackOnly ? 0 : 10
         return limits
     }
 }

@@ -36,19 +36,25 @@ final class HTTPServer: Sendable {
     private let context: Unmanaged<ServerContext>
     /// The port actually bound (differs from the one asked for when that was 0).
     let port: UInt16
+    /// The numeric address the listening socket is bound to (`127.0.0.2`, `::`), whatever the
+    /// spelling of the host asked for.
+    let boundAddress: String
     /// Whether it speaks HTTPS.
     let usesTLS: Bool
     /// The PEM texts libmicrohttpd reads from for the daemon's lifetime; freed in `stop()`.
     nonisolated(unsafe) private let tlsStrings: [UnsafeMutablePointer<CChar>]
 
-    init(host: String, port: UInt16, limits: ServerLimits, tls: TLSCredentials? = nil, responder: any RequestResponder)
-        throws
-    {
+    init(
+        host: String, port: UInt16, limits: ServerLimits, tls: TLSCredentials? = nil,
+        security: SecurityHeaders = SecurityHeaders(), responder: any RequestResponder
+    ) throws {
         if tls != nil, MHD_is_feature_supported(.FEATURE_TLS) != .YES {
             throw HTTPServerError.tls("this libmicrohttpd was built without TLS; HTTPS is not available")
         }
         let socket = try ListeningSocket.open(host: host, port: port)
-        let context = ServerContext(responder: responder, limits: limits, allowsDirectWrites: tls == nil)
+        boundAddress = ListeningSocket.boundAddress(of: socket) ?? host
+        let context = ServerContext(
+            responder: responder, limits: limits, allowsDirectWrites: tls == nil, answerHeaders: security.fields)
         // Retained for the daemon's lifetime; released in `stop()` after the daemon is gone.
         self.context = Unmanaged.passRetained(context)
         tlsStrings = tls.map { [strdup($0.certificatePEM)!, strdup($0.keyPEM)!] } ?? []
@@ -100,17 +106,24 @@ final class ServerContext: Sendable {
     /// Whether a parked event stream may be written straight to its socket: not over TLS, where
     /// the bytes must go through the TLS session libmicrohttpd holds.
     let allowsDirectWrites: Bool
+    /// Added to every answer (`SecurityHeaders`).
+    let answerHeaders: [(String, String)]
     let connections: ConnectionGuard
     /// Deferred answers still being worked on.
     let deferredWork = DispatchGroup()
     let streamCounters = StreamCounters()
-    let sharedResponses = SharedResponses()
+    let sharedResponses: SharedResponses
     private let streams = Locked<[ObjectIdentifier: StreamConnection]>([:])
 
-    init(responder: any RequestResponder, limits: ServerLimits, allowsDirectWrites: Bool) {
+    init(
+        responder: any RequestResponder, limits: ServerLimits, allowsDirectWrites: Bool,
+        answerHeaders: [(String, String)] = []
+    ) {
         self.responder = responder
         self.limits = limits
         self.allowsDirectWrites = allowsDirectWrites
+        self.answerHeaders = answerHeaders
+        sharedResponses = SharedResponses(answerHeaders: answerHeaders)
         connections = ConnectionGuard(limits: limits)
     }
 
@@ -160,7 +173,7 @@ private let uriLogger: CMicroHTTPD_URILogger = { _, uri, _ in
 }
 
 private let accessHandler: MHD_AccessHandlerCallback = {
-    contextPointer, connection, url, method, _, uploadData, uploadSize, requestPointer in
+    contextPointer, connection, url, method, version, uploadData, uploadSize, requestPointer in
     guard let contextPointer, let connection, let url, let method, let uploadSize, let requestPointer,
         let statePointer = requestPointer.pointee
     else {
@@ -174,7 +187,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         if !CMicroHTTPD_headIsWellFormed(connection, method) {
             state.request = Request(method: "", path: "")
             return queue(
-                .error(400, "malformed header line: folded onto the line before, or holding a NUL or a bare CR"),
+                .error(400, "malformed header line: folded onto the line before, or holding a control byte"),
                 on: connection, context: context)
         }
         if CMicroHTTPD_hasRepeatedHeader(connection, singleHeaderNames) {
@@ -183,11 +196,12 @@ private let accessHandler: MHD_AccessHandlerCallback = {
                 .error(400, "a request may carry each of \(singleHeaders.joined(separator: ", ")) once only"),
                 on: connection, context: context)
         }
-        let request = Request(
+        var request = Request(
             method: String(cString: method), path: String(cString: url), rawTarget: state.rawTarget,
             query: lookUp(Request.knownQueryArguments, in: connection, kind: .GET_ARGUMENT_KIND),
             lowercasedHeaders: lookUp(HeaderName.names, in: connection, kind: .HEADER_KIND),
             client: peerAddress(of: connection))
+        request.version = version.map { String(cString: $0) } ?? ""
         state.request = request
         // A refusal is sent at once: a client that announced a gigabyte, or never sends its body,
         // hears no sooner otherwise. libmicrohttpd closes the connection after it.
@@ -353,10 +367,15 @@ private func queue(_ response: Response, on connection: OpaquePointer, context: 
         response.headers += [
             ("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"), ("X-Accel-Buffering", "no"),
         ]
+        // A stream does not end, so a request sent behind it on the connection is never answered:
+        // say so, and the connection closes with the stream.
+        if !response.headers.contains(where: { $0.0 == "Connection" }) {
+            response.headers.append(("Connection", "close"))
+        }
         attach(stream)
     }
     guard let mhdResponse else { return .NO }
-    for (name, value) in response.headers {
+    for (name, value) in context.answerHeaders + response.headers {
         MHD_add_response_header(mhdResponse, name, value)
     }
     let result = MHD_queue_response(connection, UInt32(response.status), mhdResponse)
