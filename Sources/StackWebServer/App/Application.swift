@@ -152,9 +152,10 @@ public final class Application {
         for name in [RoomRegistry.mainRoom] + (configuration.rooms ?? []) {
             _ = try? rooms.watchedRoom(named: name, stream: false)
         }
-        let limits = configuration.limits ?? .standard(loopbackOnly: configuration.isLoopback)
+        var limits = configuration.limits ?? .standard(loopbackOnly: configuration.isLoopback)
         tokenFile = Application.keepGeneratedToken(controlToken, configuration: configuration, log: log)
         let tls = try configuration.tlsCredentials()
+        if tls != nil, limits.handshakesPerSecondPerAddress == 0 { limits.handshakesPerSecondPerAddress = 20 }
         let router = Router(
             staticFiles: try StaticFiles.load(folder: resources + "/web"), rooms: rooms, photos: library,
             photoAnswers: photoAnswers,

@@ -163,7 +163,11 @@ extension Configuration {
         CommandLineOption(
             "--tls-cert", "FILE",
             help: "serve HTTPS with this PEM certificate (chain); needs `--tls-key` too",
-            details: "See docs/photo-frame.md for a self-signed certificate and how to trust it on a tablet.",
+            details: """
+                TLS 1.3 and 1.2 only, with ephemeral ECDHE key exchange and AEAD ciphers (AES-GCM, \
+                ChaCha20-Poly1305): TLS 1.0/1.1 and static-RSA or CBC suites are refused. See docs/photo-frame.md \
+                for a self-signed certificate and how to trust it on a tablet.
+                """,
             default: .description("plain HTTP")
         ) { config, value throws(Failure) in config.tlsCertificate = value },
         CommandLineOption(

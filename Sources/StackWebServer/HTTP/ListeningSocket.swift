@@ -69,6 +69,26 @@ enum ListeningSocket {
         }
     }
 
+    /// An IPv4 or IPv6 address without port (`192.168.1.20`, `::1`); "" for another family.
+    static func text(of address: UnsafePointer<sockaddr>) -> String {
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        switch Int32(address.pointee.sa_family) {
+        case AF_INET:
+            address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
+                var value = ipv4.pointee.sin_addr
+                _ = inet_ntop(AF_INET, &value, &text, socklen_t(text.count))
+            }
+        case AF_INET6:
+            address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
+                var value = ipv6.pointee.sin6_addr
+                _ = inet_ntop(AF_INET6, &value, &text, socklen_t(text.count))
+            }
+        default:
+            return ""
+        }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// The numeric address `descriptor` is bound to (`127.0.0.2`, `::1`), as a URL shows it.
     static func boundAddress(of descriptor: Int32) -> String? {
         var storage = sockaddr_storage()

@@ -57,7 +57,8 @@ final class HTTPServer: Sendable {
             responder: responder, limits: limits, allowsDirectWrites: tls == nil, answerHeaders: security.fields)
         // Retained for the daemon's lifetime; released in `stop()` after the daemon is gone.
         self.context = Unmanaged.passRetained(context)
-        tlsStrings = tls.map { [strdup($0.certificatePEM)!, strdup($0.keyPEM)!] } ?? []
+        tlsStrings =
+            tls.map { [strdup($0.certificatePEM)!, strdup($0.keyPEM)!, strdup(TLSCredentials.priorities)!] } ?? []
         usesTLS = tls != nil
         let options = CMicroHTTPD_Options(
             connectionLimit: context.connections.daemonConnectionLimit,
@@ -65,8 +66,9 @@ final class HTTPServer: Sendable {
             connectionTimeoutSeconds: limits.connectionTimeoutSeconds,
             connectionMemoryLimit: limits.connectionMemoryLimit,
             listenSocket: socket,
-            tlsCertificate: tlsStrings.first.map { UnsafePointer($0) },
-            tlsKey: tlsStrings.last.map { UnsafePointer($0) }
+            tlsCertificate: tls == nil ? nil : UnsafePointer(tlsStrings[0]),
+            tlsKey: tls == nil ? nil : UnsafePointer(tlsStrings[1]),
+            tlsPriorities: tls == nil ? nil : UnsafePointer(tlsStrings[2])
         )
         let callbacks = CMicroHTTPD_Callbacks(
             handler: accessHandler, completed: requestCompleted, uriLogger: uriLogger, acceptPolicy: acceptPolicy,
@@ -75,7 +77,9 @@ final class HTTPServer: Sendable {
             close(socket)
             self.context.release()
             for string in tlsStrings { free(string) }
-            let reason = tls == nil ? "libmicrohttpd refused to start" : "libmicrohttpd refused the certificate or key"
+            let reason =
+                tls == nil
+                ? "libmicrohttpd refused to start" : "libmicrohttpd refused the certificate, key or priorities"
             throw HTTPServerError.cannotStart(host: host, port: port, reason: reason)
         }
         self.daemon = daemon
@@ -268,11 +272,11 @@ private let requestCompleted: MHD_RequestCompletedCallback = { contextPointer, c
     requestPointer.pointee = nil
 }
 
-/// Refuses a connection past the cap; libmicrohttpd closes it at once.
-private let acceptPolicy: MHD_AcceptPolicyCallback = { contextPointer, _, _ in
+/// Refuses a connection past the caps; libmicrohttpd closes it at once.
+private let acceptPolicy: MHD_AcceptPolicyCallback = { contextPointer, address, _ in
     guard let contextPointer else { return .NO }
     let context = Unmanaged<ServerContext>.fromOpaque(contextPointer).takeUnretainedValue()
-    return context.connections.admitsAnother() ? .YES : .NO
+    return context.connections.admitsAnother(from: address.map(ListeningSocket.text) ?? "") ? .YES : .NO
 }
 
 /// Every connection's opening and closing, for the count and the deadlines.
@@ -280,8 +284,13 @@ private let connectionNotice: MHD_NotifyConnectionCallback = { contextPointer, c
     guard let contextPointer, let connection else { return }
     let connections = Unmanaged<ServerContext>.fromOpaque(contextPointer).takeUnretainedValue().connections
     switch code {
-    case .CONNECTION_NOTIFY_STARTED: connections.opened(connection)
-    case .CONNECTION_NOTIFY_CLOSED: connections.closed(connection)
+    case .CONNECTION_NOTIFY_STARTED:
+        // Before the handshake: a ClientHello declaring megabytes is refused, not buffered.
+        // Released below, when libmicrohttpd announces the close.
+        let budget = CMicroHTTPD_limitHandshake(connection, connections.limits.tlsHandshakeMaxBytes)
+        connections.opened(connection, from: peerAddress(of: connection), budget: budget)
+    case .CONNECTION_NOTIFY_CLOSED:
+        CMicroHTTPD_releaseHandshakeBudget(connection, connections.closed(connection))
     default: break
     }
 }
@@ -313,28 +322,11 @@ private func lookUp(_ names: [String], in connection: OpaquePointer, kind: MHD_V
 private func peerAddress(of connection: OpaquePointer) -> String {
     var storage = sockaddr_storage()
     var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-    let found = withUnsafeMutablePointer(to: &storage) {
+    return withUnsafeMutablePointer(to: &storage) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            getpeername(CMicroHTTPD_connectionSocket(connection), $0, &length) == 0
+            getpeername(CMicroHTTPD_connectionSocket(connection), $0, &length) == 0 ? ListeningSocket.text(of: $0) : ""
         }
     }
-    guard found else { return "" }
-    var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-    let family = storage.ss_family
-    withUnsafePointer(to: &storage) { pointer in
-        if family == sa_family_t(AF_INET) {
-            pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
-                var address = ipv4.pointee.sin_addr
-                _ = inet_ntop(AF_INET, &address, &text, socklen_t(text.count))
-            }
-        } else if family == sa_family_t(AF_INET6) {
-            pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
-                var address = ipv6.pointee.sin6_addr
-                _ = inet_ntop(AF_INET6, &address, &text, socklen_t(text.count))
-            }
-        }
-    }
-    return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
 /// Turns a `Response` into an MHD response and queues it.
