@@ -82,6 +82,7 @@ public final class Application {
         controlToken = token
         let log = (log ?? OperatorLog.standardError(format: configuration.logFormat)).redacting(token)
         self.log = log
+        for warning in configuration.warnings { log(warning) }
         guard let resources = ResourceLocator.locate(explicit: configuration.resources) else {
             throw Failure.resourcesNotFound
         }
@@ -93,7 +94,8 @@ public final class Application {
         let index = PhotoIndex(path: cacheFolder + "/" + PhotoIndex.fileName, log: log.messages(as: "warning"))
         guard opendir(folder).map({ closedir($0) }) != nil,
             var scanner = PhotoScanner(
-                folder: folder, order: configuration.order, index: index, log: log.messages(as: "photo.skipped"))
+                folder: folder, order: configuration.order, index: index, maxPixels: configuration.maxPixels,
+                log: log.messages(as: "photo.skipped"))
         else {
             throw Failure.unreadableFolder(folder, reason: String(cString: strerror(errno)))
         }
@@ -179,7 +181,8 @@ public final class Application {
 
         watcher = Application.watch(
             folder: folder, order: configuration.order, rescan: configuration.rescan, library: library,
-            scanner: scanner, index: index, reading: reading, rooms: rooms, log: log)
+            scanner: scanner, index: index, reading: reading, maxPixels: configuration.maxPixels, rooms: rooms,
+            log: log)
         sleep?.start { [rooms] asleep in
             for room in rooms.all { _ = try? room.handle(.sleepChanged(asleep: asleep)) }
         }

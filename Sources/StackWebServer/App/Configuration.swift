@@ -16,6 +16,12 @@ public struct Configuration: Equatable, Sendable {
     var resources: String?
     /// The control token; `nil` generates one when bound beyond loopback.
     var token: String?
+    /// `--token-file`: where the token is read from, once the arguments are all read.
+    var tokenFile: String?
+    /// `--redis-password-file`: where the group's Redis password is read from.
+    var redisPasswordFile: String?
+    /// What the start-up logs as warnings: a secret given where other users see it (`ps`).
+    var warnings: [String] = []
     /// `--no-token`: anyone who can reach the server may control it, even on a LAN.
     var noToken = false
     /// Extra names the server answers to (the `Host` header), besides IP literals, `localhost` and
@@ -46,6 +52,8 @@ public struct Configuration: Equatable, Sendable {
     /// A room nobody has watched or touched for this long is unloaded (its state stays saved).
     var idleUnloadSeconds = 600.0
     var maxRooms = 64
+    /// Photos with more pixels than this are skipped (`--max-pixels`).
+    var maxPixels = PhotoInspector.defaultMaxPixels
     /// The most cards one room's stack holds.
     var maxCards = RoomSettings().maxCards
     /// `--rooms`: the only rooms there are; `nil` lets control make any room.
