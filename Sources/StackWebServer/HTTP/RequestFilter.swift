@@ -1,8 +1,9 @@
 import Glibc
 
 /// Refuses requests that no page of ours would send, before anything else looks at them:
-/// a `Host` we are not known by (DNS rebinding), a POST from another `Origin`, a raw target that
-/// tries to smuggle a path past the once-decoding of libmicrohttpd.
+/// an HTTP/1.1 request without `Host`, a `Host` we are not known by (DNS rebinding), a POST from
+/// another `Origin`, a raw target that tries to smuggle a path past the once-decoding of
+/// libmicrohttpd, and a body framing libmicrohttpd would not read as the client means it.
 struct RequestFilter: Sendable {
     /// Names (lower-cased, without port) this server answers to besides IP literals.
     let allowedHosts: Set<String>
@@ -59,8 +60,8 @@ struct RequestFilter: Sendable {
         let items = lowered.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map {
             $0.drop(while: isSpace).reversed().drop(while: isSpace).reversed()
         }.filter { !$0.isEmpty }
+        // (Any control byte but a tab was refused with the head already.)
         if items.isEmpty { return .error(400, "an empty Transfer-Encoding") }
-        // A tab or space may only surround an item; any other control byte never reaches here.
         if items.filter({ $0.elementsEqual("chunked".utf8) }).count > 1 {
             return .error(400, "Transfer-Encoding names chunked more than once")
         }
