@@ -25,7 +25,9 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
-        .target(name: "CMicroHTTPD", dependencies: ["CMicroHTTPDSystem"]),
+        // GnuTLS directly too, for the one bound libmicrohttpd does not set (CMicroHTTPD_limitHandshake).
+        .target(
+            name: "CMicroHTTPD", dependencies: ["CMicroHTTPDSystem"], linkerSettings: [.linkedLibrary("gnutls")]),
         // libvips: its variadic API gets fixed-argument wrappers in CVips.
         .systemLibrary(
             name: "CVipsSystem",

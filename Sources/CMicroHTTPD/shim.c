@@ -1,7 +1,11 @@
 #include "CMicroHTTPD.h"
 
+#include <errno.h>
+#include <gnutls/gnutls.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 
 const uint64_t CMicroHTTPD_SIZE_UNKNOWN = MHD_SIZE_UNKNOWN;
 const ssize_t CMicroHTTPD_CONTENT_READER_END_OF_STREAM = MHD_CONTENT_READER_END_OF_STREAM;
@@ -26,10 +30,81 @@ struct MHD_Daemon *CMicroHTTPD_start(CMicroHTTPD_Options options, CMicroHTTPD_Ca
         // The TLS entries last, so plain HTTP ends the list before them.
         {tls ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, 0, (void *)options.tlsCertificate},
         {MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)options.tlsKey},
+        {options.tlsPriorities != NULL ? MHD_OPTION_HTTPS_PRIORITIES : MHD_OPTION_END, 0,
+            (void *)options.tlsPriorities},
         {MHD_OPTION_END, 0, NULL},
     };
     return MHD_start_daemon(flags, 0, callbacks.acceptPolicy, callbacks.context, callbacks.handler,
         callbacks.context, MHD_OPTION_ARRAY, items, MHD_OPTION_END);
+}
+
+/// What the handshake budget of one connection keeps: its socket, its session, the bytes it may
+/// still send before its handshake is done, and whether it is done.
+typedef struct {
+    int socket;
+    gnutls_session_t session;
+    size_t remaining;
+    bool done;
+} HandshakeBudget;
+
+/// GnuTLS's read from the socket, as its default one (recv) but counted until the handshake is
+/// done: past the budget the read fails, and so does the handshake. GnuTLS buffers a handshake
+/// message whole whatever size it declares (gnutls_handshake_set_max_packet_length did not stop
+/// a ClientHello declaring 16 MiB), so the bytes are bounded where they come in.
+static ssize_t budgetedPull(gnutls_transport_ptr_t pointer, void *data, size_t size)
+{
+    HandshakeBudget *budget = pointer;
+    if (!budget->done && gnutls_handshake_get_last_in(budget->session) == GNUTLS_HANDSHAKE_FINISHED) {
+        budget->done = true;
+    }
+    if (!budget->done) {
+        if (budget->remaining == 0) {
+            errno = ECONNRESET;
+            return -1;
+        }
+        if (size > budget->remaining) size = budget->remaining;
+    }
+    ssize_t received = recv(budget->socket, data, size, 0);
+    if (received > 0 && !budget->done) budget->remaining -= (size_t)received;
+    return received;
+}
+
+/// GnuTLS's read once the budget is gone: the socket again, uncounted.
+static ssize_t plainPull(gnutls_transport_ptr_t pointer, void *data, size_t size)
+{
+    return recv((int)(intptr_t)pointer, data, size, 0);
+}
+
+void *CMicroHTTPD_limitHandshake(struct MHD_Connection *connection, size_t maxBytes)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+    if (info == NULL || info->tls_session == NULL) return NULL;
+    gnutls_session_t session = (gnutls_session_t)info->tls_session;
+    HandshakeBudget *budget = malloc(sizeof(HandshakeBudget));
+    if (budget == NULL) return NULL;
+    *budget = (HandshakeBudget){gnutls_transport_get_int(session), session, maxBytes, false};
+    // Only the receiving side changes: libmicrohttpd's sending side keeps its socket.
+    gnutls_transport_ptr_t receive, send;
+    gnutls_transport_get_ptr2(session, &receive, &send);
+    gnutls_transport_set_ptr2(session, budget, send);
+    gnutls_transport_set_pull_function(session, budgetedPull);
+    return budget;
+}
+
+void CMicroHTTPD_releaseHandshakeBudget(struct MHD_Connection *connection, void *pointer)
+{
+    HandshakeBudget *budget = pointer;
+    if (budget == NULL) return;
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+    if (info != NULL && info->tls_session != NULL) {
+        gnutls_session_t session = (gnutls_session_t)info->tls_session;
+        gnutls_transport_ptr_t receive, send;
+        gnutls_transport_get_ptr2(session, &receive, &send);
+        // Back to the socket, so nothing reads the budget once it is freed.
+        gnutls_transport_set_ptr2(session, (gnutls_transport_ptr_t)(intptr_t)budget->socket, send);
+        gnutls_transport_set_pull_function(session, plainPull);
+    }
+    free(budget);
 }
 
 uint16_t CMicroHTTPD_boundPort(struct MHD_Daemon *daemon)
@@ -112,9 +187,13 @@ static enum MHD_Result walkHeader(
     const char *position = key + keySize + 1;
     while (position < value && (*position == ' ' || *position == '\t')) position++;
     if (position != value) goto malformed;
-    // A bare CR is how a line end is faked past a parser that splits on CR (RFC 9112 §2.2); other
-    // control bytes are left to the header's reader (a Last-Event-ID with one is merely unusable).
-    if (memchr(value, '\r', valueSize) != NULL) goto malformed;
+    // RFC 9110 §5.5: no control byte but the tab in a value. A bare CR is how a line end is faked
+    // past a parser that splits on CR (RFC 9112 §2.2); the others end lines or forge them in
+    // whatever later prints the value (a log, a terminal).
+    for (size_t i = 0; i < valueSize; i++) {
+        unsigned char byte = (unsigned char)value[i];
+        if ((byte < 0x20 && byte != '\t') || byte == 0x7F) goto malformed;
+    }
     position = value + valueSize;
     const char *terminator = position;
     while (position < walk->end && *position == '\0' && position - terminator < 2) position++;

@@ -55,7 +55,7 @@ import Testing
     /// What browsers and tools send: tabs and no space after the colon, empty values, bare LF
     /// line ends, UTF-8 in a value.
     @Test(arguments: [
-        "X-Tab:\tvalue\r\n", "X-Tight:value\r\n", "X-Control: a\u{1}b\r\n", "X-Empty:\r\n", "X-Empty-Spaced: \r\n",
+        "X-Tab:\tvalue\r\n", "X-Tight:value\r\n", "X-Empty:\r\n", "X-Empty-Spaced: \r\n",
         "X-UTF8: café\r\n",
         "Cookie: a=1; b=2\r\nX-After: 1\r\n",
     ])

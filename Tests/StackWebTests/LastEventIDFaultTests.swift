@@ -51,9 +51,9 @@ import Testing
         try Self.expectSnapshotThenLive(try server.events(headers: ["Last-Event-ID": id]), server)
     }
 
-    /// Header bytes that are not UTF-8 digits at all: Latin-1, a lone continuation byte, 0xFF, and
-    /// a control character.
-    @Test(arguments: [[0xB9], [0x37, 0x80], [0xFF, 0xFE, 0x37], [0x37, 0x01, 0x37]] as [[UInt8]])
+    /// Header bytes that are not UTF-8 digits at all: Latin-1, a lone continuation byte, 0xFF. (A
+    /// control character is refused with 400 before any header is read: `RequestHeadTests`.)
+    @Test(arguments: [[0xB9], [0x37, 0x80], [0xFF, 0xFE, 0x37]] as [[UInt8]])
     func anIDOfRawNonASCIIBytesGetsAFullSnapshotFirst(bytes: [UInt8]) throws {
         let server = try Self.changedServer()
         let line = Array("Last-Event-ID: ".utf8) + bytes + Array("\r\n".utf8)

@@ -133,6 +133,21 @@ def test_unit_is_hardened_and_keeps_the_token_off_the_command_line(scratch):
     assert "STACKWEB_TOKEN=" in defaults
 
 
+def test_unit_bounds_its_resources_and_gives_up_on_a_failing_start(scratch):
+    unit = (scratch / "lib/systemd/system/stackweb.service").read_text()
+    settings = [line.strip() for line in unit.splitlines() if line.strip() and not line.startswith("#")]
+    for setting in ["Restart=on-failure", "StartLimitIntervalSec=60", "StartLimitBurst=5", "MemoryMax=1G",
+                    "TasksMax=256", "PrivateUsers=yes", "SystemCallFilter=~@resources @privileged"]:
+        assert setting in settings, setting
+    assert "Restart=always" not in settings
+    # The start limit belongs to [Unit] (systemd ignores it in [Service]).
+    unit_section = unit.split("[Service]")[0]
+    assert "StartLimitIntervalSec=60" in unit_section and "StartLimitBurst=5" in unit_section
+    # getifaddrs (the LAN addresses printed at start) asks the kernel over netlink.
+    families = next(line for line in settings if line.startswith("RestrictAddressFamilies="))
+    assert "AF_NETLINK" in families.split("=", 1)[1].split()
+
+
 @pytest.mark.skipif(not shutil.which("systemd-analyze"), reason="systemd-analyze is not installed")
 def test_unit_passes_systemd_analyze_verify(scratch, tmp_path):
     # The unit as installed, but starting the scratch root's binary: verify checks that it runs.

@@ -18,6 +18,8 @@ typedef struct {
     /// for plain HTTP. libmicrohttpd keeps the pointers: they must outlive the daemon.
     const char *tlsCertificate;
     const char *tlsKey;
+    /// The GnuTLS priority string for HTTPS (which versions and suites); NULL: GnuTLS's default.
+    const char *tlsPriorities;
 } CMicroHTTPD_Options;
 
 /// Called with the raw request-target before MHD decodes it; its result becomes the request's
@@ -58,12 +60,23 @@ void CMicroHTTPD_useCloseDelimitedBody(struct MHD_Response *response);
 bool CMicroHTTPD_hasRepeatedHeader(struct MHD_Connection *connection, const char *const *names);
 
 /// Whether the request head, as libmicrohttpd parsed it in place, holds only well-formed header
-/// lines: no line folded onto the one before (obs-fold), no raw NUL or bare CR in a value,
+/// lines: no line folded onto the one before (obs-fold), no control byte but the tab in a value,
 /// header names made of token characters. libmicrohttpd 0.9.75 joins folded lines and cuts
 /// a value at a NUL without a word, so this walks the head it left in its read buffer: `method`
 /// (what the access handler was given) is where the head starts. Why a shim: it reads
 /// libmicrohttpd's buffer by pointer, header by header, with the sizes only C sees.
 bool CMicroHTTPD_headIsWellFormed(struct MHD_Connection *connection, const char *method);
+
+/// Lets the connection send at most `maxBytes` before its TLS handshake is done; past them the
+/// handshake fails and libmicrohttpd closes the connection. Called as the connection opens, before
+/// its handshake; returns the budget to release when it closes (NULL for plain HTTP).
+/// Why a shim: libmicrohttpd exposes the GnuTLS session only through a union pointer and has no
+/// option for this bound; GnuTLS buffers a handshake message whole, whatever size it declares (a
+/// ClientHello declaring 16 MiB cost ~15 MB), so the bytes are counted where GnuTLS reads them.
+void *CMicroHTTPD_limitHandshake(struct MHD_Connection *connection, size_t maxBytes);
+
+/// Frees what `CMicroHTTPD_limitHandshake` returned, as the connection closes. Why a shim: as above.
+void CMicroHTTPD_releaseHandshakeBudget(struct MHD_Connection *connection, void *budget);
 
 /// Why shims: these are macros (or a cast macro) that Swift does not import.
 extern const uint64_t CMicroHTTPD_SIZE_UNKNOWN;

@@ -7,14 +7,15 @@ extension Application {
     /// already be fetched.
     static func watch(
         folder: String, order: PhotoLibrary.Order, rescan: Double?, library: Locked<PhotoLibrary>,
-        scanner: PhotoScanner?, index: PhotoIndex?, reading: Locked<Bool>, rooms: RoomRegistry, log: OperatorLog
+        scanner: PhotoScanner?, index: PhotoIndex?, reading: Locked<Bool>, maxPixels: Int, rooms: RoomRegistry,
+        log: OperatorLog
     ) -> LiveFolder? {
         var timing = FolderWatcher.Timing()
         timing.rescan = rescan
         do {
             return try LiveFolder(
                 folder: folder, order: order, library: library, scanner: scanner, index: index, reading: reading,
-                timing: timing,
+                timing: timing, maxPixels: maxPixels,
                 log: log
             ) {
                 change, new in

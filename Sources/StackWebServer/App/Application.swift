@@ -90,6 +90,7 @@ public final class Application {
         controlToken = token
         let log = (log ?? OperatorLog.standardError(format: configuration.logFormat)).redacting(token)
         self.log = log
+        for warning in configuration.warnings { log(warning) }
         guard let resources = ResourceLocator.locate(explicit: configuration.resources) else {
             throw Failure.resourcesNotFound
         }
@@ -101,7 +102,8 @@ public final class Application {
         let index = PhotoIndex(path: cacheFolder + "/" + PhotoIndex.fileName, log: log.messages(as: "warning"))
         guard opendir(folder).map({ closedir($0) }) != nil,
             var scanner = PhotoScanner(
-                folder: folder, order: configuration.order, index: index, log: log.messages(as: "photo.skipped"))
+                folder: folder, order: configuration.order, index: index, maxPixels: configuration.maxPixels,
+                log: log.messages(as: "photo.skipped"))
         else {
             throw Failure.unreadableFolder(folder, reason: String(cString: strerror(errno)))
         }
@@ -163,19 +165,22 @@ public final class Application {
         for name in [RoomRegistry.mainRoom] + (configuration.rooms ?? []) {
             _ = try? rooms.watchedRoom(named: name, stream: false)
         }
-        let limits = configuration.limits ?? .standard(loopbackOnly: configuration.isLoopback)
+        var limits = configuration.limits ?? .standard(loopbackOnly: configuration.isLoopback)
         tokenFile = Application.keepGeneratedToken(controlToken, configuration: configuration, log: log)
         let tls = try configuration.tlsCredentials()
+        if tls != nil, limits.handshakesPerSecondPerAddress == 0 { limits.handshakesPerSecondPerAddress = 20 }
         let router = Router(
             staticFiles: try StaticFiles.load(folder: resources + "/web"), rooms: rooms, photos: library,
             photoAnswers: photoAnswers,
-            maxBodyBytes: limits.maxBodyBytes, access: AccessPolicy(token: controlToken),
+            maxBodyBytes: limits.maxBodyBytes,
+            access: AccessPolicy(token: controlToken, commands: CommandRateLimiter(limits)),
             filter: .standard(
                 extraHosts: configuration.allowedHosts, hostname: NetworkAddresses.hostname(),
                 scheme: tls == nil ? "http" : "https"),
             photosReading: reading)
         server = try HTTPServer(
-            host: configuration.host, port: configuration.port, limits: limits, tls: tls, responder: router)
+            host: configuration.host, port: configuration.port, limits: limits, tls: tls,
+            security: SecurityHeaders(allowsEmbedding: configuration.allowEmbedding), responder: router)
 
         heartbeat = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "stackweb.heartbeat"))
         let interval = DispatchTimeInterval.milliseconds(Int(configuration.heartbeatSeconds * 1000))
@@ -187,7 +192,8 @@ public final class Application {
 
         watcher = Application.watch(
             folder: folder, order: configuration.order, rescan: configuration.rescan, library: library,
-            scanner: scanner, index: index, reading: reading, rooms: rooms, log: log)
+            scanner: scanner, index: index, reading: reading, maxPixels: configuration.maxPixels, rooms: rooms,
+            log: log)
         sleep?.start { [rooms] asleep in
             for room in rooms.all { _ = try? room.handle(.sleepChanged(asleep: asleep)) }
         }
@@ -224,16 +230,19 @@ public final class Application {
     private var scheme: String { server.usesTLS ? "https" : "http" }
 
     /// The address to open in a browser.
-    public var url: String {
-        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        let shown = host == "0.0.0.0" || host == "[::]" ? "127.0.0.1" : host
-        return "\(scheme)://\(shown):\(server.port)/"
+    public var url: String { "\(scheme)://\(shownHost):\(server.port)/" }
+
+    /// The address the server is bound to, as a URL writes it: the wildcard shows as this machine.
+    private var shownHost: String {
+        let bound = server.boundAddress
+        if bound == "0.0.0.0" || bound == "::" { return "127.0.0.1" }
+        return bound.contains(":") ? "[\(bound)]" : bound
     }
 
     /// What start-up prints after the first line: where other devices can view, and the control URL
     /// — with its token only when printed to a terminal (`ControlTokenNotice` says why).
     public func addressLines(toTerminal: Bool) -> [String] {
-        let wildcard = configuration.host == "0.0.0.0" || configuration.host == "::"
+        let wildcard = server.boundAddress == "0.0.0.0" || server.boundAddress == "::"
         var hosts = wildcard ? NetworkAddresses.lanIPv4() : []
         if wildcard, let name = NetworkAddresses.mdnsName() { hosts.append(name) }
         if !wildcard, !configuration.isLoopback { hosts.append(configuration.host) }
@@ -242,7 +251,7 @@ public final class Application {
             lines.append("  group:   instance \(instanceID) of the group at \(redis)")
         }
         if let controlToken {
-            let base = "\(scheme)://\(hosts.first ?? "127.0.0.1"):\(server.port)/"
+            let base = "\(scheme)://\(hosts.first ?? shownHost):\(server.port)/"
             let source: ControlTokenNotice.Source = configuration.token != nil ? .given : .generated(file: tokenFile)
             lines += ControlTokenNotice.lines(base: base, token: controlToken, source: source, toTerminal: toTerminal)
             lines.append("  (the control URL lets its holder drive every room; share the view URL with viewers)")

@@ -109,6 +109,11 @@ extension Configuration {
             "--token", "T", help: "the control token every POST must carry: 16 to 256 printable characters",
             default: .description("generated when `--host` is not a loopback address, none on loopback"),
             set: setToken),
+        CommandLineOption(
+            "--token-file", "FILE",
+            help: "read the control token from `FILE` (its first line); unlike `--token`, `ps` does not show it",
+            default: .description("none")
+        ) { config, value throws(Failure) in config.tokenFile = value },
         .flag("--no-token", help: "let anyone who can reach the server control it, even on a LAN", sets: \.noToken),
         CommandLineOption(
             "--state", "FILE",
@@ -138,6 +143,31 @@ extension Configuration {
             }
             config.allowedHosts.append(value)
         },
+        .flag(
+            "--allow-embedding",
+            help: """
+                let other sites' pages show this one in a frame (every answer says `frame-ancestors 'none'` \
+                otherwise)
+                """, sets: \.allowEmbedding),
+        CommandLineOption(
+            "--max-pixels", "N",
+            help: """
+                show only photos of at most `N` pixels (width × height; `M` suffix: millions); a larger one is \
+                skipped when found, with one log line
+                """,
+            details: """
+                A photo that declares more pixels than its file's bytes could hold (a truncated bomb) is skipped \
+                too. The default is about what a 2-core machine resizes in a second when the whole photo must be \
+                decoded (a 48 MP PNG).
+                """,
+            default: .value("50M")
+        ) { config, value throws(Failure) in
+            let millions = value.hasSuffix("M") || value.hasSuffix("m")
+            guard let number = Int(millions ? String(value.dropLast()) : value), number > 0,
+                number <= (millions ? 10_000 : 10_000_000_000)
+            else { throw Failure(description: "--max-pixels must be a positive number of pixels, such as 50M") }
+            config.maxPixels = millions ? number * 1_000_000 : number
+        },
         CommandLineOption(
             "--max-cards", "N", help: "the most cards one room's stack holds; an `insert` past it gets 409",
             default: .value(String(RoomSettings().maxCards))
@@ -165,7 +195,11 @@ extension Configuration {
         CommandLineOption(
             "--tls-cert", "FILE",
             help: "serve HTTPS with this PEM certificate (chain); needs `--tls-key` too",
-            details: "See docs/photo-frame.md for a self-signed certificate and how to trust it on a tablet.",
+            details: """
+                TLS 1.3 and 1.2 only, with ephemeral ECDHE key exchange and AEAD ciphers (AES-GCM, \
+                ChaCha20-Poly1305): TLS 1.0/1.1 and static-RSA or CBC suites are refused. See docs/photo-frame.md \
+                for a self-signed certificate and how to trust it on a tablet.
+                """,
             default: .description("plain HTTP")
         ) { config, value throws(Failure) in config.tlsCertificate = value },
         CommandLineOption(
@@ -195,6 +229,11 @@ extension Configuration {
             details: "docs/scale-out.md shows a group of three behind nginx.",
             default: .description("no group: this process alone")
         ) { config, value throws(Failure) in config.redis = try RedisURL(parsing: value) },
+        CommandLineOption(
+            "--redis-password-file", "FILE",
+            help: "the `--redis` group's password, read from `FILE` (its first line) rather than written in the URL",
+            default: .description("the URL's, if any")
+        ) { config, value throws(Failure) in config.redisPasswordFile = value },
         CommandLineOption(
             "--instance-id", "ID",
             help: "this instance's name in its `--redis` group: 1 to 64 of a-z, A-Z, 0-9, `.`, `_`, `-`",
@@ -260,7 +299,7 @@ extension Configuration {
         config.instanceID = value
     }
 
-    private static func setToken(_ config: inout Configuration, _ value: String) throws(Failure) {
+    static func setToken(_ config: inout Configuration, _ value: String) throws(Failure) {
         guard (16...256).contains(value.utf8.count), value.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             throw Failure(description: "--token must be 16 to 256 printable characters without spaces")
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 extension Configuration {
     /// Reads the environment first, then the arguments (which win).
     public static func parse(arguments: [String], environment: [String: String]) throws(Failure) -> Outcome {
@@ -21,8 +23,10 @@ extension Configuration {
                     throw Failure(description: "\(option.name) needs a value: \(option.name) \(placeholder)")
                 }
                 try set(&config, value)
+                if let warning = Self.secretWarning(option.name, value) { config.warnings.append(warning) }
             }
         }
+        try config.readSecretFiles()
         if config.noToken && config.token != nil {
             throw Failure(description: "--token and --no-token contradict each other")
         }
@@ -30,6 +34,41 @@ extension Configuration {
             throw Failure(description: "--state and --redis contradict each other: a group keeps its rooms in Redis")
         }
         return .run(config)
+    }
+
+    /// A secret on the command line is in `ps` for every local user to read: said at start, with
+    /// where to put it instead. (The environment and files are the owner's only.)
+    private static func secretWarning(_ name: String, _ value: String) -> String? {
+        switch name {
+        case "--token":
+            "--token on the command line shows in ps to every user of this machine; use --token-file or STACKWEB_TOKEN"
+        case "--redis" where (try? RedisURL(parsing: value))?.password != nil:
+            """
+            a password in --redis on the command line shows in ps to every user of this machine; use \
+            --redis-password-file or STACKWEB_REDIS
+            """
+        default: nil
+        }
+    }
+
+    /// `--token-file` and `--redis-password-file`, read once every argument is: each file's first line.
+    private mutating func readSecretFiles() throws(Failure) {
+        if let path = tokenFile {
+            if token != nil { throw Failure(description: "--token and --token-file contradict each other") }
+            try Self.setToken(&self, Self.secret(in: path, for: "--token-file"))
+        }
+        if let path = redisPasswordFile {
+            guard redis != nil else { throw Failure(description: "--redis-password-file needs --redis") }
+            redis?.password = try Self.secret(in: path, for: "--redis-password-file")
+        }
+    }
+
+    private static func secret(in path: String, for option: String) throws(Failure) -> String {
+        guard let data = FileManager.default.contents(atPath: path),
+            let line = String(data: data, encoding: .utf8)?.split(whereSeparator: \.isNewline).first,
+            case let text = String(line).trimmingCharacters(in: .whitespaces), !text.isEmpty
+        else { throw Failure(description: "\(option): cannot read \(path), or it is empty") }
+        return text
     }
 
     /// `--name=value` into its name and value; anything else is all name.

@@ -16,11 +16,19 @@ public struct Configuration: Equatable, Sendable {
     var resources: String?
     /// The control token; `nil` generates one when bound beyond loopback.
     var token: String?
+    /// `--token-file`: where the token is read from, once the arguments are all read.
+    var tokenFile: String?
+    /// `--redis-password-file`: where the group's Redis password is read from.
+    var redisPasswordFile: String?
+    /// What the start-up logs as warnings: a secret given where other users see it (`ps`).
+    var warnings: [String] = []
     /// `--no-token`: anyone who can reach the server may control it, even on a LAN.
     var noToken = false
     /// Extra names the server answers to (the `Host` header), besides IP literals, `localhost` and
     /// this machine's name.
     var allowedHosts: [String] = []
+    /// `--allow-embedding`: other sites may frame the page.
+    var allowEmbedding = false
     /// Seconds between automatic advances; `nil` means no slideshow.
     var interval: Double?
     /// How the `frame` style changes photos.
@@ -44,6 +52,8 @@ public struct Configuration: Equatable, Sendable {
     /// A room nobody has watched or touched for this long is unloaded (its state stays saved).
     var idleUnloadSeconds = 600.0
     var maxRooms = 64
+    /// Photos with more pixels than this are skipped (`--max-pixels`).
+    var maxPixels = PhotoInspector.defaultMaxPixels
     /// The most cards one room's stack holds.
     var maxCards = RoomSettings().maxCards
     /// `--rooms`: the only rooms there are; `nil` lets control make any room.
@@ -67,10 +77,9 @@ public struct Configuration: Equatable, Sendable {
         return "/tmp/stackweb-cache"
     }
 
-    /// Whether `host` only accepts connections from this machine.
-    var isLoopback: Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
-    }
+    /// Whether `host` only accepts connections from this machine: decided by the addresses it
+    /// stands for, not by how it is spelt (`ListeningSocket.isLoopback`).
+    var isLoopback: Bool { ListeningSocket.isLoopback(host: host) }
 
     /// The token POSTs must carry: the one given, one generated when reachable from a LAN, or none.
     func controlToken(generate: () -> String) -> String? {

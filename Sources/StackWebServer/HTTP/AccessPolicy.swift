@@ -5,12 +5,27 @@
 struct AccessPolicy: Sendable {
     /// `nil` when anyone may control (bound to loopback, or `--no-token`).
     let token: String?
+    /// How many commands each holder may send; `nil`: no limit (the fuzzers' routers).
+    var commands: CommandRateLimiter?
+
+    init(token: String?, commands: CommandRateLimiter? = nil) {
+        self.token = token
+        self.commands = commands
+    }
 
     static let open = AccessPolicy(token: nil)
 
-    /// 401 without a bearer token, 403 with a wrong one; `nil` when the request may go on.
+    /// 401 without a bearer token, 403 with a wrong one, 429 past the command rate; `nil` when
+    /// the request may go on.
     func refusal(for request: Request) -> Response? {
-        guard request.method == "POST", let token else { return nil }
+        guard request.method == "POST" else { return nil }
+        if let refusal = tokenRefusal(for: request) { return refusal }
+        guard let commands, case .commands = Route(path: request.path) else { return nil }
+        return commands.refusal(for: request)
+    }
+
+    private func tokenRefusal(for request: Request) -> Response? {
+        guard let token else { return nil }
         guard let authorization = request.header(.authorization) else {
             var response = Response.error(401, "controlling this server needs Authorization: Bearer <token>")
             response.headers.append(("WWW-Authenticate", "Bearer"))

@@ -12,6 +12,8 @@ struct Request: Sendable {
     var body: [UInt8]
     /// The peer's IP address as the socket reports it ("" when unknown, as in tests without one).
     var client: String
+    /// The protocol version of the request line (`HTTP/1.1`); "" when unknown, as in tests.
+    var version = ""
     /// Input another instance of the group carried here: applied here or refused, never sent on.
     var forwarded = false
     /// For forwarded input, when its poster stops waiting (Redis's time, ms): what it changes must be

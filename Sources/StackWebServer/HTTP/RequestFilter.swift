@@ -1,8 +1,9 @@
 import Glibc
 
 /// Refuses requests that no page of ours would send, before anything else looks at them:
-/// a `Host` we are not known by (DNS rebinding), a POST from another `Origin`, a raw target that
-/// tries to smuggle a path past the once-decoding of libmicrohttpd.
+/// an HTTP/1.1 request without `Host`, a `Host` we are not known by (DNS rebinding), a POST from
+/// another `Origin`, a raw target that tries to smuggle a path past the once-decoding of
+/// libmicrohttpd, and a body framing libmicrohttpd would not read as the client means it.
 struct RequestFilter: Sendable {
     /// Names (lower-cased, without port) this server answers to besides IP literals.
     let allowedHosts: Set<String>
@@ -22,6 +23,10 @@ struct RequestFilter: Sendable {
     }
 
     func refusal(for request: Request) -> Response? {
+        // RFC 9112 §3.2: an HTTP/1.1 request without Host is malformed (and would dodge the check below).
+        if request.version == "HTTP/1.1", request.header(.host) == nil {
+            return .error(400, "an HTTP/1.1 request must carry a Host header")
+        }
         if let host = request.header(.host), !isAllowed(hostHeader: host) {
             return .error(403, "this server is not known by the name in the Host header")
         }
@@ -33,11 +38,41 @@ struct RequestFilter: Sendable {
         {
             return .error(403, "cross-origin requests may not control this server")
         }
-        return nil
+        // Both framings at once is how requests are smuggled past proxies: refuse, do not guess.
+        if request.header(.contentLength) != nil, request.header(.transferEncoding) != nil {
+            return .error(400, "a request may not carry both Content-Length and Transfer-Encoding")
+        }
+        return request.header(.transferEncoding).flatMap(Self.transferCodingRefusal)
+    }
+
+    /// The answer to a `Transfer-Encoding` value libmicrohttpd would not decode, or `nil` for the
+    /// one it does: `chunked` exactly, in any case (it has dropped the spaces before the value).
+    ///
+    /// Anything else gets an answer now: without one libmicrohttpd reads the body until the
+    /// connection closes, and the client waits for nothing. The value is split as RFC 9110 §5.6.1
+    /// says (commas, optional spaces and tabs around each item) only to tell a malformed list (400)
+    /// from a coding we cannot undo (501, RFC 9112 §6.1) — including `chunked` with a trailing space
+    /// or an empty item, which the RFC reads as chunked but libmicrohttpd does not.
+    static func transferCodingRefusal(_ value: String) -> Response? {
+        let lowered = value.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+        if lowered.elementsEqual("chunked".utf8) { return nil }
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        let items = lowered.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map {
+            $0.drop(while: isSpace).reversed().drop(while: isSpace).reversed()
+        }.filter { !$0.isEmpty }
+        // (Any control byte but a tab was refused with the head already.)
+        if items.isEmpty { return .error(400, "an empty Transfer-Encoding") }
+        if items.filter({ $0.elementsEqual("chunked".utf8) }).count > 1 {
+            return .error(400, "Transfer-Encoding names chunked more than once")
+        }
+        let shown = String(decoding: value.utf8.prefix(40), as: UTF8.self).debugDescription
+        return .error(501, "Transfer-Encoding \(shown) is not supported; send exactly chunked, or Content-Length")
     }
 
     func isAllowed(hostHeader: String) -> Bool {
-        guard let name = Self.hostName(hostHeader) else { return false }
+        guard var name = Self.hostName(hostHeader) else { return false }
+        // `localhost.` is `localhost` written fully qualified (RFC 1034 §3.1): one root dot.
+        if name.utf8.count > 1, name.utf8.last == UInt8(ascii: "."), !name.hasSuffix("..") { name.removeLast() }
         return Self.isIPLiteral(name) || allowedHosts.contains(name)
     }
 

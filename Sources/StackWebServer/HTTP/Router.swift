@@ -23,16 +23,6 @@ struct Router: RequestResponder {
 
     private func headRefusal(_ request: Request) -> Response? {
         if let refusal = filter.refusal(for: request) { return refusal }
-        // Both framings at once is how requests are smuggled past proxies: refuse, do not guess.
-        if request.header(.contentLength) != nil, request.header(.transferEncoding) != nil {
-            return .error(400, "a request may not carry both Content-Length and Transfer-Encoding")
-        }
-        // Any coding but chunked alone is one we cannot undo; without an answer libmicrohttpd
-        // would read the body until the connection closes (RFC 9112 §6.1: 501).
-        if let coding = request.header(.transferEncoding), !Self.isChunkedAlone(coding) {
-            return .error(
-                501, "Transfer-Encoding \(coding.prefix(40)) is not supported; send chunked or Content-Length")
-        }
         guard request.method == "POST" else { return nil }
         if let refusal = access.refusal(for: request) { return refusal }
         if let key = request.header(.idempotencyKey), !Self.isValidIdempotencyKey(key) {
@@ -46,13 +36,6 @@ struct Router: RequestResponder {
             return .error(415, "Content-Type must be application/json")
         }
         return nil
-    }
-
-    /// Whether a Transfer-Encoding is `chunked` and nothing else (any case, spaces around it).
-    static func isChunkedAlone(_ coding: String) -> Bool {
-        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        let bytes = coding.utf8.drop(while: isSpace).reversed().drop(while: isSpace).reversed()
-        return bytes.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }.elementsEqual("chunked".utf8)
     }
 
     /// Whether an `Idempotency-Key` is one the server keeps: opaque, short, printable.

@@ -17,14 +17,31 @@ struct ServerLimits: Sendable, Equatable {
     var bodyDeadlineSeconds: Double = 30
     /// libmicrohttpd's buffer for one connection's request head and reply head.
     var connectionMemoryLimit: Int = 16 * 1024
+    /// The largest TLS handshake message one connection buffers (GnuTLS's default lets a
+    /// ClientHello declare 16 MiB and be buffered whole); a larger one ends the handshake.
+    var tlsHandshakeMaxBytes: Int = 64 * 1024
+    /// Over TLS, connections still in their handshake (not past their first request head): at
+    /// most this many from one address and in all, and new ones from one address at most this
+    /// many a second (after a burst of twice the per-address count). A handshake costs the one
+    /// polling thread milliseconds of CPU: this keeps one guest from slowing everyone. A rate of 0
+    /// is no limit (plain HTTP).
+    var pendingHandshakesPerAddress = 16
+    var pendingHandshakeLimit = 1024
+    var handshakesPerSecondPerAddress: Double = 0
     /// Largest request body accepted; larger ones get 413.
     var maxBodyBytes: Int = 64 * 1024
+    /// Command POSTs one address may send at once, and per second over time (`CommandRateLimiter`);
+    /// a per-second rate of 0 is no limit.
+    var commandBurst: Double = 30
+    var commandsPerSecond: Double = 0
 
     /// On loopback every client is this machine, so one address may hold many viewers (a bench, a
-    /// wall of tabs); on a LAN one device gets at most 256 connections, so it cannot take them all.
+    /// wall of tabs) and send commands as fast as it likes; on a LAN one device gets at most 256
+    /// connections, so it cannot take them all, and 10 commands a second after a burst of 30.
     static func standard(loopbackOnly: Bool) -> ServerLimits {
         var limits = ServerLimits()
         limits.perIPConnectionLimit = loopbackOnly ? 0 : 256
+        limits.commandsPerSecond = loopbackOnly ? 0 : 10
         return limits
     }
 }

@@ -6,6 +6,9 @@ import Glibc
 struct FolderListing {
     var subfolders: Set<String> = []
     var images: [String: FileIdentity] = [:]
+    /// Names that are not UTF-8, with their other bytes escaped (`\xff`): no page could ask for
+    /// them by URL, so they are skipped — and said so, rather than lost in a lossy decoding.
+    var undecodable: [String] = []
 
     /// An empty listing: what a folder that cannot be read shows.
     init() {}
@@ -17,8 +20,9 @@ struct FolderListing {
         guard let directory = opendir(path) else { return nil }
         defer { closedir(directory) }
         while let item = readdir(directory) {
-            let name = withUnsafePointer(to: &item.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            guard let name = Self.name(of: item) else {
+                undecodable.append(Self.escapedName(of: item))
+                continue
             }
             guard name != ".", name != "..", !FolderJunk.skips(name) else { continue }
             var kind = item.pointee.d_type
@@ -52,10 +56,7 @@ extension FolderListing {
         while let item = readdir(directory) {
             let kind = item.pointee.d_type
             guard kind == UInt8(DT_DIR) || kind == UInt8(DT_UNKNOWN) else { continue }
-            let name = withUnsafePointer(to: &item.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            guard name != ".", name != "..", !FolderJunk.skips(name) else { continue }
+            guard let name = name(of: item), name != ".", name != "..", !FolderJunk.skips(name) else { continue }
             var info = stat()
             if kind == UInt8(DT_UNKNOWN), lstat(path + "/" + name, &info) != 0 || (info.st_mode & S_IFMT) != S_IFDIR {
                 continue
@@ -63,5 +64,31 @@ extension FolderListing {
             names.append(name)
         }
         return names
+    }
+
+    /// The entry's name, or `nil` when it is not UTF-8 (a lossy decoding would name another file).
+    private static func name(of item: UnsafeMutablePointer<dirent>) -> String? {
+        withUnsafeBytes(of: &item.pointee.d_name) { String(validating: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
+    /// The entry's name with each byte that is not part of UTF-8 written `\xNN`.
+    private static func escapedName(of item: UnsafeMutablePointer<dirent>) -> String {
+        let bytes = withUnsafeBytes(of: &item.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+        var out = ""
+        var index = 0
+        while index < bytes.count {
+            // The shortest run from here that is one whole scalar, else this byte alone, escaped.
+            let length = (1...4).first {
+                index + $0 <= bytes.count && String(validating: bytes[index..<index + $0], as: UTF8.self) != nil
+            }
+            if let length {
+                out += String(decoding: bytes[index..<index + length], as: UTF8.self)
+                index += length
+            } else {
+                out += "\\x" + (bytes[index] < 0x10 ? "0" : "") + String(bytes[index], radix: 16)
+                index += 1
+            }
+        }
+        return out
     }
 }

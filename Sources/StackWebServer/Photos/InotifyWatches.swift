@@ -93,9 +93,13 @@ struct InotifyWatches {
             let selfGone = UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT)
             if mask & selfGone != 0, descriptor == rootWatch { seen.rootChanged = true }
             if mask & UInt32(IN_IGNORED) != 0 { folders[descriptor] = nil }
-            guard let parent = folders[descriptor], let name = String(validating: nameBytes, as: UTF8.self),
-                !name.isEmpty, !FolderJunk.skips(name)
-            else { continue }
+            guard let parent = folders[descriptor] else { continue }
+            guard let name = String(validating: nameBytes, as: UTF8.self) else {
+                // Not UTF-8: the scan of its folder says so in the log, once.
+                seen.folders.insert(parent)
+                continue
+            }
+            guard !name.isEmpty, !FolderJunk.skips(name) else { continue }
             let relative = parent.isEmpty ? name : parent + "/" + name
             if mask & UInt32(IN_ISDIR) != 0 {
                 if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 { addTree(relative) }

@@ -19,6 +19,8 @@ final class LiveFolder: Sendable {
     private let index: PhotoIndex?
     /// Whether files found wait to be read; set after each scan.
     private let reading: Locked<Bool>
+    /// Photos with more pixels are skipped (`--max-pixels`).
+    private let maxPixels: Int
     /// Seconds of reading new files per turn of the watcher's loop: between turns it notices `stop`.
     static let inspectionBudget = 0.5
 
@@ -30,7 +32,7 @@ final class LiveFolder: Sendable {
     init(
         folder: String, order: PhotoLibrary.Order, library: Locked<PhotoLibrary>, scanner started: PhotoScanner? = nil,
         index: PhotoIndex? = nil, reading: Locked<Bool> = Locked(false), timing: FolderWatcher.Timing,
-        log: OperatorLog,
+        maxPixels: Int = PhotoInspector.defaultMaxPixels, log: OperatorLog,
         onChange: @escaping @Sendable (LibraryChange, PhotoLibrary) -> Void
     ) throws {
         self.folder = folder
@@ -38,6 +40,7 @@ final class LiveFolder: Sendable {
         self.library = library
         self.index = index
         self.reading = reading
+        self.maxPixels = maxPixels
         self.log = log
         self.onChange = onChange
         // The first scan on the watcher's thread reuses every verdict of the start-up scan.
@@ -45,7 +48,7 @@ final class LiveFolder: Sendable {
         var scanner =
             started
             ?? PhotoScanner(
-                folder: folder, order: order, reusing: current, shown: true, index: index,
+                folder: folder, order: order, reusing: current, shown: true, index: index, maxPixels: maxPixels,
                 log: log.messages(as: "photo.skipped"))
         scanner?.inspectionBudget = Self.inspectionBudget
         self.scanner = Locked(scanner)
@@ -82,7 +85,7 @@ final class LiveFolder: Sendable {
                 let current = library.withLock { $0 }
                 scanner.withLock {
                     $0 = PhotoScanner(
-                        folder: folder, order: order, reusing: current, shown: true, index: index,
+                        folder: folder, order: order, reusing: current, shown: true, index: index, maxPixels: maxPixels,
                         log: log.messages(as: "photo.skipped"))
                     $0?.inspectionBudget = Self.inspectionBudget
                 }
@@ -92,7 +95,7 @@ final class LiveFolder: Sendable {
                 let previous = lastSeen.withLock { $0 }
                 scanner.withLock {
                     $0 = PhotoScanner(
-                        folder: folder, order: order, reusing: previous, index: index,
+                        folder: folder, order: order, reusing: previous, index: index, maxPixels: maxPixels,
                         log: log.messages(as: "photo.skipped"))
                     $0?.inspectionBudget = Self.inspectionBudget
                 }

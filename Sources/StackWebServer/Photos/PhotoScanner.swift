@@ -23,6 +23,8 @@ struct PhotoScanner {
     var settle = 1.0
     /// Seconds of reading and decoding one scan may spend on the backlog; nil: no limit.
     var inspectionBudget: Double?
+    /// Photos with more pixels are skipped (`--max-pixels`).
+    let maxPixels: Int
     private(set) var library: PhotoLibrary
     private let log: @Sendable (String) -> Void
 
@@ -35,6 +37,8 @@ struct PhotoScanner {
     private var pending: [String: (identity: FileIdentity, since: Double)] = [:]
     /// Files that did not decode, at the identity that did not: neither read nor logged again.
     private var rejected: [String: FileIdentity] = [:]
+    /// Names that are not UTF-8 (escaped), logged when first seen and not again.
+    private var undecodable: Set<String> = []
     /// Earlier verdicts to reuse by identity (a restart's library, or the folder before it went away).
     private var known: [String: PhotoLibrary.Entry]
     /// The paths the photo index held at start: those no scan lists are forgotten by it.
@@ -56,7 +60,8 @@ struct PhotoScanner {
     /// `index`: its records are earlier verdicts too (read once here), and new verdicts are written to it.
     init?(
         folder: String, order: PhotoLibrary.Order, reusing previous: PhotoLibrary? = nil, shown: Bool = false,
-        index: PhotoIndex? = nil, log: @escaping @Sendable (String) -> Void
+        index: PhotoIndex? = nil, maxPixels: Int = PhotoInspector.defaultMaxPixels,
+        log: @escaping @Sendable (String) -> Void
     ) {
         let root = Self.realPath(folder)
         var isFolder: ObjCBool = false
@@ -65,14 +70,21 @@ struct PhotoScanner {
         }
         self.root = root
         self.order = order
+        self.maxPixels = maxPixels
         self.log = log
         library = shown ? previous ?? PhotoLibrary(entries: []) : PhotoLibrary(entries: [])
-        known = Dictionary((previous?.entries ?? []).map { ($0.relative, $0) }, uniquingKeysWith: { a, _ in a })
+        // A photo over the pixel limit (lowered since) is not reused: it is read again, and refused.
+        let fits = { (width: Int, height: Int) in width * height <= maxPixels }
+        known = Dictionary(
+            (previous?.entries ?? []).filter { fits($0.photo.width, $0.photo.height) }.map { ($0.relative, $0) },
+            uniquingKeysWith: { a, _ in a })
         self.index = index
         if let index {
             let records = index.load(root: root)
             for record in records where known[record.relative] == nil {
-                if record.whole {
+                if record.whole, !fits(record.width, record.height) {
+                    continue
+                } else if record.whole {
                     let photo = Photo(
                         id: PhotoLibrary.id(of: record.relative), width: record.width, height: record.height)
                     known[record.relative] = PhotoLibrary.Entry(
@@ -147,6 +159,9 @@ struct PhotoScanner {
         if listed == nil { pass.unlisted = true }
         let listing = listed ?? FolderListing()
         let prefix = folder.isEmpty ? "" : folder + "/"
+        for name in listing.undecodable where undecodable.insert(prefix + name).inserted {
+            log("skipping \(root)/\(prefix)\(name): its name is not UTF-8")
+        }
         for (name, identity) in listing.images {
             consider(prefix + name, identity, &pass)
         }
@@ -194,7 +209,7 @@ struct PhotoScanner {
             let relative = backlog[backlogStart]
             backlogStart += 1
             guard let identity = waiting.removeValue(forKey: relative) else { continue }
-            let result = PhotoInspector.inspect(root + "/" + relative)
+            let result = PhotoInspector.inspect(root + "/" + relative, maxPixels: maxPixels)
             switch result {
             case .success(let header):
                 let id = accepted[relative]?.photo.id ?? PhotoLibrary.id(of: relative)

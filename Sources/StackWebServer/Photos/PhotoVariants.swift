@@ -23,6 +23,11 @@ final class PhotoVariants: Sendable {
     /// Decoded megapixels in flight at most: two 24 MP JPEGs at full size, or one 48 MP PNG. A 24 MP
     /// JPEG fitted to 1536 px decodes at half size: 6 MP.
     static let megapixelBudget = 48.0
+    /// Conversions that decode more megapixels than this (a 24 MP JPEG at 4096 px, a 20 MP PNG at
+    /// any size: a second or more here) run in a lane of their own, one at a time (`PixelBudget`),
+    /// so that ordinary photos never wait behind them; at most `maxWaitingLargeConversions` wait.
+    static let largeConversion = 16.0
+    static let maxWaitingLargeConversions = 4
     /// Conversions waiting for their turn at most. A page asks for a few photos at a time; a burst
     /// past this is a guest trying sizes, and gets 429 with `Retry-After` rather than a queue that
     /// grows without end.
@@ -74,7 +79,8 @@ final class PhotoVariants: Sendable {
     let cache: VariantCache
     let budget = PixelBudget(
         budget: PhotoVariants.megapixelBudget, maxRunning: PhotoVariants.maxConversions,
-        maxWaiting: PhotoVariants.maxWaitingConversions)
+        maxWaiting: PhotoVariants.maxWaitingConversions, largeCost: PhotoVariants.largeConversion,
+        maxWaitingLarge: PhotoVariants.maxWaitingLargeConversions)
     /// The sizes pages asked for lately: what the next photos are made at ahead of time.
     let asked = AskedSizes()
     /// Waiting requests for each variant being made (by path): the first one's conversion serves all.

@@ -53,7 +53,9 @@ public struct OperatorLog: Sendable {
     public func record(_ event: String, _ message: String, _ fields: KeyValuePairs<String, Value> = [:]) {
         switch format {
         case .text:
-            write(redacted("stackweb: " + message) + "\n")
+            // Redacted before it is escaped: a token holding a character that is escaped would
+            // otherwise no longer be found in the line.
+            write("stackweb: " + Self.escaped(redacted(message)) + "\n")
         case .json:
             var json = JSONWriter()
             json.object { json in
@@ -80,6 +82,39 @@ public struct OperatorLog: Sendable {
     /// A `warning`, the event of messages nothing more specific names.
     func callAsFunction(_ message: String) {
         record("warning", message)
+    }
+
+    /// `text` as one line of a text log: control characters, the Unicode line and paragraph
+    /// separators and the marks that reorder text on a terminal are written as escapes (`\n`,
+    /// `\x1b`, `\u{2028}`), so a photo's name cannot end the line and forge the next one.
+    /// A backslash is left as it is: names hold them rarely, and a forged `\n` stays on its line.
+    static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            guard needsEscape(scalar) else {
+                out.append(scalar)
+                continue
+            }
+            let escape =
+                switch scalar {
+                case "\n": "\\n"
+                case "\r": "\\r"
+                case "\t": "\\t"
+                case _ where scalar.value < 0x80:
+                    "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+                default: "\\u{" + String(scalar.value, radix: 16) + "}"
+                }
+            out.append(contentsOf: escape.unicodeScalars)
+        }
+        return String(out)
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 
     private func redacted(_ line: String) -> String {

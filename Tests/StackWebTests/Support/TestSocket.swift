@@ -1,6 +1,6 @@
 import Glibc
 
-/// A blocking TCP connection to 127.0.0.1 with a receive timeout, so no test can hang forever.
+/// A blocking TCP connection to 127.0.0.1 (or another IPv4 address) with a receive timeout, so no test can hang forever.
 final class TestSocket {
     enum Failure: Error {
         case connect(Int32)
@@ -13,15 +13,29 @@ final class TestSocket {
 
     /// `receiveBuffer` shrinks the kernel's receive buffer (before connecting, so the window is
     /// small from the start): a reader that never reads then stalls the sender quickly.
-    init(port: UInt16, receiveTimeout: Double = 10, receiveBuffer: Int32? = nil) throws {
+    /// `source` binds the local end to that address first (another loopback address: another client).
+    init(
+        port: UInt16, host: String = "127.0.0.1", source: String? = nil, receiveTimeout: Double = 10,
+        receiveBuffer: Int32? = nil
+    ) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            _ = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+        }
         if var size = receiveBuffer {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(host)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))

@@ -26,15 +26,29 @@ final class ConnectionGuard: Sendable {
         case answering
     }
 
-    private struct Entry {
+    private struct Entry: @unchecked Sendable {
         let socket: Int32
+        let address: String
         var phase: Phase
         var since: UInt64
         var cut = false
+        /// Whether a request head has come in: over TLS, the handshake is done.
+        var requested = false
+        /// The TLS handshake budget to release when it closes (`CMicroHTTPD_limitHandshake`).
+        var budget: UnsafeMutableRawPointer?
     }
 
-    private let limits: ServerLimits
+    /// Connections not past their first request head (over TLS: their handshake), in all and by
+    /// address, and each address's handshake bucket.
+    private struct Handshakes {
+        var pending = 0
+        var pendingByAddress: [String: Int] = [:]
+        var buckets: [String: (tokens: Double, at: UInt64)] = [:]
+    }
+
+    let limits: ServerLimits
     private let entries = Locked<[Int: Entry]>([:])
+    private let handshakes = Locked(Handshakes())
     nonisolated(unsafe) private let sweeper: any DispatchSourceTimer
 
     init(limits: ServerLimits) {
@@ -57,29 +71,68 @@ final class ConnectionGuard: Sendable {
     /// The number libmicrohttpd's own limit is set to: one above the cap, so it never reaches it.
     var daemonConnectionLimit: UInt32 { limits.connectionLimit + 1 }
 
-    /// Whether one more connection may open (the accept policy; libmicrohttpd's thread).
-    func admitsAnother() -> Bool {
-        entries.withLock { $0.count < Int(limits.connectionLimit) }
+    /// Whether one more connection may open from `address` (the accept policy; libmicrohttpd's
+    /// thread): under the cap, and — where the limits set them (over TLS) — under the connections
+    /// still in their handshake, in all and from that address, and the address's handshake rate.
+    func admitsAnother(from address: String) -> Bool {
+        guard entries.withLock({ $0.count < Int(limits.connectionLimit) }) else { return false }
+        guard limits.handshakesPerSecondPerAddress > 0 else { return true }
+        let now = Self.now()
+        return handshakes.withLock { handshakes in
+            if handshakes.pending >= limits.pendingHandshakeLimit { return false }
+            if handshakes.pendingByAddress[address, default: 0] >= limits.pendingHandshakesPerAddress { return false }
+            let rate = limits.handshakesPerSecondPerAddress
+            let burst = Double(limits.pendingHandshakesPerAddress) * 2
+            let tokens =
+                handshakes.buckets[address].map { min(burst, $0.tokens + Double(now &- $0.at) / 1e9 * rate) } ?? burst
+            guard tokens >= 1 else { return false }
+            handshakes.buckets[address] = (tokens - 1, now)
+            if handshakes.buckets.count > 4096 {
+                handshakes.buckets = handshakes.buckets.filter { Double(now &- $0.value.at) / 1e9 < burst / rate }
+            }
+            return true
+        }
     }
 
-    func opened(_ connection: OpaquePointer) {
-        let entry = Entry(socket: CMicroHTTPD_connectionSocket(connection), phase: .head, since: Self.now())
+    func opened(_ connection: OpaquePointer, from address: String, budget: UnsafeMutableRawPointer?) {
+        let entry = Entry(
+            socket: CMicroHTTPD_connectionSocket(connection), address: address, phase: .head, since: Self.now(),
+            budget: budget)
         entries.withLock { $0[Self.key(connection)] = entry }
+        handshakes.withLock { handshakes in
+            handshakes.pending += 1
+            handshakes.pendingByAddress[address, default: 0] += 1
+        }
     }
 
-    func closed(_ connection: OpaquePointer) {
-        _ = entries.withLock { $0.removeValue(forKey: Self.key(connection)) }
+    /// Forgets the connection; returns its handshake budget for the caller to release.
+    func closed(_ connection: OpaquePointer) -> UnsafeMutableRawPointer? {
+        guard let entry = entries.withLock({ $0.removeValue(forKey: Self.key(connection)) }) else { return nil }
+        if !entry.requested { handshakeEnded(from: entry.address) }
+        return entry.budget
+    }
+
+    private func handshakeEnded(from address: String) {
+        handshakes.withLock { handshakes in
+            handshakes.pending -= 1
+            let left = handshakes.pendingByAddress[address, default: 1] - 1
+            handshakes.pendingByAddress[address] = left > 0 ? left : nil
+        }
     }
 
     /// The connection moves to `phase`; its clock restarts.
     func enter(_ phase: Phase, _ connection: OpaquePointer) {
         let now = Self.now()
-        entries.withLock { entries in
+        let first: String? = entries.withLock { entries in
             let key = Self.key(connection)
-            guard entries[key] != nil else { return }
+            guard let entry = entries[key] else { return nil }
             entries[key]?.phase = phase
             entries[key]?.since = now
+            guard phase != .head, !entry.requested else { return nil }
+            entries[key]?.requested = true
+            return entry.address
         }
+        if let first { handshakeEnded(from: first) }
     }
 
     var openConnections: Int { entries.withLock { $0.count } }

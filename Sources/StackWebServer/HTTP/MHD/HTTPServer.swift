@@ -36,22 +36,29 @@ final class HTTPServer: Sendable {
     private let context: Unmanaged<ServerContext>
     /// The port actually bound (differs from the one asked for when that was 0).
     let port: UInt16
+    /// The numeric address the listening socket is bound to (`127.0.0.2`, `::`), whatever the
+    /// spelling of the host asked for.
+    let boundAddress: String
     /// Whether it speaks HTTPS.
     let usesTLS: Bool
     /// The PEM texts libmicrohttpd reads from for the daemon's lifetime; freed in `stop()`.
     nonisolated(unsafe) private let tlsStrings: [UnsafeMutablePointer<CChar>]
 
-    init(host: String, port: UInt16, limits: ServerLimits, tls: TLSCredentials? = nil, responder: any RequestResponder)
-        throws
-    {
+    init(
+        host: String, port: UInt16, limits: ServerLimits, tls: TLSCredentials? = nil,
+        security: SecurityHeaders = SecurityHeaders(), responder: any RequestResponder
+    ) throws {
         if tls != nil, MHD_is_feature_supported(.FEATURE_TLS) != .YES {
             throw HTTPServerError.tls("this libmicrohttpd was built without TLS; HTTPS is not available")
         }
         let socket = try ListeningSocket.open(host: host, port: port)
-        let context = ServerContext(responder: responder, limits: limits, allowsDirectWrites: tls == nil)
+        boundAddress = ListeningSocket.boundAddress(of: socket) ?? host
+        let context = ServerContext(
+            responder: responder, limits: limits, allowsDirectWrites: tls == nil, answerHeaders: security.fields)
         // Retained for the daemon's lifetime; released in `stop()` after the daemon is gone.
         self.context = Unmanaged.passRetained(context)
-        tlsStrings = tls.map { [strdup($0.certificatePEM)!, strdup($0.keyPEM)!] } ?? []
+        tlsStrings =
+            tls.map { [strdup($0.certificatePEM)!, strdup($0.keyPEM)!, strdup(TLSCredentials.priorities)!] } ?? []
         usesTLS = tls != nil
         let options = CMicroHTTPD_Options(
             connectionLimit: context.connections.daemonConnectionLimit,
@@ -59,8 +66,9 @@ final class HTTPServer: Sendable {
             connectionTimeoutSeconds: limits.connectionTimeoutSeconds,
             connectionMemoryLimit: limits.connectionMemoryLimit,
             listenSocket: socket,
-            tlsCertificate: tlsStrings.first.map { UnsafePointer($0) },
-            tlsKey: tlsStrings.last.map { UnsafePointer($0) }
+            tlsCertificate: tls == nil ? nil : UnsafePointer(tlsStrings[0]),
+            tlsKey: tls == nil ? nil : UnsafePointer(tlsStrings[1]),
+            tlsPriorities: tls == nil ? nil : UnsafePointer(tlsStrings[2])
         )
         let callbacks = CMicroHTTPD_Callbacks(
             handler: accessHandler, completed: requestCompleted, uriLogger: uriLogger, acceptPolicy: acceptPolicy,
@@ -69,7 +77,9 @@ final class HTTPServer: Sendable {
             close(socket)
             self.context.release()
             for string in tlsStrings { free(string) }
-            let reason = tls == nil ? "libmicrohttpd refused to start" : "libmicrohttpd refused the certificate or key"
+            let reason =
+                tls == nil
+                ? "libmicrohttpd refused to start" : "libmicrohttpd refused the certificate, key or priorities"
             throw HTTPServerError.cannotStart(host: host, port: port, reason: reason)
         }
         self.daemon = daemon
@@ -100,17 +110,24 @@ final class ServerContext: Sendable {
     /// Whether a parked event stream may be written straight to its socket: not over TLS, where
     /// the bytes must go through the TLS session libmicrohttpd holds.
     let allowsDirectWrites: Bool
+    /// Added to every answer (`SecurityHeaders`).
+    let answerHeaders: [(String, String)]
     let connections: ConnectionGuard
     /// Deferred answers still being worked on.
     let deferredWork = DispatchGroup()
     let streamCounters = StreamCounters()
-    let sharedResponses = SharedResponses()
+    let sharedResponses: SharedResponses
     private let streams = Locked<[ObjectIdentifier: StreamConnection]>([:])
 
-    init(responder: any RequestResponder, limits: ServerLimits, allowsDirectWrites: Bool) {
+    init(
+        responder: any RequestResponder, limits: ServerLimits, allowsDirectWrites: Bool,
+        answerHeaders: [(String, String)] = []
+    ) {
         self.responder = responder
         self.limits = limits
         self.allowsDirectWrites = allowsDirectWrites
+        self.answerHeaders = answerHeaders
+        sharedResponses = SharedResponses(answerHeaders: answerHeaders)
         connections = ConnectionGuard(limits: limits)
     }
 
@@ -160,7 +177,7 @@ private let uriLogger: CMicroHTTPD_URILogger = { _, uri, _ in
 }
 
 private let accessHandler: MHD_AccessHandlerCallback = {
-    contextPointer, connection, url, method, _, uploadData, uploadSize, requestPointer in
+    contextPointer, connection, url, method, version, uploadData, uploadSize, requestPointer in
     guard let contextPointer, let connection, let url, let method, let uploadSize, let requestPointer,
         let statePointer = requestPointer.pointee
     else {
@@ -174,7 +191,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         if !CMicroHTTPD_headIsWellFormed(connection, method) {
             state.request = Request(method: "", path: "")
             return queue(
-                .error(400, "malformed header line: folded onto the line before, or holding a NUL or a bare CR"),
+                .error(400, "malformed header line: folded onto the line before, or holding a control byte"),
                 on: connection, context: context)
         }
         if CMicroHTTPD_hasRepeatedHeader(connection, singleHeaderNames) {
@@ -183,11 +200,12 @@ private let accessHandler: MHD_AccessHandlerCallback = {
                 .error(400, "a request may carry each of \(singleHeaders.joined(separator: ", ")) once only"),
                 on: connection, context: context)
         }
-        let request = Request(
+        var request = Request(
             method: String(cString: method), path: String(cString: url), rawTarget: state.rawTarget,
             query: lookUp(Request.knownQueryArguments, in: connection, kind: .GET_ARGUMENT_KIND),
             lowercasedHeaders: lookUp(HeaderName.names, in: connection, kind: .HEADER_KIND),
             client: peerAddress(of: connection))
+        request.version = version.map { String(cString: $0) } ?? ""
         state.request = request
         // A refusal is sent at once: a client that announced a gigabyte, or never sends its body,
         // hears no sooner otherwise. libmicrohttpd closes the connection after it.
@@ -254,11 +272,11 @@ private let requestCompleted: MHD_RequestCompletedCallback = { contextPointer, c
     requestPointer.pointee = nil
 }
 
-/// Refuses a connection past the cap; libmicrohttpd closes it at once.
-private let acceptPolicy: MHD_AcceptPolicyCallback = { contextPointer, _, _ in
+/// Refuses a connection past the caps; libmicrohttpd closes it at once.
+private let acceptPolicy: MHD_AcceptPolicyCallback = { contextPointer, address, _ in
     guard let contextPointer else { return .NO }
     let context = Unmanaged<ServerContext>.fromOpaque(contextPointer).takeUnretainedValue()
-    return context.connections.admitsAnother() ? .YES : .NO
+    return context.connections.admitsAnother(from: address.map(ListeningSocket.text) ?? "") ? .YES : .NO
 }
 
 /// Every connection's opening and closing, for the count and the deadlines.
@@ -266,8 +284,13 @@ private let connectionNotice: MHD_NotifyConnectionCallback = { contextPointer, c
     guard let contextPointer, let connection else { return }
     let connections = Unmanaged<ServerContext>.fromOpaque(contextPointer).takeUnretainedValue().connections
     switch code {
-    case .CONNECTION_NOTIFY_STARTED: connections.opened(connection)
-    case .CONNECTION_NOTIFY_CLOSED: connections.closed(connection)
+    case .CONNECTION_NOTIFY_STARTED:
+        // Before the handshake: a ClientHello declaring megabytes is refused, not buffered.
+        // Released below, when libmicrohttpd announces the close.
+        let budget = CMicroHTTPD_limitHandshake(connection, connections.limits.tlsHandshakeMaxBytes)
+        connections.opened(connection, from: peerAddress(of: connection), budget: budget)
+    case .CONNECTION_NOTIFY_CLOSED:
+        CMicroHTTPD_releaseHandshakeBudget(connection, connections.closed(connection))
     default: break
     }
 }
@@ -299,28 +322,11 @@ private func lookUp(_ names: [String], in connection: OpaquePointer, kind: MHD_V
 private func peerAddress(of connection: OpaquePointer) -> String {
     var storage = sockaddr_storage()
     var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-    let found = withUnsafeMutablePointer(to: &storage) {
+    return withUnsafeMutablePointer(to: &storage) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            getpeername(CMicroHTTPD_connectionSocket(connection), $0, &length) == 0
+            getpeername(CMicroHTTPD_connectionSocket(connection), $0, &length) == 0 ? ListeningSocket.text(of: $0) : ""
         }
     }
-    guard found else { return "" }
-    var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-    let family = storage.ss_family
-    withUnsafePointer(to: &storage) { pointer in
-        if family == sa_family_t(AF_INET) {
-            pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
-                var address = ipv4.pointee.sin_addr
-                _ = inet_ntop(AF_INET, &address, &text, socklen_t(text.count))
-            }
-        } else if family == sa_family_t(AF_INET6) {
-            pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
-                var address = ipv6.pointee.sin6_addr
-                _ = inet_ntop(AF_INET6, &address, &text, socklen_t(text.count))
-            }
-        }
-    }
-    return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
 /// Turns a `Response` into an MHD response and queues it.
@@ -353,10 +359,15 @@ private func queue(_ response: Response, on connection: OpaquePointer, context: 
         response.headers += [
             ("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"), ("X-Accel-Buffering", "no"),
         ]
+        // A stream does not end, so a request sent behind it on the connection is never answered:
+        // say so, and the connection closes with the stream.
+        if !response.headers.contains(where: { $0.0 == "Connection" }) {
+            response.headers.append(("Connection", "close"))
+        }
         attach(stream)
     }
     guard let mhdResponse else { return .NO }
-    for (name, value) in response.headers {
+    for (name, value) in context.answerHeaders + response.headers {
         MHD_add_response_header(mhdResponse, name, value)
     }
     let result = MHD_queue_response(connection, UInt32(response.status), mhdResponse)

@@ -12,6 +12,10 @@ final class SharedResponses: Sendable {
     }
 
     private let entries = Locked<[ObjectIdentifier: Entry]>([:])
+    /// Headers every answer carries, before the answer's own.
+    private let answerHeaders: [(String, String)]
+
+    init(answerHeaders: [(String, String)] = []) { self.answerHeaders = answerHeaders }
 
     func response(for answer: SharedAnswer) -> OpaquePointer? {
         entries.withLock { entries in
@@ -21,7 +25,7 @@ final class SharedResponses: Sendable {
                     $0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
             }
             guard let made else { return nil }
-            for (name, value) in answer.headers { MHD_add_response_header(made, name, value) }
+            for (name, value) in answerHeaders + answer.headers { MHD_add_response_header(made, name, value) }
             entries[ObjectIdentifier(answer)] = Entry(answer: answer, response: made)
             return made
         }
