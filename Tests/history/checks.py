@@ -169,6 +169,10 @@ def check_acknowledged_effects(history):
          count and current equal P's. A snapshot (a takeover, a return of Redis, a resume) restates
          the room; it must not change it. The acks reported with it are those with seq between
          the last observed event whose state S equals (where the new owner restored from) and P.
+         An owner shows its own viewers a change at once, before the group has kept it; a change the
+         group did not keep is taken back by the next snapshot (a rebase after a refusal, or the
+         next owner's takeover) — it was never applied. So a snapshot that takes back changes is a
+         violation only when acknowledged changes are among them (see `taken_back`).
       d. The owner's final GET has seq ≥ every acknowledged seq.
     """
     violations, unverified = [], 0
@@ -222,6 +226,8 @@ def check_acknowledged_effects(history):
                            f"{state(previous['data'])} at event {previous['id']} just before it, and the acked "
                            f"seqs {sorted(undelivered)[:8]} between them reached no reader",
                 "before": short(previous), "snapshot": short(event)})
+            continue
+        if not lost:
             continue
         violations.append({
             "rule": "1c taken back by a snapshot",
@@ -395,6 +401,25 @@ def _matches(body, previous, event):
     return False
 
 
+def taken_back(history):
+    """Ids of changes a snapshot took back: for every snapshot S that followed an event P (gap-free
+    adjacency) with another state, the changes after the last observed event whose state S equals,
+    up to P. They were shown by an owner and not kept by the group (never applied), or, with
+    acknowledged changes among them, a violation of (1c)."""
+    if getattr(history, "_taken_back", None) is not None:
+        return history._taken_back
+    ids = set()
+    for previous, event in history.adjacent_pairs():
+        if event["type"] != "snapshot" or state(previous["data"]) == state(event["data"]):
+            continue
+        restored = [i for i in history.observed_ids if i <= previous["id"] if i < event["id"] and any(
+            state(e["data"]) == state(event["data"]) for e in history.by_id[i])]
+        since = restored[-1] if restored else None
+        ids.update(i for i in history.observed_ids if (since is None or i > since) and i <= previous["id"])
+    history._taken_back = ids
+    return ids
+
+
 def attribute_changes(history):
     """Each change that moved the room's state (style, count or current) away from the event before it
     (gap-free adjacency) is attributed to a cause: the command acked with its seq; else a command
@@ -414,8 +439,13 @@ def attribute_changes(history):
         if key not in first_seen or event["time"] < first_seen[key][1]["time"]:
             first_seen[key] = (previous, event)
     used = set()
-    result = {"applied_503": [], "applied_twice": [], "unexplained": []}
+    result = {"applied_503": [], "applied_twice": [], "unexplained": [], "taken_back": 0}
+    undone = taken_back(history)
     for previous, event in sorted(first_seen.values(), key=lambda pair: pair[1]["time"]):
+        if event["id"] in undone:
+            # Shown by an owner, not kept by the group, taken back by a snapshot: not applied.
+            result["taken_back"] += 1
+            continue
         if any(_matches(a["command"]["command"], previous, event) or a["command"]["command"]["command"] in (
                 "insert", "remove", "shuffle") for a in history.acks_by_seq.get(event["id"], [])):
             continue
@@ -469,7 +499,7 @@ def check_503_not_applied(history):
     commands whose every attempt was answered 503 (or refused), and no command acked with that seq
     nor one of unknown outcome, was applied although answered 503. See attribute_changes."""
     result = attribute_changes(history)
-    return result["applied_503"], {"unexplained_changes": len(result["unexplained"])}
+    return result["applied_503"], {"unexplained_changes": len(result["unexplained"]), "taken_back": result["taken_back"]}
 
 
 def check_retry_applied_once(history):

@@ -416,8 +416,7 @@ final class Room: Sendable {
             }
             return durability
         }
-        let snapshot = core.state.isLoaded ? core.state.snapshot(at: scheduler.now()) : []
-        let keep = GroupPublication.Keep(saved: saved, snapshot: snapshot, deadline: core.keepDeadline)
+        let keep = GroupPublication.Keep(saved: saved, deadline: core.keepDeadline)
         publish(entries, keep: keep, durability: durability, in: &core)
         return durability
     }
@@ -436,12 +435,17 @@ final class Room: Sendable {
         }
         var publications = entries.map { GroupPublication(epoch: epoch, entry: $0) }
         // The lasting state rides with the change (or rebase) that made it, never with a base
-        // snapshot, whose refusal the history shrugs off.
-        if let keep {
+        // snapshot, whose refusal the history shrugs off; so does the snapshot reads are answered
+        // with elsewhere, also refreshed when the room comes to rest (a motion's end changes what a
+        // read shows, not what is kept).
+        let atRest = core.state.stack.map { $0.nextDeadline == nil } ?? false
+        if keep != nil || (atRest && !publications.isEmpty) {
+            let snapshot = core.state.isLoaded ? core.state.snapshot(at: scheduler.now()) : nil
             if let last = publications.lastIndex(where: { if case .base = $0.entry { false } else { true } }) {
                 publications[last].keep = keep
+                publications[last].snapshot = snapshot
             } else {
-                publications.append(GroupPublication(epoch: epoch, entry: nil, keep: keep))
+                publications.append(GroupPublication(epoch: epoch, entry: nil, keep: keep, snapshot: snapshot))
             }
         }
         for publication in publications {
@@ -509,8 +513,9 @@ final class Room: Sendable {
                 if report.kind == .rebase { core.forgotten.subtract(report.forgotten) }
                 completeWaiting(upTo: report.seq, in: &core)
             case .refused(let reason), .unknown(let reason):
-                // A base snapshot only helps viewers join elsewhere: the history goes on without it.
-                guard report.kind != .base else { return }
+                // A base snapshot, or a snapshot for reads alone, only helps viewers elsewhere: the
+                // history goes on without it.
+                guard report.kind != .base, report.kind != .keepOnly || report.saved != nil else { return }
                 let unknown = if case .unknown = outcome { true } else { false }
                 let failure = StoreFailure(description: reason, outcomeUnknown: unknown)
                 if report.kind == .rebase {

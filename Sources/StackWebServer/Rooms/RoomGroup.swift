@@ -53,12 +53,13 @@ struct GroupPublication: Sendable {
     var epoch: Int
     var entry: RoomRelay.Entry?
     var keep: Keep?
+    /// The room's snapshot (JSON) after the entry, as instances that do not run it answer a read:
+    /// sent with what the room keeps, and whenever the room comes to rest.
+    var snapshot: [UInt8]?
 
     /// The room's lasting state after the entry, and what goes with it.
     struct Keep: Sendable {
         var saved: SavedStack
-        /// The room's snapshot (JSON) as instances that do not run it answer a read.
-        var snapshot: [UInt8]
         /// Answers to requests with an `Idempotency-Key`, kept with the change they answer.
         var answers: [(key: String, body: [UInt8])] = []
         /// Keys whose answer must no longer be given: their change was undone.
