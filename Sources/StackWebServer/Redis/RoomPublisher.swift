@@ -221,7 +221,8 @@ final class RoomPublisher: Sendable {
         let arguments: [[UInt8]] =
             [
                 Array(String(publication.epoch).utf8), Array(String(RoomSettings.replayCapacity).utf8), id, kind, data,
-                keep?.saved.json ?? empty, Array(room.utf8), publication.snapshot ?? empty, Array(String(deadline).utf8),
+                keep?.saved.json ?? empty, Array(room.utf8), publication.snapshot ?? empty,
+                Array(String(deadline).utf8),
                 Array(String(answerLifetimeMilliseconds).utf8), Array(String(answers.count).utf8),
             ] + answers.map(\.body)
         return try publish.call(keys: keys, arguments: arguments, on: connection)
