@@ -30,15 +30,15 @@ import Testing
         #expect(relay.receive(history, catchingUp: true) == [])
         let (a, b) = (ViewerID(number: 1), ViewerID(number: 2))
         #expect(
-            relay.watch([a, b]) == [
+            relay.watch([a, b], lastEventID: 4) == [
                 .send(Self.event(5, "snapshot") + Self.event(6), to: a),
                 .send(Self.event(5, "snapshot") + Self.event(6), to: b),
             ])
-        #expect(relay.watch([a]) == [])
+        #expect(relay.watch([a], lastEventID: 4) == [])
         #expect(relay.receive([.change(seq: 7, bytes: Self.event(7))]).count == 2)
         // Handed over before any history: they get it when it comes.
         var early = RoomRelay()
-        #expect(early.watch([a]) == [])
+        #expect(early.watch([a], lastEventID: 4) == [])
         #expect(early.receive(history, catchingUp: true) == [.send(Self.event(5, "snapshot") + Self.event(6), to: a)])
     }
 
@@ -73,5 +73,23 @@ import Testing
                         Self.retry + Self.event(1, "snapshot") + (2...5).flatMap { Self.event($0) },
                         to: ViewerID(number: 3))
                 ])
+    }
+
+    /// A viewer handed over having seen events the group never got waits for a newer snapshot
+    /// rather than going back to an older one; a heartbeat ends the wait whatever comes.
+    @Test func aHandedOverViewerNeverGoesBackToAnOlderSnapshot() {
+        var relay = RoomRelay()
+        let a = ViewerID(number: 1)
+        _ = relay.receive([.takeover(seq: 5, bytes: Self.event(5, "snapshot")), .change(seq: 6, bytes: Self.event(6))])
+        // It saw 7 and 8 from this instance's own run of the room; the group has only up to 6.
+        #expect(relay.watch([a], lastEventID: 8) == [])
+        #expect(relay.receive([.change(seq: 7, bytes: Self.event(7))]) == [])
+        #expect(
+            relay.receive([.takeover(seq: 20, bytes: Self.event(20, "snapshot"))])
+                == [.send(Self.event(20, "snapshot"), to: a)])
+        // A resume with an id out of nowhere waits, until a heartbeat gives it the latest snapshot.
+        let b = ViewerID(number: 2)
+        #expect(relay.join(b, lastEventID: 999) == [])
+        #expect(relay.heartbeat() == [.send(Self.retry + Self.event(20, "snapshot"), to: b)])
     }
 }

@@ -338,7 +338,9 @@ final class Room: Sendable {
         case .viewerJoined(let viewer, let lastEventID):
             effects = try core.state.handle(.viewerAttached(viewer), at: scheduler.now())
             effects += core.relay.join(viewer, lastEventID: lastEventID)
-        case .viewerLeft, .viewersElsewhereCounted, .heartbeatDue, .timerFired:
+        case .heartbeatDue:
+            effects = try core.state.handle(event, at: scheduler.now()) + core.relay.heartbeat()
+        case .viewerLeft, .viewersElsewhereCounted, .timerFired:
             effects = try core.state.handle(event, at: scheduler.now())
         default: break
         }
@@ -353,7 +355,7 @@ final class Room: Sendable {
         _ = try? core.state.handle(.leaseLost, at: scheduler.now())
         // The relay, not a new one: the follower may have read the room's history into it already,
         // between the lease lapsing and this call.
-        _ = perform(core.relay.watch(Set(core.streams.keys)), in: &core)
+        _ = perform(core.relay.watch(Set(core.streams.keys), lastEventID: core.state.seq), in: &core)
     }
 
     // MARK: - Keeping (under the lock)

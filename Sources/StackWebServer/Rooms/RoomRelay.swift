@@ -29,28 +29,51 @@ struct RoomRelay {
     private var replay = ReplayBuffer(capacity: RoomSettings.replayCapacity)
     /// The id of the last event received.
     private(set) var latest = 0
-    /// Viewers that have had their opening, and those waiting for a first snapshot to have one.
+    /// Viewers that have had their opening, and those waiting for one they can be given.
     private(set) var watching: Set<ViewerID> = []
-    private(set) var waiting: [ViewerID: Int?] = [:]
+    private(set) var waiting: [ViewerID: Pending] = [:]
 
-    /// A viewer joined here: its opening now, or once a snapshot has been received.
-    mutating func join(_ viewer: ViewerID, lastEventID: Int?) -> [RoomEffect] {
-        guard base != nil else {
-            waiting[viewer] = lastEventID
-            return []
-        }
-        watching.insert(viewer)
-        return [.send(Array("retry: 1000\n\n".utf8) + opening(after: lastEventID), to: viewer)]
+    /// A viewer waiting for its opening: the last id it has seen, and whether it needs `retry:` first
+    /// (a viewer handed over from this instance's own run of the room has its stream open already).
+    struct Pending: Equatable {
+        var lastEventID: Int?
+        var opensStream: Bool
     }
 
-    /// Viewers this instance showed the room while it ran it, now shown what the owner publishes:
-    /// their opening now if the room's history was read already (it can be, just before this
-    /// instance hears that it lost the room), else with the history when it comes.
-    mutating func watch(_ viewers: Set<ViewerID>) -> [RoomEffect] {
-        let new = viewers.subtracting(watching)
-        watching.formUnion(viewers)
-        guard base != nil else { return [] }
-        return new.sorted { $0.number < $1.number }.map { .send(opening(after: nil), to: $0) }
+    /// A viewer joined here: its opening now, or once one can be given.
+    mutating func join(_ viewer: ViewerID, lastEventID: Int?) -> [RoomEffect] {
+        waiting[viewer] = Pending(lastEventID: lastEventID, opensStream: true)
+        return openWaiting()
+    }
+
+    /// Viewers this instance showed the room while it ran it, having seen events up to `lastEventID`,
+    /// now shown what the owner publishes: what they missed, or a snapshot newer than what they saw —
+    /// at once if the room's history was read already (it can be, just before this instance hears
+    /// that it lost the room), else when it comes. Never an older snapshot: their ids only grow.
+    mutating func watch(_ viewers: Set<ViewerID>, lastEventID: Int) -> [RoomEffect] {
+        for viewer in viewers where !watching.contains(viewer) {
+            waiting[viewer] = Pending(lastEventID: lastEventID, opensStream: false)
+        }
+        return openWaiting()
+    }
+
+    /// At a heartbeat: a viewer still waiting (its id names events the group never kept, or a
+    /// client sent an id out of nowhere) gets the latest snapshot, older than its id or not, rather
+    /// than wait longer.
+    mutating func heartbeat() -> [RoomEffect] {
+        openWaiting(evenGoingBack: true)
+    }
+
+    /// Gives every waiting viewer that can have one its opening.
+    private mutating func openWaiting(evenGoingBack: Bool = false) -> [RoomEffect] {
+        var effects: [RoomEffect] = []
+        for (viewer, pending) in waiting.sorted(by: { $0.key.number < $1.key.number }) {
+            guard let opening = opening(after: evenGoingBack ? nil : pending.lastEventID) else { continue }
+            waiting[viewer] = nil
+            watching.insert(viewer)
+            effects.append(.send((pending.opensStream ? Array("retry: 1000\n\n".utf8) : []) + opening, to: viewer))
+        }
+        return effects
     }
 
     mutating func leave(_ viewer: ViewerID) {
@@ -76,16 +99,7 @@ struct RoomRelay {
                 base = (seq, bytes)
             }
         }
-        if catchingUp, base != nil {
-            effects += watching.map { .send(opening(after: nil), to: $0) }
-        }
-        if base != nil {
-            for (viewer, lastEventID) in waiting.sorted(by: { $0.key.number < $1.key.number }) {
-                watching.insert(viewer)
-                effects.append(.send(Array("retry: 1000\n\n".utf8) + opening(after: lastEventID), to: viewer))
-            }
-            waiting.removeAll()
-        }
+        effects += openWaiting()
         return effects
     }
 
@@ -94,16 +108,17 @@ struct RoomRelay {
         return false
     }
 
-    /// The events after `lastEventID` when they are all here, else the latest snapshot and the
-    /// changes after it.
-    /// - Precondition: a snapshot has been received.
-    private func opening(after lastEventID: Int?) -> [UInt8] {
+    /// The events after `lastEventID` when they are all here; else the latest snapshot and the
+    /// changes after it, if that snapshot is newer than what the viewer saw; else `nil` (the viewer
+    /// saw events the group does not have, or none has come yet: it waits for a newer snapshot).
+    private func opening(after lastEventID: Int?) -> [UInt8]? {
+        guard let base else { return nil }
         if let lastEventID, let missed = replay.events(after: lastEventID, latest: latest),
             missed.reduce(0, { $0 + $1.count }) <= RoomSettings.maxReplayBytes
         {
             return missed.flatMap { $0 }
         }
-        let base = base!
+        if let lastEventID, base.seq <= lastEventID { return nil }
         return base.bytes + (replay.events(after: base.seq, latest: latest) ?? []).flatMap { $0 }
     }
 }
