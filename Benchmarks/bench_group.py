@@ -327,11 +327,75 @@ def failover(binary, out):
             "max_s": max(measured) if measured else None}
 
 
+def _alone_keyed(exe, port, viewers, keyed):
+    client = LoadClient(exe, port, ROOM, keyed=keyed)
+    try:
+        _open(client, port, viewers)
+        return _drag(client, port, MOVES, MOVE_INTERVAL_MS, MOVE_CAP_S)
+    finally:
+        client.close()
+
+
+def idempotency_cost(binary, exe, out, rounds=3):
+    """Pointer move -> viewer at one instance (100 viewers), every POST with an Idempotency-Key (as
+    the page sends them) against none, alternating in the same run: what remembering the answers
+    costs. The ratio is of the medians' medians."""
+    keyed, plain = [], []
+    with StackWebServer(binary, stderr_path=os.path.join(out, "group-keys.log")) as alone:
+        _post(alone.port, f"/api/rooms/{ROOM}/commands", {"command": "next"})
+        for _ in range(rounds):
+            plain.append(_alone_keyed(exe, alone.port, VIEWERS_PER_INSTANCE, False)["any_viewer"]["p50"])
+            keyed.append(_alone_keyed(exe, alone.port, VIEWERS_PER_INSTANCE, True)["any_viewer"]["p50"])
+    middle = lambda values: sorted(values)[len(values) // 2]  # noqa: E731
+    ratio = middle(keyed) / middle(plain) if middle(plain) else None
+    log(f"idempotency: move -> viewer p50 keyed {middle(keyed):.3f} ms, plain {middle(plain):.3f} ms ({ratio:.3f}x)")
+    return {"rounds": rounds, "keyed_p50_ms": keyed, "plain_p50_ms": plain, "ratio": ratio}
+
+
+def redis_return(binary, out, runs=3, stall_s=4.0):
+    """Redis frozen (SIGSTOP) for `stall_s`, past the leases: from SIGCONT to the first lasting
+    command acknowledged, posted again and again (with one Idempotency-Key) at a non-owner and at the
+    owner of before."""
+    results = []
+    for run in range(runs):
+        redis = Redis()
+        instances = _group(binary, redis, 2, out)
+        try:
+            _post(instances[0].port, f"/api/rooms/{ROOM}/commands", {"command": "next"})
+            redis.proc.send_signal(signal.SIGSTOP)
+            time.sleep(stall_s)
+            redis.proc.send_signal(signal.SIGCONT)
+            resumed = time.monotonic()
+            status, tries = 0, 0
+            while status != 200 and time.monotonic() - resumed < 15:
+                tries += 1
+                port = instances[tries % 2].port
+                connection = http.client.HTTPConnection(HOST, port, timeout=10)
+                connection.request("POST", f"/api/rooms/{ROOM}/commands", json.dumps({"command": "next"}),
+                                   {"Content-Type": "application/json", "Idempotency-Key": f"return-{run}"})
+                response = connection.getresponse()
+                response.read()
+                connection.close()
+                status = response.status
+                if status != 200:
+                    time.sleep(0.02)
+            results.append(round(time.monotonic() - resumed, 3) if status == 200 else None)
+            log(f"redis back, run {run + 1}: first acknowledgement after {results[-1]} s")
+        finally:
+            for instance in instances:
+                instance.stop()
+            redis.close()
+    measured = sorted(r for r in results if r is not None)
+    return {"stall_s": stall_s, "runs_s": results, "p50_s": measured[len(measured) // 2] if measured else None,
+            "max_s": measured[-1] if measured else None}
+
+
 def run(binary, exe, out):
     """`exe` is the `sseload` client (see sseload.c)."""
     if not shutil.which("redis-server"):
         return {"skipped": "redis-server is not installed"}
     os.makedirs(out, exist_ok=True)
     return {"latency": move_latency(binary, exe, out), "fan_out": fan_out(binary, exe, out),
-            "failover": failover(binary, out),
+            "failover": failover(binary, out), "redis_return": redis_return(binary, out),
+            "idempotency": idempotency_cost(binary, exe, out),
             "command": "python3 Benchmarks/bench.py --only group"}

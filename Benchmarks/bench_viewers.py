@@ -21,10 +21,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 class LoadClient:
     """`sseload client PORT ROOM`: one command per line, answered by data lines and an `ok` line."""
 
-    def __init__(self, exe, port, room):
+    def __init__(self, exe, port, room, keyed=False):
+        """`keyed`: every POST carries an Idempotency-Key (as the page's do)."""
         self.port = port
+        env = dict(os.environ, SSELOAD_IDEMPOTENCY="1") if keyed else None
         self.proc = subprocess.Popen([exe, "client", str(port), room], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, bufsize=0)
+                                     stdout=subprocess.PIPE, bufsize=0, env=env)
         self.pending = b""
 
     def _line(self, deadline):
