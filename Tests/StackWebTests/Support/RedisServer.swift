@@ -59,6 +59,15 @@ final class RedisServer {
         self.process = nil
     }
 
+    /// Freezes the server (SIGSTOP): connections stay open, nothing is answered until `resume`.
+    func pause() {
+        if let process { kill(process.processIdentifier, SIGSTOP) }
+    }
+
+    func resume() {
+        if let process { kill(process.processIdentifier, SIGCONT) }
+    }
+
     /// A new connection to this server, for a test's own commands.
     func connection() -> RedisConnection { RedisConnection(url: url, timeout: 2) }
 
