@@ -51,7 +51,7 @@ import Testing
         ("a second room", "other", "commands", { _ in #"{"command":"goto","index":3}"# }),
     ]
 
-    @Test func everyAcknowledgedChangeSurvivesKillDashNine() throws {
+    @Test func everyAcknowledgedChangeSurvivesKillDashNineAndItsRetryAppliesNothing() throws {
         let (_, arguments) = Self.stateArguments()
         var removedPhoto = ""
         for change in Self.lastingChanges {
@@ -66,7 +66,10 @@ import Testing
             var body = change.body(front?["id"] as? String ?? "")
             body = body.replacingOccurrences(of: "REMOVED", with: removedPhoto)
             if change.name == "undo" { body = #"{"command":"undo"}"# }
-            let reply = try http.post("/api/rooms/\(change.room)/\(change.path)", json: body)
+            // Sent with a key, as the page sends every request: a retry after the restart (its
+            // answer never came, say) gets the same answer and applies nothing again.
+            let key = ["Idempotency-Key": "kill-9-\(change.name.replacingOccurrences(of: " ", with: "-"))"]
+            let reply = try http.post("/api/rooms/\(change.room)/\(change.path)", json: body, headers: key)
             #expect(reply.status == 200, "\(change.name): \(reply.text)")
             let acknowledged = try Self.lastingView(http, room: change.room)
             kill(server.process.processIdentifier, SIGKILL)
@@ -74,6 +77,11 @@ import Testing
             let restarted = try ServerProcess.start(arguments: arguments)
             let restored = try Self.lastingView(HTTPTestClient(port: restarted.port), room: change.room)
             #expect(restored == acknowledged, "\(change.name) was acknowledged but not restored")
+            let retried = try HTTPTestClient(port: restarted.port).post(
+                "/api/rooms/\(change.room)/\(change.path)", json: body, headers: key)
+            #expect(retried.status == 200 && retried.text == reply.text, "\(change.name): \(retried.text)")
+            let afterRetry = try Self.lastingView(HTTPTestClient(port: restarted.port), room: change.room)
+            #expect(afterRetry == acknowledged, "\(change.name) was applied again by its retry")
             if change.name == "a pointer flick" { #expect(reply.text != #"{"seq":0}"#, "the flick did not reorder") }
             kill(restarted.process.processIdentifier, SIGKILL)
             restarted.process.waitUntilExit()

@@ -19,11 +19,40 @@ protocol RoomStore: Sendable {
         _ saved: SavedStack, room: String, urgency: SaveUrgency,
         whenDurable: (@Sendable (Result<Void, StoreFailure>) -> Void)?)
 
+    /// `save` with the answer to the request whose change this is (its `Idempotency-Key`), kept in
+    /// the same write as the state, so that a retry after a crash still finds it. A store that
+    /// keeps no answers keeps the state alone.
+    func save(
+        _ saved: SavedStack, room: String, urgency: SaveUrgency, answer: StoredAnswer?,
+        whenDurable: (@Sendable (Result<Void, StoreFailure>) -> Void)?)
+
+    /// The answers kept with the room's state (the last 10 minutes'), as `save` stored them.
+    func answers(room: String) -> [StoredAnswer]
+
     /// Writes whatever is pending and waits for it (shutdown, tests).
     func flush()
 
     /// Why the store cannot keep changes now (a full disk), until it can again; `nil` while healthy.
     var failure: StoreFailure? { get }
+}
+
+extension RoomStore {
+    func save(
+        _ saved: SavedStack, room: String, urgency: SaveUrgency, answer: StoredAnswer?,
+        whenDurable: (@Sendable (Result<Void, StoreFailure>) -> Void)?
+    ) {
+        save(saved, room: room, urgency: urgency, whenDurable: whenDurable)
+    }
+
+    func answers(room: String) -> [StoredAnswer] { [] }
+}
+
+/// The answer a room gave to a lasting change sent with an `Idempotency-Key`.
+struct StoredAnswer: Equatable, Sendable {
+    var key: String
+    var seq: Int
+    /// Server time it was given (ms); it is kept `IdempotencyLedger.lifetime` from then.
+    var at: Double
 }
 
 /// How soon a saved state must reach the disk.

@@ -41,6 +41,8 @@ final class SQLiteRoomWriter: @unchecked Sendable {
     private let updateTilt: SQLiteDatabase.Statement
     private let deleteRemoved: SQLiteDatabase.Statement
     private let insertRemoved: SQLiteDatabase.Statement
+    private let insertAnswer: SQLiteDatabase.Statement
+    private let forgetAnswers: SQLiteDatabase.Statement
 
     /// Opens the database at `path`; throws `StateRefusal` when it is not ours (`SQLiteSchema`),
     /// `SQLiteError` when SQLite cannot use it.
@@ -67,6 +69,9 @@ final class SQLiteRoomWriter: @unchecked Sendable {
         updateTilt = try database.prepare("UPDATE room_cards SET tilt = ?3 WHERE room = ?1 AND slot = ?2")
         deleteRemoved = try database.prepare("DELETE FROM room_removed WHERE room = ?1")
         insertRemoved = try database.prepare("INSERT OR IGNORE INTO room_removed (room, photo) VALUES (?1, ?2)")
+        insertAnswer = try database.prepare(
+            "INSERT OR IGNORE INTO room_answers (room, key, seq, at) VALUES (?1, ?2, ?3, ?4)")
+        forgetAnswers = try database.prepare("DELETE FROM room_answers WHERE at < ?1")
         written = try readRooms()
     }
 
@@ -80,13 +85,38 @@ final class SQLiteRoomWriter: @unchecked Sendable {
         }
     }
 
-    /// Writes every room in one transaction; what is remembered as written changes only if it commits.
-    func write(_ rooms: [String: SavedStack]) throws(SQLiteError) {
+    /// Writes every room in one transaction, with the answers given to the changes written (and
+    /// without those given before `forgettingBefore`); what is remembered as written changes only if
+    /// it commits.
+    func write(
+        _ rooms: [String: SavedStack], answers: [String: [StoredAnswer]] = [:], forgettingBefore: Double? = nil
+    ) throws(SQLiteError) {
         var staged = written
         try database.transaction { () throws(SQLiteError) in
             for (name, saved) in rooms { staged[name] = try write(saved, room: name, over: staged[name]) }
+            for (name, given) in answers {
+                for answer in given {
+                    try insertAnswer.run([
+                        .text(name), .text(answer.key), .integer(answer.seq), .integer(Int(answer.at)),
+                    ])
+                }
+            }
+            if let forgettingBefore, !answers.isEmpty { try forgetAnswers.run([.integer(Int(forgettingBefore))]) }
         }
         written = staged
+    }
+
+    /// The answers kept since `since` (server time, ms), by room.
+    func answers(since: Double) -> [String: [StoredAnswer]] {
+        var found: [String: [StoredAnswer]] = [:]
+        guard let statement = try? database.prepare("SELECT room, key, seq, at FROM room_answers WHERE at >= ?1"),
+            (try? statement.bind([.integer(Int(since))])) != nil
+        else { return found }
+        while (try? statement.step()) == true {
+            let answer = StoredAnswer(key: statement.text(1), seq: statement.int(2), at: Double(statement.int(3)))
+            found[statement.text(0), default: []].append(answer)
+        }
+        return found
     }
 
     private func write(_ saved: SavedStack, room name: String, over old: WrittenRoom?) throws(SQLiteError)

@@ -9,9 +9,10 @@
 enum SQLiteSchema {
     /// "SWEB", in the database header at offset 68.
     static let applicationID = 0x5357_4542
-    /// 2: `rooms.first_slot`, the card `current` counts from.
-    static let version = 2
-    static let tables: Set<String> = ["rooms", "room_cards", "room_removed"]
+    /// 2: `rooms.first_slot`, the card `current` counts from. 3: `room_answers`, the answers to
+    /// requests with an `Idempotency-Key`, kept with the changes they answer.
+    static let version = 3
+    static let tables: Set<String> = ["rooms", "room_cards", "room_removed", "room_answers"]
 
     /// Checks that the database at `path` (opened as `database`) is ours or empty, then makes or
     /// updates its tables and stamps it. Throws `StateRefusal` for one that is not ours, and
@@ -47,6 +48,9 @@ enum SQLiteSchema {
                     PRIMARY KEY (room, slot)) WITHOUT ROWID;
                 CREATE TABLE IF NOT EXISTS room_removed (
                     room TEXT NOT NULL, photo TEXT NOT NULL, PRIMARY KEY (room, photo)) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS room_answers (
+                    room TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, at INTEGER NOT NULL,
+                    PRIMARY KEY (room, key)) WITHOUT ROWID;
                 PRAGMA user_version = \(version);
                 PRAGMA application_id = \(applicationID);
                 """)

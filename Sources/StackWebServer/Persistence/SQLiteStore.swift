@@ -29,6 +29,10 @@ final class SQLiteStore: RoomStore {
         var committed: [String: SavedStack]
         /// Saved since the last commit, waiting for the next one.
         var unwritten: [String: SavedStack] = [:]
+        /// Answers to keep with the next commit, by room.
+        var unwrittenAnswers: [String: [StoredAnswer]] = [:]
+        /// The answers as last read or committed, by room, for `answers(room:)`.
+        var answers: [String: [StoredAnswer]] = [:]
         var waiters: [String: [@Sendable (Durability.Outcome) -> Void]] = [:]
         /// Rooms whose commit failed someone waiting: their saves are refused until one comes
         /// `.restored` (the room went back to its committed state).
@@ -57,7 +61,9 @@ final class SQLiteStore: RoomStore {
             log.record("state.imported", "imported \(imported.count) rooms from the JSON state file into \(path)")
         }
         let rooms = writer.savedRooms()
-        shared = Locked(Shared(latest: rooms, committed: rooms))
+        var shared = Shared(latest: rooms, committed: rooms)
+        shared.answers = writer.answers(since: Clock.now() - IdempotencyLedger.lifetime)
+        self.shared = Locked(shared)
     }
 
     func load(room: String) -> SavedStack? {
@@ -72,8 +78,19 @@ final class SQLiteStore: RoomStore {
     /// Why the last commit failed, while the store cannot write.
     var failure: StoreFailure? { shared.withLock { $0.failure } }
 
+    func answers(room: String) -> [StoredAnswer] {
+        shared.withLock { $0.answers[room] ?? [] }
+    }
+
     func save(
         _ saved: SavedStack, room: String, urgency: SaveUrgency,
+        whenDurable: (@Sendable (Durability.Outcome) -> Void)?
+    ) {
+        save(saved, room: room, urgency: urgency, answer: nil, whenDurable: whenDurable)
+    }
+
+    func save(
+        _ saved: SavedStack, room: String, urgency: SaveUrgency, answer: StoredAnswer?,
         whenDurable: (@Sendable (Durability.Outcome) -> Void)?
     ) {
         let (now, later, refused) = shared.withLock { shared -> (Bool, Bool, Bool) in
@@ -83,6 +100,7 @@ final class SQLiteStore: RoomStore {
             }
             shared.latest[room] = saved
             shared.unwritten[room] = saved
+            if let answer { shared.unwrittenAnswers[room, default: []].append(answer) }
             shared.saves += 1
             if let whenDurable { shared.waiters[room, default: []].append(whenDurable) }
             if urgency == .acknowledged {
@@ -106,14 +124,15 @@ final class SQLiteStore: RoomStore {
 
     /// Commits every unwritten room and tells everyone who waited. Runs on `queue` only.
     private func write() {
-        let (rooms, waiters) = shared.withLock { shared in
+        let (rooms, waiters, answers) = shared.withLock { shared in
             defer {
                 shared.unwritten.removeAll()
+                shared.unwrittenAnswers.removeAll()
                 shared.waiters.removeAll()
                 shared.immediateWriteQueued = false
                 shared.delayedWriteQueued = false
             }
-            return (shared.unwritten, shared.waiters)
+            return (shared.unwritten, shared.waiters, shared.unwrittenAnswers)
         }
         guard !rooms.isEmpty else { return }
         let outcome: Durability.Outcome
@@ -123,12 +142,13 @@ final class SQLiteStore: RoomStore {
             defer {
                 Metrics.standard.saveDuration.observe(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
             }
-            try writer.write(rooms)
+            try writer.write(rooms, answers: answers, forgettingBefore: Clock.now() - IdempotencyLedger.lifetime)
             Metrics.standard.saves.add()
             outcome = .success(())
             let recovered = shared.withLock { shared in
                 defer { shared.failure = nil }
                 shared.committed.merge(rooms) { _, new in new }
+                for (room, kept) in answers { shared.answers[room, default: []] += kept }
                 return shared.failure != nil
             }
             if recovered { log.record("save.recovered", "saving to \(path) works again", ["path": .string(path)]) }

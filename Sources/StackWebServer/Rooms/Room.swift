@@ -274,6 +274,12 @@ final class Room: Sendable {
         // and what was kept of it passed through this instance).
         let saved = group == nil || core.state.ownership == .alone ? store.load(room: name) : core.kept.saved
         core.state.load(restore(saved))
+        // Answers given before a restart still answer a retry (their changes are in `saved`).
+        if group == nil {
+            for answer in store.answers(room: name) {
+                core.state.remember(.applied(seq: answer.seq), for: answer.key, at: answer.at)
+            }
+        }
         core.kept = Kept(seq: core.state.seq, saved: saved)
         Metrics.standard.roomsLoaded.add()
         if !core.transient {
@@ -407,7 +413,8 @@ final class Room: Sendable {
         let durability = urgency == .acknowledged ? Durability() : nil
         if let durability { core.waiting.append(Waiting(seq: seq, key: core.key, durability: durability)) }
         guard group != nil else {
-            store.save(saved, room: name, urgency: urgency) { [weak self] outcome in
+            let answer = durability == nil ? nil : core.key.map { StoredAnswer(key: $0, seq: seq, at: scheduler.now()) }
+            store.save(saved, room: name, urgency: urgency, answer: answer) { [weak self] outcome in
                 // The store may answer at once, on this thread, with the room's lock held: what the
                 // room does about the answer waits for the lock on another thread. A store that
                 // failed refuses the room's later saves until it has gone back, so nothing undone
