@@ -64,8 +64,9 @@ final class GroupPresence: Sendable {
 
     /// One round: this instance's counts in, the group's totals out. Runs on `queue` only.
     private func count(_ rooms: RoomRegistry) {
-        let here = rooms.all
-        let real = Set(rooms.real.map(\.name))
+        // Rooms only watched are views of this instance alone: nothing of them goes to Redis.
+        let here = rooms.real
+        let real = Set(here.map(\.name))
         let local = Dictionary(here.map { ($0.name, $0.viewerCount) }, uniquingKeysWith: { first, _ in first })
         guard let members = try? connection.command([Array("SMEMBERS".utf8), RedisKeys.rooms]).array else { return }
         let names = Array(Set(members.compactMap(\.text)).union(local.keys))
@@ -100,5 +101,7 @@ final class GroupPresence: Sendable {
             }
         }
         counted.withLock { $0 = listing }
+        // A room watched here as a view of its own that the group has for real is the group's.
+        rooms.adopt(Set(listing.keys))
     }
 }

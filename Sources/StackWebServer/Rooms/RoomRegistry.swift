@@ -106,13 +106,27 @@ final class RoomRegistry: Sendable {
             }
             // As many transient rooms as real ones: a bound on memory, not a door to the limit.
             let room = makeRoom(name, transient: true)
+            Metrics.standard.watchedRoomsOpened.add()
             // A snapshot of a room nobody made is answered from a view that is never kept.
             guard stream else { return room }
             guard rooms.transient.count < maxRooms else { throw .tooManyRooms(limit: maxRooms) }
             room.expectViewer()
             rooms.transient[name] = room
-            Metrics.standard.watchedRoomsOpened.add()
             return room
+        }
+    }
+
+    /// Rooms only watched here that are real in the group (another instance made them): they become
+    /// real here too, their viewers following the group's owner.
+    func adopt(_ names: Set<String>) {
+        let adopted = rooms.withLock { rooms -> [Room] in
+            let found = names.compactMap { rooms.transient.removeValue(forKey: $0) }
+            for room in found { rooms.real[room.name] = room }
+            return found
+        }
+        for room in adopted {
+            room.becomeLasting()
+            group?.want(room.name)
         }
     }
 
