@@ -94,38 +94,6 @@ struct RedisOwnershipTests {
         #expect(Self.lease(of: "main", in: redis) == "b")
         #expect(Self.epoch(of: "main", in: redis) == 2)
     }
-
-    /// The fence itself, without the local check in front of it: a store that still believes it
-    /// owns the room writes with its old epoch, and Redis refuses.
-    @Test func aWriteWithAnOldEpochIsRefusedByRedis() throws {
-        let redis = try RedisServer()
-        let connection = redis.connection()
-        try connection.command([Array("SET".utf8), RedisKeys.epoch("main"), Array("1".utf8)])
-        let store = try RedisRoomStore(connection: connection, defaultStyle: .pile, fenced: true, log: { _ in })
-        let first = SavedStack(style: .grid, order: ["a", "b"], tilts: [0, 1])
-        store.owned("main", epoch: 1, saved: nil)
-        let kept = Durability()
-        store.save(first, room: "main", urgency: .acknowledged, whenDurable: kept.complete)
-        #expect(PersistenceTests.eventually { kept.outcome != nil })
-        #expect(kept.outcome.map { (try? $0.get()) != nil } == true)
-        // Another instance takes over.
-        try connection.command([Array("INCR".utf8), RedisKeys.epoch("main")])
-        let refused = Durability()
-        store.save(
-            SavedStack(style: .deck, order: ["b", "a"], tilts: [0, 1]), room: "main", urgency: .acknowledged,
-            whenDurable: refused.complete)
-        #expect(PersistenceTests.eventually { refused.outcome != nil })
-        #expect(refused.outcome.map { (try? $0.get()) == nil } == true)
-        #expect(try RedisStoreTests.state(of: "main", in: redis) == first)
-        #expect(store.refusedWrites == 1)
-        #expect(store.failure == nil, "a fenced write is not a failure of Redis")
-        // Not owning a room at all: refused without a write.
-        store.disowned("main")
-        let unowned = Durability()
-        store.save(first, room: "main", urgency: .acknowledged, whenDurable: unowned.complete)
-        #expect(PersistenceTests.eventually { unowned.outcome != nil })
-        #expect(unowned.outcome.map { (try? $0.get()) == nil } == true)
-    }
 }
 
 /// The owner of a room killed outright: its lease runs out and an instance with viewers of the room

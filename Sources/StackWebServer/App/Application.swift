@@ -57,9 +57,7 @@ public final class Application {
     /// path that is not ours (`StateRefusal`): not a regular file, another program's database.
     static func openStore(_ configuration: Configuration, log: OperatorLog) throws -> any RoomStore {
         if let redis = configuration.redis {
-            return try RedisRoomStore(
-                connection: RedisConnection(url: redis), defaultStyle: configuration.style, fenced: true,
-                log: log.messages(as: "group.store"))
+            return try RedisRoomStore(connection: RedisConnection(url: redis), defaultStyle: configuration.style)
         }
         guard let path = configuration.state else { return MemoryRoomStore() }
         do {

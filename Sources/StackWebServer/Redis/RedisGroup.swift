@@ -79,12 +79,11 @@ final class RedisGroup: RoomGroup {
                 events.record(
                     "room.takeover", "runs room \(room) now (epoch \(epoch))",
                     ["room": .string(room), "epoch": .int(epoch)])
-                store?.owned(room, epoch: epoch, saved: saved)
+                store?.owned(room, saved: saved)
                 if takeoverDelay > 0 { Thread.sleep(forTimeInterval: takeoverDelay) }
                 rooms?.existingRoom(named: room)?.leaseGained(epoch: epoch, saved: saved)
             case .lost(let room, let epoch):
                 events.record("room.handover", "no longer runs room \(room)", ["room": .string(room)])
-                store?.disowned(room)
                 rooms?.existingRoom(named: room)?.leaseLost(epoch: epoch)
             }
         }
