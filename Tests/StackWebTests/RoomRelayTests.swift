@@ -87,9 +87,10 @@ import Testing
         #expect(
             relay.receive([.takeover(seq: 20, bytes: Self.event(20, "snapshot"))])
                 == [.send(Self.event(20, "snapshot"), to: a)])
-        // A resume with an id out of nowhere waits, until a heartbeat gives it the latest snapshot.
+        // A resume with an id out of nowhere waits a whole heartbeat, then gets the latest snapshot.
         let b = ViewerID(number: 2)
         #expect(relay.join(b, lastEventID: 999) == [])
+        #expect(relay.heartbeat() == [])
         #expect(relay.heartbeat() == [.send(Self.retry + Self.event(20, "snapshot"), to: b)])
     }
 }

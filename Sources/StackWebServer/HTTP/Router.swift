@@ -190,7 +190,7 @@ struct Router: RequestResponder {
     private func apply(_ event: RoomEvent, to room: Room, request: Request, lasting: Bool = false) -> Response {
         let key = request.header(.idempotencyKey)
         // In a group, a key this instance has no answer for may have one kept by an earlier owner.
-        if let key, lasting, !request.forwarded, let group = rooms.group, room.isRunHere, !room.knowsAnswer(for: key) {
+        if let key, lasting, let group = rooms.group, room.isRunHere, !room.knowsAnswer(for: key) {
             return Response(
                 status: 200,
                 body: .deferred { [self] complete in

@@ -38,6 +38,12 @@ final class RedisClock: Sendable {
         return Self.wallMilliseconds() + offset
     }
 
+    /// Redis's time now as last measured, without asking Redis (`nil` before a first measure): what
+    /// a caller that must not wait on the network can use.
+    func estimate() -> Int64? {
+        reading.withLock { $0 }.map { Self.wallMilliseconds() + $0.offset }
+    }
+
     private static func wallMilliseconds() -> Int64 {
         Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
     }

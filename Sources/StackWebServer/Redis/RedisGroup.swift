@@ -125,7 +125,7 @@ final class RedisGroup: RoomGroup {
     /// Sends what is queued, stops reading and gives the leases back.
     func stop() {
         presence.stop()
-        publisher.flush()
+        publisher.stop()
         if let (follower, reader) = readers.withLock({ $0 }) {
             reader.stop()
             follower.stop()
@@ -147,7 +147,8 @@ final class RedisGroup: RoomGroup {
             return (id, forwarding.prepared.insert(room).inserted)
         }
         readQueue.async { [self] in
-            guard let now = try? clock.now(on: reads) else {
+            // Asked first, so that input a Redis that is away cannot take is surely not applied.
+            guard (try? reads.command("PING")) != nil, let now = try? clock.now(on: reads) else {
                 // Nothing was sent: not applied anywhere.
                 settle(id, Self.notApplied("the group's Redis cannot be reached"))
                 return

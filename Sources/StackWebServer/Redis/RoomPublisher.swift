@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// Publishes what the rooms this instance runs do to each room's stream in Redis — every change
 /// once, in order, with the snapshots other instances start their viewers from — and keeps their
@@ -60,13 +61,16 @@ final class RoomPublisher: Sendable {
     private let log: @Sendable (String) -> Void
     private let queue = DispatchQueue(label: "stackweb.redis.publish")
     private let pending = Locked(Pending())
+    /// Set at shutdown: a publisher finding out what Redis kept stops waiting for it.
+    private let stopping = Locked(false)
 
     typealias Report = @Sendable (GroupPublication.Outcome) -> Void
 
     /// What is sent, in order: rooms' publications, and plain commands (input carried to another
     /// owner, answers to input carried here).
     private enum Item {
-        case publication(room: String, GroupPublication, Report)
+        /// `deadline`: Redis's time after which it must not be taken, set when the room handed it over.
+        case publication(room: String, GroupPublication, Report, deadline: Int64?)
         case command([[UInt8]])
     }
 
@@ -89,7 +93,10 @@ final class RoomPublisher: Sendable {
 
     /// Queues the publication; `report` hears its outcome, on the publisher's queue. Returns at once.
     func publish(_ publication: GroupPublication, of room: String, report: @escaping Report) {
-        enqueue(.publication(room: room, publication, report))
+        // The deadline runs from when the room decided, not from when it is sent: a publication that
+        // waited behind a slow round trip must not be taken later than the room could answer for.
+        let deadline = clock.estimate().map { $0 + Self.deadlineMilliseconds }
+        enqueue(.publication(room: room, publication, report, deadline: deadline))
     }
 
     /// Queues plain commands, sent in order with the publications; their replies are not looked at.
@@ -110,6 +117,12 @@ final class RoomPublisher: Sendable {
     /// once Redis answers again.
     func onRecovery(_ recovered: @escaping @Sendable (String) -> Void) {
         pending.withLock { $0.recovered = recovered }
+    }
+
+    /// Stops waiting for a Redis that is away (what is unknown stays so); then `flush`.
+    func stop() {
+        stopping.withLock { $0 = true }
+        flush()
     }
 
     /// Waits until everything queued so far has been sent.
@@ -134,7 +147,7 @@ final class RoomPublisher: Sendable {
         var failed: Set<String> = []
         var published = 0
         for (item, outcome) in zip(items, outcomes) {
-            guard case .publication(let room, let publication, let report) = item else { continue }
+            guard case .publication(let room, let publication, let report, _) = item else { continue }
             if outcome == .accepted, publication.entry != nil { published += 1 }
             if outcome != .accepted { failed.insert(room) }
             report(outcome)
@@ -155,14 +168,16 @@ final class RoomPublisher: Sendable {
 
     /// Each item's outcome (a plain command's is not looked at).
     private func send(_ items: [Item]) -> [GroupPublication.Outcome] {
+        var deadlines: [Int64] = []
         do {
-            let deadline = try clock.now(on: connection) + Self.deadlineMilliseconds
+            let fallback = try clock.now(on: connection) + Self.deadlineMilliseconds
             var commands: [[[UInt8]]] = []
             for item in items {
                 switch item {
                 case .command(let command): commands.append(command)
-                case .publication(let room, let publication, _):
-                    let due = min(deadline, publication.keep?.deadline ?? deadline)
+                case .publication(let room, let publication, _, let deadline):
+                    let due = min(deadline ?? fallback, publication.keep?.deadline ?? .max)
+                    deadlines.append(due)
                     commands.append(try Self.call(publication, of: room, deadline: due, on: connection))
                 }
             }
@@ -177,9 +192,47 @@ final class RoomPublisher: Sendable {
             }
             return replies.map(Self.outcome)
         } catch {
-            let reason = error.description
-            return items.map { _ in error.surelyNotRun ? .refused(reason) : .unknown(reason) }
+            if error.surelyNotRun { return items.map { _ in .refused(error.description) } }
+            return resolve(items, after: deadlines.max() ?? 0)
         }
+    }
+
+    /// The outcome of publications sent on a connection that broke before they were answered: once
+    /// Redis's clock has passed their deadline (none can be taken later), each was taken if and only
+    /// if its entry is in the room's stream (the script keeps the entry with everything else, or
+    /// nothing). Waits for Redis as long as it takes; what comes meanwhile waits behind, in order.
+    /// Runs on `queue` only.
+    private func resolve(_ items: [Item], after deadline: Int64) -> [GroupPublication.Outcome] {
+        log("warning: Redis broke off with changes sent; finding out which were kept")
+        while !stopping.withLock({ $0 }) {
+            do throws(RedisError) {
+                let now = try clock.now(on: connection)
+                if now <= deadline {
+                    Thread.sleep(forTimeInterval: Double(deadline - now + 20) / 1000)
+                    continue
+                }
+                var outcomes: [GroupPublication.Outcome] = []
+                for item in items {
+                    guard case .publication(let room, let publication, _, _) = item else {
+                        outcomes.append(.accepted)
+                        continue
+                    }
+                    guard let entry = publication.entry else {
+                        outcomes.append(.unknown("Redis broke off with it sent"))
+                        continue
+                    }
+                    let id = Array(RedisStreamID(entry).text.utf8)
+                    let found = try connection.command([Array("XRANGE".utf8), RedisKeys.events(room), id, id])
+                    outcomes.append(
+                        found.array?.isEmpty == false
+                            ? .accepted : .refused("Redis did not keep it before its deadline"))
+                }
+                return outcomes
+            } catch {
+                Thread.sleep(forTimeInterval: Self.recoveryInterval)
+            }
+        }
+        return items.map { _ in .unknown("the instance stopped before Redis answered") }
     }
 
     private static func outcome(_ reply: RedisReply) -> GroupPublication.Outcome {

@@ -166,7 +166,9 @@ final class Room: Sendable {
     func leaseLost(epoch: Int) {
         core.withLock { core in
             guard case .owner(let held) = core.state.ownership, held == epoch else { return }
-            stopRunning(in: &core, told: StoreFailure(description: "this instance no longer runs the room"))
+            stopRunning(
+                in: &core,
+                told: StoreFailure(description: "this instance no longer runs the room", outcomeUnknown: true))
         }
     }
 
@@ -337,7 +339,10 @@ final class Room: Sendable {
         if event.isInput { throw .runElsewhere }
         if case .owner(let epoch) = core.state.ownership {
             // The lease lapsed unrenewed (this instance was frozen, or Redis was away): it stops here.
-            stopRunning(in: &core, told: StoreFailure(description: "the lease of room \(name) (epoch \(epoch)) lapsed"))
+            stopRunning(
+                in: &core,
+                told: StoreFailure(
+                    description: "the lease of room \(name) (epoch \(epoch)) lapsed", outcomeUnknown: true))
         }
         var effects: [RoomEffect] = []
         switch event {
@@ -521,12 +526,15 @@ final class Room: Sendable {
                 if report.seq >= core.kept.seq { core.kept = Kept(seq: report.seq, saved: saved) }
                 if report.kind == .rebase { core.forgotten.subtract(report.forgotten) }
                 completeWaiting(upTo: report.seq, in: &core)
-            case .refused(let reason), .unknown(let reason):
+            case .unknown:
+                // Only what carries no entry can stay unknown (the publisher finds out about every
+                // entry): nobody waits for it, and the next change tells whether the history holds.
+                return
+            case .refused(let reason):
                 // A base snapshot, or a snapshot for reads alone, only helps viewers elsewhere: the
                 // history goes on without it.
                 guard report.kind != .base, report.kind != .keepOnly || report.saved != nil else { return }
-                let unknown = if case .unknown = outcome { true } else { false }
-                let failure = StoreFailure(description: reason, outcomeUnknown: unknown)
+                let failure = StoreFailure(description: reason)
                 if report.kind == .rebase {
                     // Published again once the group answers (going back again now would go round).
                     failWaiting(in: &core, with: failure)
@@ -549,7 +557,8 @@ final class Room: Sendable {
         let waiting = core.waiting
         core.waiting = []
         for entry in waiting {
-            if let key = entry.key { core.forgotten.insert(key) }
+            // A change whose outcome is unknown may be kept with its answer: that answer stays.
+            if let key = entry.key, !failure.outcomeUnknown { core.forgotten.insert(key) }
             entry.durability.complete(.failure(failure))
         }
     }

@@ -38,6 +38,8 @@ struct RoomRelay {
     struct Pending: Equatable {
         var lastEventID: Int?
         var opensStream: Bool
+        /// A heartbeat has come since it began to wait.
+        var waitedAHeartbeat = false
     }
 
     /// A viewer joined here: its opening now, or once one can be given.
@@ -57,18 +59,30 @@ struct RoomRelay {
         return openWaiting()
     }
 
-    /// At a heartbeat: a viewer still waiting (its id names events the group never kept, or a
-    /// client sent an id out of nowhere) gets the latest snapshot, older than its id or not, rather
-    /// than wait longer.
+    /// At a heartbeat: a viewer that joined here with an id the group does not have (out of nowhere,
+    /// or from events never kept) and has waited a whole heartbeat since gets the latest snapshot,
+    /// older than its id or not, rather than wait longer. Viewers handed over from this instance's
+    /// own run wait for the next owner's snapshot, whose ids are above theirs.
     mutating func heartbeat() -> [RoomEffect] {
-        openWaiting(evenGoingBack: true)
+        var effects: [RoomEffect] = []
+        for (viewer, pending) in waiting.sorted(by: { $0.key.number < $1.key.number }) where pending.opensStream {
+            guard pending.waitedAHeartbeat else {
+                waiting[viewer]?.waitedAHeartbeat = true
+                continue
+            }
+            guard let opening = opening(after: nil) else { continue }
+            waiting[viewer] = nil
+            watching.insert(viewer)
+            effects.append(.send(Array("retry: 1000\n\n".utf8) + opening, to: viewer))
+        }
+        return effects
     }
 
     /// Gives every waiting viewer that can have one its opening.
-    private mutating func openWaiting(evenGoingBack: Bool = false) -> [RoomEffect] {
+    private mutating func openWaiting() -> [RoomEffect] {
         var effects: [RoomEffect] = []
         for (viewer, pending) in waiting.sorted(by: { $0.key.number < $1.key.number }) {
-            guard let opening = opening(after: evenGoingBack ? nil : pending.lastEventID) else { continue }
+            guard let opening = opening(after: pending.lastEventID) else { continue }
             waiting[viewer] = nil
             watching.insert(viewer)
             effects.append(.send((pending.opensStream ? Array("retry: 1000\n\n".utf8) : []) + opening, to: viewer))
