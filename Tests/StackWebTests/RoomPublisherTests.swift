@@ -84,4 +84,32 @@ struct RoomPublisherTests {
         ])
         #expect(last.array?.first?.array?.first?.text == "\(seq + 2)-0")
     }
+
+    /// Redis frozen with a publication sent: the connection times out with its outcome unknown. The
+    /// publisher finds out once Redis answers again — after the publication's deadline, so that
+    /// Redis can no longer take it — and reports what Redis did: here, refused it as too late.
+    @Test func anOutcomeRedisBrokeOffFromIsFoundOutNotGuessed() throws {
+        let redis = try RedisServer()
+        let connection = redis.connection()
+        try connection.command([Array("SET".utf8), RedisKeys.epoch("main"), Array("1".utf8)])
+        let publisher = RoomPublisher(connection: RedisConnection(url: redis.url, timeout: 1), log: { _ in })
+        let first = 1 * Self.stride + 1
+        #expect(
+            Self.outcome(
+                GroupPublication(epoch: 1, entry: Self.entry(first, "snapshot"), keep: .init(saved: Self.saved)),
+                on: publisher) == .accepted)
+        redis.pause()
+        let told = Locked<GroupPublication.Outcome?>(nil)
+        publisher.publish(GroupPublication(epoch: 1, entry: Self.entry(first + 1)), of: "main") { outcome in
+            told.withLock { $0 = outcome }
+        }
+        // Frozen past the deadline (1.5 s) and the connection's timeout (1 s): nothing is told yet.
+        Thread.sleep(forTimeInterval: 2.5)
+        #expect(told.withLock { $0 } == nil)
+        redis.resume()
+        #expect(PersistenceTests.eventually(10) { told.withLock { $0 } != nil })
+        #expect(Self.isRefused(told.withLock { $0 }))
+        #expect(try connection.command([Array("XLEN".utf8), RedisKeys.events("main")]).integer == 1)
+        publisher.stop()
+    }
 }
