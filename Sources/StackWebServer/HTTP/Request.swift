@@ -14,11 +14,6 @@ struct Request: Sendable {
     var client: String
     /// The protocol version of the request line (`HTTP/1.1`); "" when unknown, as in tests.
     var version = ""
-    /// Input another instance of the group carried here: applied here or refused, never sent on.
-    var forwarded = false
-    /// For forwarded input, when its poster stops waiting (Redis's time, ms): what it changes must be
-    /// kept by then or not at all.
-    var keepDeadline: Int64?
 
     init(
         method: String, path: String, rawTarget: String? = nil, query: [String: String] = [:],

@@ -71,8 +71,8 @@ struct Router: RequestResponder {
         case .rooms: return roomList()
         case .snapshot(let name): return withRoom(name, use: .look) { snapshot(of: $0) }
         case .events(let name): return withRoom(name, use: .watch) { events(of: $0, request: request) }
-        case .pointer(let name): return withRoom(name, use: .control) { pointer($0, request) }
-        case .commands(let name): return withRoom(name, use: .control) { command($0, request) }
+        case .pointer(let name): return withRoom(name, use: .control) { pointer($0, RoomInput(request)) }
+        case .commands(let name): return withRoom(name, use: .control) { command($0, RoomInput(request)) }
         case .photo(let id): return photo(id: id, request: request)
         case .file: return staticFile(request)
         }
@@ -145,7 +145,7 @@ struct Router: RequestResponder {
         return Response(status: 200, body: .eventStream { sink in room.subscribe(sink, lastEventID: lastEventID) })
     }
 
-    private func pointer(_ room: Room, _ request: Request) -> Response {
+    private func pointer(_ room: Room, _ request: RoomInput) -> Response {
         let samples: [APIRequest.PointerSample]
         do {
             samples = try APIRequest.pointerSamples(from: request.body)
@@ -155,7 +155,7 @@ struct Router: RequestResponder {
         return apply(.pointerBatchReceived(samples, from: request.client), to: room, request: request)
     }
 
-    private func command(_ room: Room, _ request: Request) -> Response {
+    private func command(_ room: Room, _ request: RoomInput) -> Response {
         let command: APIRequest.RoomCommand
         do {
             command = try APIRequest.command(from: request.body)
@@ -187,8 +187,8 @@ struct Router: RequestResponder {
     /// The answers mean what they say: `200` applied (and kept, if lasting); `503` not applied, so a
     /// retry is safe; `504` with `"outcome": "unknown"` when this instance cannot know (the group's
     /// Redis broke off with the change sent) — a retry with the same `Idempotency-Key` is safe then too.
-    private func apply(_ event: RoomEvent, to room: Room, request: Request, lasting: Bool = false) -> Response {
-        let key = request.header(.idempotencyKey)
+    private func apply(_ event: RoomEvent, to room: Room, request: RoomInput, lasting: Bool = false) -> Response {
+        let key = request.key
         // In a group, a key this instance has no answer for may have one kept by an earlier owner.
         if let key, lasting, let group = rooms.group, room.isRunHere, !room.knowsAnswer(for: key) {
             return Response(
@@ -209,11 +209,11 @@ struct Router: RequestResponder {
         return applyHere(event, to: room, request: request, lasting: lasting)
     }
 
-    private func applyHere(_ event: RoomEvent, to room: Room, request: Request, lasting: Bool) -> Response {
-        let key = request.header(.idempotencyKey)
+    private func applyHere(_ event: RoomEvent, to room: Room, request: RoomInput, lasting: Bool) -> Response {
+        let key = request.key
         let applied: Room.Applied
         do {
-            applied = try room.handle(event, key: key, keepBy: request.keepDeadline)
+            applied = try room.handle(event, key: key, keepBy: request.keepBy)
         } catch .runElsewhere where rooms.group?.isUndecided(room.name) == true {
             // The first use of a room in a group: answered once this instance has tried to take it.
             return Response(
@@ -249,19 +249,23 @@ struct Router: RequestResponder {
         if case .deferred(let later) = response.body { later(complete) } else { complete(response) }
     }
 
-    /// Applies input another instance carried here, as if it had been posted here, and hands the
-    /// answer to `answer` once it is known (a lasting change: once kept).
+    /// Applies input another instance carried here, as if it had been posted here — decoded by the
+    /// same functions, handed to the room as the same event — and hands the answer to `answer` once
+    /// it is known (a lasting change: once kept).
     func answer(
-        forwarded input: ForwardedInput, keepBy deadline: Int64?,
+        forwarded carried: ForwardedInput, keepBy deadline: Int64?,
         _ answer: @escaping @Sendable (ForwardedAnswer) -> Void
     ) {
-        var request = Request(
-            method: "POST", path: input.path,
-            headers: ["content-type": "application/json", "idempotency-key": input.key], body: input.body,
-            client: input.client)
-        request.forwarded = true
-        request.keepDeadline = deadline
-        Self.settle(respond(to: request)) { response in
+        let input = RoomInput(
+            path: carried.path, body: carried.body, client: carried.client, key: carried.key, forwarded: true,
+            keepBy: deadline)
+        let response: Response
+        switch Route(path: carried.path) {
+        case .pointer(let name): response = withRoom(name, use: .control) { pointer($0, input) }
+        case .commands(let name): response = withRoom(name, use: .control) { command($0, input) }
+        default: response = .error(404, "no room input at \(carried.path.prefix(64))")
+        }
+        Self.settle(response) { response in
             let body: [UInt8]
             if case .bytes(let bytes) = response.body { body = bytes } else { body = [] }
             let retryAfter = response.headers.first { $0.0 == "Retry-After" }?.1

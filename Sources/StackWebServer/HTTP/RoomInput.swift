@@ -1,0 +1,26 @@
+/// A person's input to a room (a pointer batch, a command) as the router applies it: posted here, or
+/// carried here by another instance of the group (`ForwardedInput`) — the same body, decoded by the
+/// same functions into the same room event either way.
+struct RoomInput: Sendable {
+    /// `/api/rooms/ROOM/pointer` or `/api/rooms/ROOM/commands`.
+    var path: String
+    var body: [UInt8]
+    /// The poster's address, for the per-address rate limit.
+    var client: String
+    /// The request's `Idempotency-Key`, if any.
+    var key: String?
+    /// Carried here by another instance: applied here or refused, never sent on.
+    var forwarded = false
+    /// For forwarded input, when its poster stops waiting (Redis's time, ms): what it changes must be
+    /// kept by then or not at all.
+    var keepBy: Int64?
+}
+
+extension RoomInput {
+    /// Input posted to this instance.
+    init(_ request: Request) {
+        self.init(
+            path: request.path, body: request.body, client: request.client,
+            key: request.header(.idempotencyKey))
+    }
+}
