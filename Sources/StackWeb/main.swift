@@ -10,8 +10,13 @@ private func run(waitForTermination: () -> Void) -> Never {
         outcome = try Configuration.parse(
             arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
     } catch {
-        StandardStream.error.write("stackweb: \(error)\n\(Configuration.usage)\n")
-        exit(2)
+        // One line, in the log's format as far as it could be read; the usage only on request:
+        // 60 lines in a journal bury the one that matters. 78 (EX_CONFIG): not restarted.
+        let format = Configuration.requestedLogFormat(
+            arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+        OperatorLog.standardError(format: format).record(
+            "config.invalid", "\(error) (stackweb --help lists the options)")
+        exit(Configuration.configurationErrorStatus)
     }
     switch outcome {
     case .help:
