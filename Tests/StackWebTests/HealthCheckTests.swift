@@ -71,6 +71,8 @@ import Testing
         let (status, json) = try Self.health(server)
         #expect(status == 503)
         #expect(Self.check(json, "cache")?["ok"] as? Bool == false, "\(json)")
+        // The system's words, and no path: `/healthz` is open to every client.
+        #expect(Self.check(json, "cache")?["detail"] as? String == "not a directory", "\(json)")
     }
 
     /// `--state` where it cannot be written, said in words rather than as a Foundation error.

@@ -62,17 +62,18 @@ final class ServerStatus: Sendable {
         return canWrite(folder: (path as NSString).deletingLastPathComponent, naming: naming)
     }
 
-    /// Nil when `folder` is there (or can be made) and files can be written in it.
+    /// Nil when `folder` is there (or can be made, as `mkdir -p` does) and files can be written in
+    /// it. With `mkdir` itself rather than Foundation, whose errors name the system's reason only
+    /// in a nested error.
     static func canWrite(folder: String, naming: Bool = false) -> String? {
-        var made: String?
-        if access(folder, F_OK) != 0 {
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            } catch {
-                made = words(for: error, path: naming ? folder : nil)
-            }
+        var made = ""
+        for part in folder.split(separator: "/", omittingEmptySubsequences: true) {
+            made += (made.isEmpty && !folder.hasPrefix("/") ? "" : "/") + part
+            if mkdir(made, 0o755) != 0, errno != EEXIST { return problem(errno, naming ? made : nil) }
         }
-        if let made { return made }
+        var info = stat()
+        guard stat(folder, &info) == 0 else { return problem(errno, naming ? folder : nil) }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { return problem(ENOTDIR, naming ? folder : nil) }
         return access(folder, W_OK) == 0 ? nil : problem(errno, naming ? folder : nil)
     }
 
@@ -80,21 +81,5 @@ final class ServerStatus: Sendable {
     static func problem(_ code: Int32, _ path: String?) -> String {
         let words = String(cString: strerror(code)).lowercased()
         return path.map { "\(words): \($0)" } ?? words
-    }
-
-    /// A Foundation file error said as the system would (`permission denied: /var/lib/x`).
-    static func words(for error: any Error, path: String?) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
-            underlying.domain == NSPOSIXErrorDomain
-        {
-            return problem(Int32(underlying.code), path.map { nsError.userInfo[NSFilePathErrorKey] as? String ?? $0 })
-        }
-        if nsError.domain == NSPOSIXErrorDomain { return problem(Int32(nsError.code), path) }
-        switch nsError.code {
-        case NSFileWriteNoPermissionError, NSFileReadNoPermissionError: return problem(EACCES, path)
-        case NSFileWriteVolumeReadOnlyError: return problem(EROFS, path)
-        default: return problem(EIO, path)
-        }
     }
 }

@@ -172,11 +172,9 @@ final class PhotoVariants: Sendable {
         // A request for it may have come between the check and the conversion.
         if FileManager.default.fileExists(atPath: variant.path) { return .success(variant) }
         Metrics.standard.variantMisses.add()
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
+        if let problem = ServerStatus.canWrite(folder: folder, naming: true) {
             Metrics.standard.conversions.add("failed")
-            return .failure(.failed("cannot create the cache folder: \(ServerStatus.words(for: error, path: folder))"))
+            return .failure(.failed("cannot write in the cache folder: \(problem)"))
         }
         // Written beside and renamed into place, so a reader never sees half a file.
         // The suffix names the format for libvips, so it stays last.
