@@ -85,4 +85,24 @@ import Testing
         #expect(start.errors.contains("permission denied: "), "\(start.errors)")
         #expect(!start.errors.contains("NSCocoaErrorDomain"), "\(start.errors)")
     }
+
+    /// With `--redis`: a `redis` check instead of `state`, failing (and `stackweb_redis_up 0`) once
+    /// Redis is gone.
+    @Test(.enabled(if: RedisServer.isInstalled, "needs redis-server"))
+    func aGroupChecksRedis() throws {
+        try RedisFanOutTests.withGroup { redis, owner, _ in
+            let http = HTTPTestClient(port: owner.port)
+            let healthy = try http.get("/healthz")
+            #expect(healthy.status == 200)
+            #expect(Self.check(try healthy.json(), "redis")?["ok"] as? Bool == true)
+            #expect(Self.check(try healthy.json(), "state") == nil)
+            #expect(RedisMetricsTests.value("stackweb_redis_up", in: try RedisMetricsTests.metrics(owner)) == 1)
+            redis.stop()
+            _ = try? http.post("/api/rooms/main/commands", json: #"{"command":"next"}"#)
+            #expect(PersistenceTests.eventually(10) { (try? http.get("/healthz").status) == 503 })
+            let json = try http.get("/healthz").json()
+            #expect(Self.check(json, "redis")?["ok"] as? Bool == false, "\(json)")
+            #expect(RedisMetricsTests.value("stackweb_redis_up", in: try RedisMetricsTests.metrics(owner)) == 0)
+        }
+    }
 }
