@@ -5,13 +5,22 @@ import StackWebServer
 
 /// Entry point: parse the configuration, start, print where to look, run until SIGINT/SIGTERM.
 private func run(waitForTermination: () -> Void) -> Never {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if let verb = arguments.first, verb == "backup" || verb == "restore" {
+        copyState(verb, Array(arguments.dropFirst()))
+    }
     let outcome: Configuration.Outcome
     do {
         outcome = try Configuration.parse(
             arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
     } catch {
-        StandardStream.error.write("stackweb: \(error)\n\(Configuration.usage)\n")
-        exit(2)
+        // One line, in the log's format as far as it could be read; the usage only on request:
+        // 60 lines in a journal bury the one that matters. 78 (EX_CONFIG): not restarted.
+        let format = Configuration.requestedLogFormat(
+            arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+        OperatorLog.standardError(format: format).record(
+            "config.invalid", "\(error) (stackweb --help lists the options)")
+        exit(Configuration.configurationErrorStatus)
     }
     switch outcome {
     case .help:
@@ -46,6 +55,32 @@ private func run(waitForTermination: () -> Void) -> Never {
         case .json: app.log.record("stop", "StackWeb stopped")
         }
         exit(0)
+    }
+}
+
+/// `stackweb backup FILE` and `stackweb restore FILE`, on the state `--state` (or `STACKWEB_STATE`)
+/// names: one line saying what was done, or why not (exit 1; 78 for a command line that is wrong).
+private func copyState(_ verb: String, _ arguments: [String]) -> Never {
+    let environment = ProcessInfo.processInfo.environment
+    let log = OperatorLog.standardError(
+        format: Configuration.requestedLogFormat(arguments: arguments, environment: environment))
+    guard let file = arguments.first, !file.hasPrefix("-"),
+        case .run(let configuration) = try? Configuration.parse(
+            arguments: Array(arguments.dropFirst()), environment: environment),
+        let state = configuration.statePath
+    else {
+        log.record("config.invalid", "usage: stackweb \(verb) FILE --state PATH (or STACKWEB_STATE)")
+        exit(Configuration.configurationErrorStatus)
+    }
+    do {
+        let done =
+            verb == "backup"
+            ? try StateBackup.backup(state: state, to: file) : try StateBackup.restore(state: state, from: file)
+        log.record("state.\(verb)", done)
+        exit(0)
+    } catch {
+        log.record("state.\(verb).failed", "\(error)")
+        exit(1)
     }
 }
 

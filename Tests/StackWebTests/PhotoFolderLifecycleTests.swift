@@ -65,8 +65,10 @@ import Testing
         let follower = try Follower(folder: folder)
         #expect(follower.names.count == 2)
         try FileManager.default.removeItem(atPath: folder)
-        #expect(follower.shows([]))
         #expect(PersistenceTests.eventually { follower.lines(containing: "is gone; waiting for it") == 1 })
+        // Gone is unavailable, not empty: the library (and so every room) keeps its photos.
+        #expect(follower.names.sorted() == ["2024/07/b.jpg", "a.jpg"])
+        #expect(follower.changes.withLock { $0.isEmpty })
         try Self.photos(folder, ["c.jpg", "2025/01/d.jpg"])
         #expect(follower.shows(["c.jpg", "2025/01/d.jpg"]))
         // Logged once, with the photos there when the folder was found (the copy may still be going on).
@@ -83,9 +85,10 @@ import Testing
         try Self.photos(folder, ["a.jpg"])
         let follower = try Follower(folder: folder)
         #expect(rename(folder, base + "/photos.old") == 0)
-        #expect(follower.shows([]))
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-        #expect(PersistenceTests.eventually { follower.lines(containing: "is back: 0 photos") == 1 })
+        // An empty folder in its place is an unmounted share's mount point, not a library emptied.
+        #expect(PersistenceTests.eventually { follower.lines(containing: "shows no photos; taken as not there") == 1 })
+        #expect(follower.names == ["a.jpg"])
         try Self.photos(folder, ["new.jpg"])
         #expect(follower.shows(["new.jpg"]))
         // The old folder's photos are not followed any more.
@@ -136,13 +139,17 @@ import Testing
         #expect(try server.http.get("/photos/\(id)").status == 404)
     }
 
-    @Test func anEmptiedFolderEmptiesTheStackAndRefills() throws {
+    /// A folder gone keeps the stack (its photos answer 503, "unavailable", not 404); a folder back
+    /// with other photos is a library changed.
+    @Test func aFolderGoneKeepsTheStackAndAnotherOneReplacesIt() throws {
         let folder = try Self.base() + "/photos"
         try Self.photos(folder, ["a.jpg", "b.jpg"])
         let server = try TestServer { $0.photos = folder }
         #expect(try server.snapshot()["count"] as? Int == 2)
         try FileManager.default.removeItem(atPath: folder)
-        #expect(try PersistenceTests.eventually(8) { try server.snapshot()["count"] as? Int == 0 })
+        let id = PhotoLibrary.id(of: "a.jpg")
+        #expect(PersistenceTests.eventually(8) { (try? server.http.get("/photos/\(id)").status) == 503 })
+        #expect(try server.snapshot()["count"] as? Int == 2)
         try Self.photos(folder, ["c.jpg"])
         #expect(try PersistenceTests.eventually(8) { try server.snapshot()["count"] as? Int == 1 })
     }

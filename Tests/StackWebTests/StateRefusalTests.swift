@@ -137,15 +137,25 @@ struct RefusedStart {
     var output: String
     var errors: String
 
-    init(arguments: [String], within seconds: Double) throws {
+    /// `asNobody`: run as the user `nobody` (through `setpriv`), so that a root test run meets
+    /// the permissions an ordinary user does.
+    init(arguments: [String], within seconds: Double, asNobody: Bool = false) throws {
         let process = Process()
         let buildFolder = URL(
             fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         ).deletingLastPathComponent()
-        process.executableURL = buildFolder.appendingPathComponent("stackweb")
-        process.arguments =
+        let binary = buildFolder.appendingPathComponent("stackweb")
+        let standard =
             ["--port", "0", "--resources", TestServer.repositoryRoot.appendingPathComponent("Resources").path]
             + arguments
+        if asNobody {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments =
+                ["--reuid", "65534", "--regid", "65534", "--clear-groups", binary.path] + standard
+        } else {
+            process.executableURL = binary
+            process.arguments = standard
+        }
         let (output, errors) = (Pipe(), Pipe())
         process.standardOutput = output
         process.standardError = errors

@@ -7,15 +7,15 @@ extension Application {
     /// already be fetched.
     static func watch(
         folder: String, order: PhotoLibrary.Order, rescan: Double?, library: Locked<PhotoLibrary>,
-        scanner: PhotoScanner?, index: PhotoIndex?, reading: Locked<Bool>, maxPixels: Int, rooms: RoomRegistry,
-        log: OperatorLog
+        scanner: PhotoScanner?, index: PhotoIndex?, reading: Locked<Bool>, status: ServerStatus, maxPixels: Int,
+        rooms: RoomRegistry, log: OperatorLog
     ) -> LiveFolder? {
         var timing = FolderWatcher.Timing()
         timing.rescan = rescan
         do {
             return try LiveFolder(
                 folder: folder, order: order, library: library, scanner: scanner, index: index, reading: reading,
-                timing: timing, maxPixels: maxPixels,
+                status: status, timing: timing, maxPixels: maxPixels,
                 log: log
             ) {
                 change, new in
@@ -26,7 +26,10 @@ extension Application {
             // Nobody will go on reading what the start-up scan left: read it now.
             if var scanner, scanner.hasBacklog {
                 scanner.inspectionBudget = nil
-                defer { reading.withLock { $0 = false } }
+                defer {
+                    reading.withLock { $0 = false }
+                    status.remaining.withLock { $0 = 0 }
+                }
                 var change = scanner.scan(folders: []) ?? LibraryChange()
                 change.complete = true
                 library.withLock { $0 = scanner.library }

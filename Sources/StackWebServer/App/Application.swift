@@ -47,7 +47,7 @@ public final class Application {
     /// only the operator can fix (a `--state` that is not ours), which a supervisor must not
     /// restart in a loop; 1 for what may pass by itself (Redis unreachable, a port in use).
     public static func exitStatus(for error: any Error) -> Int32 {
-        error is StateRefusal ? 78 : 1
+        error is StateRefusal || error is Configuration.Failure ? 78 : 1
     }
 
     /// The SQLite database at `--state`, or memory only without it. A database that cannot be opened
@@ -60,6 +60,10 @@ public final class Application {
             return try RedisRoomStore(connection: RedisConnection(url: redis), defaultStyle: configuration.style)
         }
         guard let path = configuration.state else { return MemoryRoomStore() }
+        // Said in words (`permission denied: PATH`), not as the Foundation error SQLiteStore meets.
+        if let problem = ServerStatus.canWrite(beside: path, naming: true) {
+            throw Configuration.Failure(description: "cannot keep the state at \(path): \(problem)")
+        }
         do {
             return try SQLiteStore(path: path, defaultStyle: configuration.style, log: log)
         } catch let error as SQLiteError where !error.isBusy {
@@ -112,6 +116,10 @@ public final class Application {
         let library = Locked(scanner.library)
         let reading = Locked(scanner.hasBacklog)
         photosReading = reading
+        let status = ServerStatus(
+            statePath: configuration.redis == nil ? configuration.state : nil, cacheFolder: cacheFolder,
+            cacheLimit: configuration.cacheSize)
+        status.remaining.withLock { $0 = scanner.backlogCount }
         let stage = configuration.stage
         let style = configuration.style
         let transition = configuration.transition
@@ -125,7 +133,8 @@ public final class Application {
             slideshowInterval: configuration.interval.map { $0 * 1000 },
             maxCards: configuration.maxCards)
         let photoAnswers = PhotoAnswers(
-            variants: PhotoVariants(cacheFolder: cacheFolder, cacheLimit: configuration.cacheSize))
+            variants: PhotoVariants(cacheFolder: cacheFolder, cacheLimit: configuration.cacheSize),
+            folderPresent: status.folderPresent, log: log)
         let groupStore = store as? RedisRoomStore
         var group: RedisGroup?
         if let redis = configuration.redis, let instanceID {
@@ -175,7 +184,7 @@ public final class Application {
             filter: .standard(
                 extraHosts: configuration.allowedHosts, hostname: NetworkAddresses.hostname(),
                 scheme: tls == nil ? "http" : "https"),
-            photosReading: reading)
+            photosReading: reading, status: status)
         server = try HTTPServer(
             host: configuration.host, port: configuration.port, limits: limits, tls: tls,
             security: SecurityHeaders(allowsEmbedding: configuration.allowEmbedding), responder: router)
@@ -190,7 +199,8 @@ public final class Application {
 
         watcher = Application.watch(
             folder: folder, order: configuration.order, rescan: configuration.rescan, library: library,
-            scanner: scanner, index: index, reading: reading, maxPixels: configuration.maxPixels, rooms: rooms,
+            scanner: scanner, index: index, reading: reading, status: status, maxPixels: configuration.maxPixels,
+            rooms: rooms,
             log: log)
         sleep?.start { [rooms] asleep in
             for room in rooms.all { _ = try? room.handle(.sleepChanged(asleep: asleep)) }
@@ -260,10 +270,29 @@ public final class Application {
     /// The start as one `start` event: where to look, as `addressLines` says it to a log (the control
     /// URL without its token).
     public func logStart() {
-        let lines = addressLines(toTerminal: false).map { $0.trimmingCharacters(in: .whitespaces) }
         log.record(
             "start", "StackWeb \(Configuration.version) listening on \(url)",
-            ["version": .string(Configuration.version), "url": .string(url), "addresses": .strings(lines)])
+            ["version": .string(Configuration.version), "url": .string(url), "addresses": .objects(addresses())])
+    }
+
+    /// Where to look, as data: each address a viewer (`view`) or the operator (`control`, without
+    /// its token) opens, and with `--redis` the group this instance belongs to.
+    func addresses() -> [KeyValuePairs<String, String>] {
+        let wildcard = server.boundAddress == "0.0.0.0" || server.boundAddress == "::"
+        var hosts = wildcard ? NetworkAddresses.lanIPv4() : []
+        if wildcard, let name = NetworkAddresses.mdnsName() { hosts.append(name) }
+        if !wildcard, !configuration.isLoopback { hosts.append(configuration.host) }
+        if hosts.isEmpty { hosts.append(shownHost) }
+        var records: [KeyValuePairs<String, String>] = hosts.map {
+            ["kind": "view", "url": "\(scheme)://\($0):\(server.port)/"]
+        }
+        if let redis = configuration.redis, let instanceID {
+            records.append(["kind": "group", "instance": instanceID, "redis": redis.description])
+        }
+        if controlToken != nil {
+            records.append(["kind": "control", "url": "\(scheme)://\(hosts[0]):\(server.port)/?token=<token>"])
+        }
+        return records
     }
 
     /// Closes every viewer's stream, then stops the server.

@@ -14,7 +14,11 @@ enum CommandLineHelp {
             return [first] + lines.dropFirst().map { String(repeating: " ", count: 2 + column) + $0 }
         }
         let note = wrap(environmentNote(for: options), width: lineWidth)
-        return (["Usage: stackweb [options]", ""] + rows + [""] + note).joined(separator: "\n")
+        let usage = [
+            "Usage: stackweb [options]", "       stackweb backup FILE --state PATH",
+            "       stackweb restore FILE --state PATH", "",
+        ]
+        return (usage + rows + [""] + note).joined(separator: "\n")
     }
 
     /// The README's section: a synopsis, then a table of every option.

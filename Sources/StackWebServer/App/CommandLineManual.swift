@@ -22,8 +22,14 @@ enum CommandLineManual {
             """
             \\fBstackweb\\fR serves a Canvas page that shows a stack of photos and pushes every change to \
             every browser open on the same room over Server-Sent Events. It prints the addresses to open \
-            when it starts and runs until SIGINT or SIGTERM.
+            when it starts and runs until SIGINT or SIGTERM. A configuration it cannot run with is one \
+            line and exit status 78.
             """,
+            ".SH COMMANDS",
+            ".TP", #"\fBstackweb backup\fR \fIFILE\fR \fB\-\-state\fR \fIPATH\fR"#,
+            "copies the state database to FILE while the server runs (SQLite's online backup)",
+            ".TP", #"\fBstackweb restore\fR \fIFILE\fR \fB\-\-state\fR \fIPATH\fR"#,
+            "puts such a copy back while no server runs, once it is checked whole and StackWeb's",
             ".SH OPTIONS",
         ]
         for option in options {

@@ -36,6 +36,25 @@ extension Configuration {
         return .run(config)
     }
 
+    /// The exit status of a configuration the server cannot run with (`EX_CONFIG`): a supervisor
+    /// told `RestartPreventExitStatus=78` does not restart it in a loop.
+    public static let configurationErrorStatus: Int32 = 78
+
+    /// The `--log-format` asked for (`STACKWEB_LOG_FORMAT`, then the arguments), read on its own so
+    /// that a configuration refused for another reason is still reported in it.
+    public static func requestedLogFormat(arguments: [String], environment: [String: String]) -> OperatorLog.Format {
+        var format = environment["STACKWEB_LOG_FORMAT"].flatMap(OperatorLog.Format.init(rawValue:)) ?? .text
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            if argument == "--log-format", let value = remaining.popFirst() {
+                format = OperatorLog.Format(rawValue: value) ?? format
+            } else if argument.hasPrefix("--log-format=") {
+                format = OperatorLog.Format(rawValue: String(argument.dropFirst("--log-format=".count))) ?? format
+            }
+        }
+        return format
+    }
+
     /// A secret on the command line is in `ps` for every local user to read: said at start, with
     /// where to put it instead. (The environment and files are the owner's only.)
     private static func secretWarning(_ name: String, _ value: String) -> String? {

@@ -48,6 +48,8 @@ public struct Configuration: Equatable, Sendable {
     var rescan: Double? = 300
     /// File the rooms' lasting state is saved to; `nil` keeps it in memory only.
     var state: String?
+    /// `--state`, for `stackweb backup` and `restore`.
+    public var statePath: String? { state }
     var heartbeatSeconds = 15.0
     /// A room nobody has watched or touched for this long is unloaded (its state stays saved).
     var idleUnloadSeconds = 600.0

@@ -21,8 +21,17 @@ final class PhotoAnswers: Sendable {
     private let files = WorkerPool(
         name: "stackweb-files", threads: PhotoAnswers.fileThreads, capacity: PhotoAnswers.maxQueuedRequests)
 
-    init(variants: PhotoVariants) {
+    /// Failed conversions, said to the operator: at most one line a minute, with how many more.
+    private let failures: ThrottledLog
+
+    /// Whether the photo folder is there (`ServerStatus.folderPresent`): a photo that cannot be
+    /// opened while it is away is unavailable (503, come back), not gone (404).
+    private let folderPresent: Locked<Bool>
+
+    init(variants: PhotoVariants, folderPresent: Locked<Bool> = Locked(true), log: OperatorLog = .silent) {
         self.variants = variants
+        self.folderPresent = folderPresent
+        failures = ThrottledLog(log: log, event: "photo.conversion.failed", interval: 60)
     }
 
     /// What a request asked of one photo.
@@ -65,13 +74,35 @@ final class PhotoAnswers: Sendable {
     }
 
     private func work(_ ask: Ask, complete: @escaping @Sendable (Response) -> Void) {
-        let gone = Response.error(404, "photo \(ask.entry.photo.id.prefix(40)) is gone")
+        // In the library but not to be opened while its folder is away (unplugged, unmounted):
+        // the room keeps its card, and the page is told to come back. Else it is gone (or was
+        // swapped for what is not served: a link, a FIFO).
+        let away = !folderPresent.withLock { $0 }
+        let unavailable =
+            away
+            ? Self.busy(503, "photos unavailable: the photo folder is not there")
+            : Response.error(404, "photo \(ask.entry.photo.id.prefix(40)) is gone")
         guard let box = ask.box else {
-            guard let original = Self.open(ask.entry) else { return complete(gone) }
+            guard let original = Self.open(ask.entry) else { return complete(unavailable) }
             return complete(Self.original(ask.entry, original))
         }
         variants.asked.note(AskedSizes.Size(width: box.width, height: box.height, acceptsWebP: ask.acceptsWebP))
-        guard let (original, variant) = open(ask.entry, box: box, webP: ask.acceptsWebP) else { return complete(gone) }
+        guard let (original, variant) = open(ask.entry, box: box, webP: ask.acceptsWebP) else {
+            // A variant made while it was there still shows it.
+            if away, let variant = cachedVariant(ask.entry, box: box, webP: ask.acceptsWebP),
+                let cached = OpenedFile.open(path: variant.path)
+            {
+                Metrics.standard.variantHits.add()
+                return complete(
+                    Response(
+                        status: 200,
+                        headers: [
+                            ("ETag", variant.etag), ("Cache-Control", "public, max-age=2592000"), ("Vary", "Accept"),
+                            ("Content-Type", variant.format.contentType),
+                        ], body: .file(cached)))
+            }
+            return complete(unavailable)
+        }
         // Long-lived: a replaced file gets a new `?v=` in its card's src, so its URL changes.
         let headers = [("ETag", variant.etag), ("Cache-Control", "public, max-age=2592000"), ("Vary", "Accept")]
         if ask.ifNoneMatch?.contains(variant.etag) == true { return complete(Response(status: 304, headers: headers)) }
@@ -92,7 +123,9 @@ final class PhotoAnswers: Sendable {
             case .failure(.busy):
                 complete(Self.busy(429, PhotoVariants.Failure.busy.description))
             case .failure(let failure):
-                complete(.error(500, failure.description))
+                // The details (paths, libvips' words) are for the operator's log, not for a client.
+                self.failures.record("cannot resize photo \(ask.entry.relative): \(failure.description)")
+                complete(.error(500, "this photo could not be resized"))
             }
         }
     }
@@ -108,6 +141,15 @@ final class PhotoAnswers: Sendable {
             return nil
         }
         return (original, variant)
+    }
+
+    /// The variant made earlier of `entry` as it was when last seen, found by its identity then.
+    private func cachedVariant(_ entry: PhotoLibrary.Entry, box: (width: Int, height: Int), webP: Bool)
+        -> PhotoVariants.Variant?
+    {
+        let longSide = PhotoVariants.longSide(box: box, photoWidth: entry.photo.width, photoHeight: entry.photo.height)
+        let format = PhotoVariants.Format.chosen(acceptsWebP: webP, longSide: longSide)
+        return variants.variant(identity: entry.identity, longSide: longSide, format: format)
     }
 
     /// The photo folder is a guest's playground: no link below it is followed, nothing but a regular

@@ -14,6 +14,8 @@ struct Router: RequestResponder {
     let filter: RequestFilter
     /// Whether the folder watcher is still reading photos it found (`stackweb_photos_reading`).
     var photosReading = Locked(false)
+    /// The state, cache and photo folder as `/healthz` and `/metrics` report them.
+    var status = ServerStatus()
 
     func refusal(forHead request: Request) -> Response? {
         guard let refusal = headRefusal(request) else { return nil }
@@ -107,19 +109,10 @@ struct Router: RequestResponder {
         }
     }
 
-    /// Liveness, plus the versions a page compares with its own. 503 "degraded" while changes
-    /// cannot be kept (a full disk): a monitor or a load balancer sees it, and it clears by itself.
-    private func health() -> Response {
-        let failure = rooms.store.failure ?? rooms.group?.failure
-        var writer = JSONWriter()
-        writer.object { json in
-            json.field("status", failure == nil ? "ok" : "degraded")
-            if let failure { json.field("reason", "saving state fails: \(failure.description)") }
-            json.field("version", Configuration.version)
-            json.field("pageVersion", staticFiles.version)
-        }
-        return .json(writer.bytes, status: failure == nil ? 200 : 503)
-    }
+    /// Liveness, each check and the versions a page compares with its own (`healthAnswer`). 503
+    /// "degraded" while a check fails (a full disk, the photo folder gone): a monitor or a load
+    /// balancer sees it, and it clears by itself.
+    private func health() -> Response { healthAnswer() }
 
     private func events(of room: Room, request: Request) -> Response {
         guard room.viewerCount < RoomSettings.maxViewers else {
@@ -419,6 +412,7 @@ struct Router: RequestResponder {
         for room in all.sorted(by: { $0.name < $1.name }) {
             text += "stackweb_viewers{room=\"\(room.name)\"} \(room.viewerCount)\n"
         }
+        text += statusGauges()
         text += Metrics.standard.render()
         return Response(
             status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: .bytes(Array(text.utf8)))

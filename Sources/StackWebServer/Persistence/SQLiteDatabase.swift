@@ -9,10 +9,10 @@ import CSQLiteSystem
 final class SQLiteDatabase {
     private let handle: OpaquePointer
 
-    /// Opens (creating if needed) the database at `path`.
-    init(path: String) throws(SQLiteError) {
+    /// Opens (creating if needed, unless `existing`) the database at `path`.
+    init(path: String, existing: Bool = false) throws(SQLiteError) {
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = SQLITE_OPEN_READWRITE | (existing ? 0 : SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let error = SQLiteError(code: code, message: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "")
@@ -54,6 +54,31 @@ final class SQLiteDatabase {
             try? execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// Copies this whole database into `target` with SQLite's online backup API, a hundred pages
+    /// a step: other connections keep reading and writing between steps (a step that meets a
+    /// writer waits a moment and goes on; one that meets a change starts the copy again, which is
+    /// what keeps it consistent).
+    func copy(into target: SQLiteDatabase) throws(SQLiteError) {
+        guard let backup = sqlite3_backup_init(target.handle, "main", handle, "main") else {
+            throw SQLiteError(
+                code: sqlite3_errcode(target.handle), message: String(cString: sqlite3_errmsg(target.handle)))
+        }
+        var code = SQLITE_OK
+        repeat {
+            code = sqlite3_backup_step(backup, 100)
+            if code == SQLITE_BUSY || code == SQLITE_LOCKED { sqlite3_sleep(20) }
+        } while code == SQLITE_OK || code == SQLITE_BUSY || code == SQLITE_LOCKED
+        let finished = sqlite3_backup_finish(backup)
+        try target.check(code == SQLITE_DONE ? finished : code)
+    }
+
+    /// The first row of a query that answers one text (`PRAGMA integrity_check`).
+    func textPragma(_ name: String) throws(SQLiteError) -> String {
+        let statement = try prepare("PRAGMA \(name)")
+        guard try statement.step() else { return "" }
+        return statement.text(0)
     }
 
     fileprivate func check(_ code: Int32) throws(SQLiteError) {

@@ -21,6 +21,8 @@ final class SQLiteStore: RoomStore {
     private let writer: SQLiteRoomWriter
     private let shared: Locked<Shared>
     private let log: OperatorLog
+    /// Held (shared) while the store is open: `stackweb restore` refuses while it is.
+    private let lock: StateLock?
 
     private struct Shared {
         /// Every room's latest saved state, what `load` answers (committed or not).
@@ -49,6 +51,8 @@ final class SQLiteStore: RoomStore {
     init(path: String, defaultStyle: StyleName, log: OperatorLog) throws {
         self.path = path
         self.log = log
+        lock = try? StateLock(state: path)
+        _ = lock?.shared()
         let imported = try StateFileImport.takeJSONStateFile(
             at: path, defaultStyle: defaultStyle, log: log.messages(as: "state.imported"))
         try FileManager.default.createDirectory(

@@ -4,6 +4,11 @@ import Foundation
 /// the shared library and reports each change, and says once when the folder goes away and when it
 /// is back.
 ///
+/// A folder that went away (a USB stick unplugged, a share unmounted) or that comes back empty (the
+/// bare mount point an unmounted share leaves) is a library that is unavailable, not one whose every
+/// photo was deleted: the rooms are told nothing, keep their order, front card and pause, and the
+/// library keeps its entries (cached variants can still be served) until the folder is back.
+///
 /// Everything but `stop` runs on the watcher's thread; the scanner sits behind a lock only so that
 /// the compiler can check that.
 final class LiveFolder: Sendable {
@@ -19,6 +24,12 @@ final class LiveFolder: Sendable {
     private let index: PhotoIndex?
     /// Whether files found wait to be read; set after each scan.
     private let reading: Locked<Bool>
+    /// Whether the folder is there with its photos; false from `.gone` until a return that found photos.
+    private let available: Locked<Bool>
+    /// Photos found and not read yet, after each scan.
+    private let remaining: Locked<Int>
+    /// Whether the folder back empty was logged (once until it holds photos again).
+    private let emptyReported = Locked(false)
     /// Photos with more pixels are skipped (`--max-pixels`).
     private let maxPixels: Int
     /// Seconds of reading new files per turn of the watcher's loop: between turns it notices `stop`.
@@ -28,10 +39,12 @@ final class LiveFolder: Sendable {
     /// library, with the change and the new library, so a photo it names can already be fetched.
     /// `scanner`: the start-up scan's, whose library `library` holds and whose backlog of files to
     /// read the watcher's thread goes on with; nil: a new one reusing `library`'s verdicts.
-    /// `index`: where verdicts are kept across restarts.
+    /// `index`: where verdicts are kept across restarts. `status`: told whether the folder is there
+    /// and how many photos wait to be read.
     init(
         folder: String, order: PhotoLibrary.Order, library: Locked<PhotoLibrary>, scanner started: PhotoScanner? = nil,
-        index: PhotoIndex? = nil, reading: Locked<Bool> = Locked(false), timing: FolderWatcher.Timing,
+        index: PhotoIndex? = nil, reading: Locked<Bool> = Locked(false), status: ServerStatus = ServerStatus(),
+        timing: FolderWatcher.Timing,
         maxPixels: Int = PhotoInspector.defaultMaxPixels, log: OperatorLog,
         onChange: @escaping @Sendable (LibraryChange, PhotoLibrary) -> Void
     ) throws {
@@ -40,6 +53,8 @@ final class LiveFolder: Sendable {
         self.library = library
         self.index = index
         self.reading = reading
+        available = status.folderPresent
+        remaining = status.remaining
         self.maxPixels = maxPixels
         self.log = log
         self.onChange = onChange
@@ -62,6 +77,9 @@ final class LiveFolder: Sendable {
     /// Whether files found are still being read (a first start on a new library, a big copy).
     var isReading: Bool { reading.withLock { $0 } }
 
+    /// Whether the folder is there (false while it is gone, or back empty after holding photos).
+    var isAvailable: Bool { available.withLock { $0 } }
+
     func stop() {
         watcher.withLock { $0 }?.stop()
     }
@@ -74,8 +92,8 @@ final class LiveFolder: Sendable {
             reading.withLock { $0 = false }
             let old = library.withLock { $0 }
             lastSeen.withLock { $0 = old.entries.isEmpty ? $0 : old }
+            available.withLock { $0 = false }
             log.record("folder.gone", "photo folder \(folder) is gone; waiting for it", ["folder": .string(folder)])
-            publish(LibraryChange(from: old, to: PhotoLibrary(entries: [])), library: PhotoLibrary(entries: []))
             return FolderWatcher.Followup()
         case .attached:
             // The folder is a symbolic link swapped since the scanner was made (before the watcher's
@@ -83,31 +101,13 @@ final class LiveFolder: Sendable {
             let moved = scanner.withLock { $0.map { $0.root != PhotoScanner.realPath(folder) } ?? false }
             if moved {
                 let current = library.withLock { $0 }
-                scanner.withLock {
-                    $0 = PhotoScanner(
-                        folder: folder, order: order, reusing: current, shown: true, index: index, maxPixels: maxPixels,
-                        log: log.messages(as: "photo.skipped"))
-                    $0?.inspectionBudget = Self.inspectionBudget
-                }
+                scanner.withLock { $0 = makeScanner(reusing: current) }
             }
-            let returning = scanner.withLock { $0 == nil }
-            if returning {
-                let previous = lastSeen.withLock { $0 }
-                scanner.withLock {
-                    $0 = PhotoScanner(
-                        folder: folder, order: order, reusing: previous, index: index, maxPixels: maxPixels,
-                        log: log.messages(as: "photo.skipped"))
-                    $0?.inspectionBudget = Self.inspectionBudget
-                }
-            }
-            let pending = scan { $0.scanAll() }
-            if returning {
-                let count = library.withLock { $0.entries.count }
-                log.record(
-                    "folder.back", "photo folder \(folder) is back: \(count) photos",
-                    ["folder": .string(folder), "photos": .int(count)])
-            }
-            return pending
+            if scanner.withLock({ $0 == nil }) { return reattach() }
+            return scan { $0.scanAll() }
+        case _ where scanner.withLock({ $0 == nil }) && lastSeen.withLock({ $0 != nil }):
+            // Back empty: photos copied or a share mounted into it since are looked for whole.
+            return reattach()
         case .changed(let folders, let closed):
             return scan { $0.scan(folders: folders, closed: closed) }
         case .rescan:
@@ -119,6 +119,49 @@ final class LiveFolder: Sendable {
         }
     }
 
+    /// A scanner for the folder that shows `shown` now, its verdicts reused.
+    private func makeScanner(reusing shown: PhotoLibrary?) -> PhotoScanner? {
+        var made = PhotoScanner(
+            folder: folder, order: order, reusing: shown, shown: true, index: index, maxPixels: maxPixels,
+            log: log.messages(as: "photo.skipped"))
+        made?.inspectionBudget = Self.inspectionBudget
+        return made
+    }
+
+    /// The folder is there again: scanned whole against what the rooms still show, so that photos
+    /// unchanged meanwhile change nothing. Found empty, it is taken as still away (an unmounted
+    /// share's mount point): nothing is told, and the next event looks again.
+    private func reattach() -> FolderWatcher.Followup {
+        let previous = lastSeen.withLock { $0 }
+        guard let attempt = makeScanner(reusing: previous) else { return FolderWatcher.Followup() }
+        var trial = attempt
+        let found = trial.scanAll()
+        let followup = FolderWatcher.Followup(settle: !trial.pendingFolders.isEmpty, more: trial.hasBacklog)
+        if let previous, !previous.entries.isEmpty, trial.library.entries.isEmpty {
+            if available.withLock({ $0 }) || !emptyReported.withLock({ $0 }) {
+                emptyReported.withLock { $0 = true }
+                log.record(
+                    "folder.empty", "photo folder \(folder) shows no photos; taken as not there until it does",
+                    ["folder": .string(folder)])
+            }
+            return followup
+        }
+        emptyReported.withLock { $0 = false }
+        available.withLock { $0 = true }
+        lastSeen.withLock { $0 = nil }
+        scanner.withLock { $0 = trial }
+        remaining.withLock { $0 = trial.backlogCount }
+        var change = found ?? LibraryChange()
+        change.complete = !followup.more
+        reading.withLock { $0 = followup.more }
+        if !change.isEmpty || change.complete { publish(change, library: trial.library) }
+        let count = trial.library.entries.count
+        log.record(
+            "folder.back", "photo folder \(folder) is back: \(count) photos",
+            ["folder": .string(folder), "photos": .int(count)])
+        return followup
+    }
+
     /// Runs `body` on the scanner, publishes what changed; answers what is left to do. The scan that
     /// ends the reading says so (`LibraryChange.complete`), and `reading` turns false only after
     /// the rooms were told: a room restored meanwhile still waits for the photos of that scan.
@@ -128,11 +171,26 @@ final class LiveFolder: Sendable {
             let change = body(&current)
             scanner = current
             let followup = FolderWatcher.Followup(settle: !current.pendingFolders.isEmpty, more: current.hasBacklog)
+            remaining.withLock { $0 = current.backlogCount }
             return (change, current.library, followup)
         }
         guard let (found, new, followup) = outcome else {
             reading.withLock { $0 = false }
             return FolderWatcher.Followup()
+        }
+        let old = library.withLock { $0 }
+        if new.entries.isEmpty, !old.entries.isEmpty {
+            // Every photo gone at once is a share that stopped answering or was unmounted beneath
+            // its mount point, not an owner emptying the frame: the folder is away, not empty.
+            scanner.withLock { $0 = nil }
+            reading.withLock { $0 = false }
+            lastSeen.withLock { $0 = old }
+            available.withLock { $0 = false }
+            emptyReported.withLock { $0 = true }
+            log.record(
+                "folder.empty", "photo folder \(folder) shows no photos; taken as not there until it does",
+                ["folder": .string(folder)])
+            return followup
         }
         var change = found ?? LibraryChange()
         change.complete = reading.withLock { $0 } && !followup.more

@@ -52,6 +52,9 @@ struct PhotoScanner {
     /// Whether files wait to be read.
     var hasBacklog: Bool { !waiting.isEmpty }
 
+    /// How many files wait to be read.
+    var backlogCount: Int { waiting.count }
+
     /// Folders holding files that are not complete yet.
     var pendingFolders: Set<String> { Set(pending.keys.map(Self.parent)) }
 
@@ -118,8 +121,11 @@ struct PhotoScanner {
         }
         inspect(&pass)
         if !known.isEmpty {
-            // The first scan after a restart or a return: what was shown and is not there is gone.
-            for entry in library.entries where accepted[entry.relative] == nil { pass.removed.insert(entry.photo.id) }
+            // The first scan after a restart or a return: what was shown and is not there is gone
+            // (unless a folder could not be listed: then nobody knows).
+            for entry in library.entries where accepted[entry.relative] == nil && !pass.unlisted {
+                pass.removed.insert(entry.photo.id)
+            }
             known = [:]
         }
         if let paths = indexed {
@@ -155,10 +161,14 @@ struct PhotoScanner {
     }
 
     private mutating func list(_ folder: String, recursive: Bool, into pass: inout Pass) {
-        let listed = FolderListing(path: folder.isEmpty ? root : root + "/" + folder)
-        if listed == nil { pass.unlisted = true }
-        let listing = listed ?? FolderListing()
-        let prefix = folder.isEmpty ? "" : folder + "/"
+        // A folder that cannot be listed (a share answering with errors) keeps what it held: a
+        // folder really deleted is dropped by its parent's listing.
+        guard let listing = FolderListing(path: folder.isEmpty ? root : root + "/" + folder) else {
+            pass.unlisted = true
+            for name in files[folder] ?? [] { pass.listed.insert(prefix(folder) + name) }
+            return
+        }
+        let prefix = prefix(folder)
         for name in listing.undecodable where undecodable.insert(prefix + name).inserted {
             log("skipping \(root)/\(prefix)\(name): its name is not UTF-8")
         }
@@ -249,6 +259,9 @@ struct PhotoScanner {
         for name in files.removeValue(forKey: folder) ?? [] { forget(folder + "/" + name, &pass) }
         for name in subfolders.removeValue(forKey: folder) ?? [] { drop(folder + "/" + name, &pass) }
     }
+
+    /// What a name in `folder` is prefixed with to be a path below the root.
+    private func prefix(_ folder: String) -> String { folder.isEmpty ? "" : folder + "/" }
 
     /// `folder` with symbolic links resolved: what the photo index is keyed by.
     static func realPath(_ folder: String) -> String {

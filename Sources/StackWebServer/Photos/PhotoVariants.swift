@@ -111,7 +111,12 @@ final class PhotoVariants: Sendable {
     func variant(of original: String, longSide: Int, format: Format = .jpeg) -> Variant? {
         var info = stat()
         guard stat(original, &info) == 0 else { return nil }
-        let identity = "\(info.st_dev)-\(info.st_ino)-\(info.st_size)-\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+        return variant(identity: FileIdentity(info), longSide: longSide, format: format)
+    }
+
+    /// The variant of the file that had `identity`, whether or not that file can be opened now.
+    func variant(identity file: FileIdentity, longSide: Int, format: Format = .jpeg) -> Variant? {
+        let identity = "\(file.device)-\(file.inode)-\(file.size)-\(file.seconds).\(file.nanoseconds)"
         let key = FNV1a.hex(Array(identity.utf8))
         let name = "\(key)-\(longSide).\(format.rawValue)"
         cache.used(name)
@@ -133,7 +138,8 @@ final class PhotoVariants: Sendable {
         if FileManager.default.fileExists(atPath: variant.path) { return finish(variant, .success(variant)) }
         var header = CVipsHeader()
         guard CVips_readHeader(original, &header) == 0 else {
-            return finish(variant, .failure(.failed("cannot read \(original)")))
+            Metrics.standard.conversions.add("failed")
+            return finish(variant, .failure(.failed("cannot read its header")))
         }
         let queued = budget.run(cost: Self.cost(of: header, longSide: variant.longSide)) { [self] in
             finish(variant, Self.convert(variant, from: original, cache: cache, folder: cacheFolder))
@@ -166,10 +172,9 @@ final class PhotoVariants: Sendable {
         // A request for it may have come between the check and the conversion.
         if FileManager.default.fileExists(atPath: variant.path) { return .success(variant) }
         Metrics.standard.variantMisses.add()
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            return .failure(.failed("cannot create \(folder): \(error)"))
+        if let problem = ServerStatus.canWrite(folder: folder, naming: true) {
+            Metrics.standard.conversions.add("failed")
+            return .failure(.failed("cannot write in the cache folder: \(problem)"))
         }
         // Written beside and renamed into place, so a reader never sees half a file.
         // The suffix names the format for libvips, so it stays last.

@@ -52,6 +52,8 @@ final class VariantCache: Sendable {
         let over = state.withLock { state -> Bool in
             state.lastUse[name] = now
             state.total = state.total.map { $0 + bytes }
+            // Current between counts: an alert on the cache's size must not wait for a prune.
+            if let total = state.total { Metrics.standard.variantBytes.set(Int(total)) }
             return (state.total ?? 0) > limit
         }
         if over { schedulePrune() }

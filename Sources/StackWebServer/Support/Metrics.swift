@@ -28,7 +28,7 @@ final class Metrics: Sendable {
     let streamResumes = LabeledCounter(
         "stackweb_sse_resumes_total",
         "Streams reopened with a Last-Event-ID: `replay` sent what was missed, `snapshot` a fresh snapshot.",
-        labels: ["kind"])
+        labels: ["kind"], initial: [["replay"], ["snapshot"]])
     let viewersDropped = Counter(
         "stackweb_sse_viewers_dropped_total", "Viewers disconnected because they fell behind (1 MiB queued).")
     let roomsLoaded = Counter("stackweb_rooms_loaded_total", "Rooms whose stack was made or restored in memory.")
@@ -46,14 +46,15 @@ final class Metrics: Sendable {
     let conversions = LabeledCounter(
         "stackweb_photo_conversions_total",
         "Resized photo variants asked of libvips, by result: `ok`, `failed`, or `busy` (refused with 429, too many waiting).",
-        labels: ["result"])
+        labels: ["result"], initial: [["ok"], ["failed"], ["busy"]])
     let conversionDuration = Histogram(
         "stackweb_photo_conversion_duration_seconds", "Time libvips took to make one resized variant.")
     let variantHits = Counter("stackweb_variant_cache_hits_total", "Resized photos answered from the disk cache.")
     let variantMisses = Counter("stackweb_variant_cache_misses_total", "Resized photos that had to be made.")
     let variantEvictions = Counter(
         "stackweb_variant_cache_evictions_total", "Resized photos removed to keep the cache under its size.")
-    let variantBytes = Gauge("stackweb_variant_cache_bytes", "Bytes the cache of resized photos holds (last count).")
+    let variantBytes = Gauge(
+        "stackweb_variant_cache_bytes", "Bytes the cache of resized photos holds (counted, plus variants made since).")
     let rateLimited = Counter(
         "stackweb_rate_limited_total", "Pointer POSTs refused with 429 as too many from one viewer or address.")
     // With --redis only (they stay 0 otherwise).
@@ -64,7 +65,7 @@ final class Metrics: Sendable {
     let redisErrors = LabeledCounter(
         "stackweb_redis_command_errors_total",
         "Redis commands that failed: `unavailable` (no connection, a timeout) or `refused` (an error reply).",
-        labels: ["kind"])
+        labels: ["kind"], initial: [["unavailable"], ["refused"]])
     let redisDuration = Histogram(
         "stackweb_redis_command_duration_seconds",
         "Round trip of one pipeline of Redis commands (blocking reads of streams left out).")
@@ -114,10 +115,13 @@ extension Metrics {
         let name: String
         let help: String
         let labels: [String]
-        private let counts = Locked<[[String]: Int]>([:])
+        private let counts: Locked<[[String]: Int]>
 
-        init(_ name: String, _ help: String, labels: [String]) {
+        /// `initial`: the label values shown at 0 from the start, so that an alert's `rate()` has a
+        /// series to work on before the first event (a fixed set; others appear when counted).
+        init(_ name: String, _ help: String, labels: [String], initial: [[String]] = []) {
             (self.name, self.help, self.labels) = (name, help, labels)
+            counts = Locked(Dictionary(initial.map { ($0, 0) }, uniquingKeysWith: { a, _ in a }))
         }
 
         func add(_ labelValues: String...) {

@@ -19,6 +19,19 @@ public struct OperatorLog: Sendable {
         case string(String)
         case int(Int)
         case strings([String])
+        /// Records of a few named strings each (the `start` event's addresses), keys in order.
+        case objects([KeyValuePairs<String, String>])
+
+        public static func == (lhs: Value, rhs: Value) -> Bool {
+            switch (lhs, rhs) {
+            case (.string(let a), .string(let b)): a == b
+            case (.int(let a), .int(let b)): a == b
+            case (.strings(let a), .strings(let b)): a == b
+            case (.objects(let a), .objects(let b)):
+                a.map { $0.map { "\($0.key)=\($0.value)" } } == b.map { $0.map { "\($0.key)=\($0.value)" } }
+            default: false
+            }
+        }
     }
 
     public let format: Format
@@ -60,6 +73,7 @@ public struct OperatorLog: Sendable {
             var json = JSONWriter()
             json.object { json in
                 json.field("time", Self.timestamp(Date()))
+                json.field("level", Self.level(of: event))
                 json.field("event", event)
                 json.field("message", message)
                 for (name, value) in fields {
@@ -67,11 +81,34 @@ public struct OperatorLog: Sendable {
                     case .string(let text): json.field(name, text)
                     case .int(let number): json.field(name, number)
                     case .strings(let texts): json.array(name) { json in for text in texts { json.string(text) } }
+                    case .objects(let records):
+                        json.array(name) { json in
+                            for record in records {
+                                json.object { json in for (key, text) in record { json.field(key, text) } }
+                            }
+                        }
                     }
                 }
             }
             write(redacted(String(decoding: json.bytes, as: UTF8.self)) + "\n")
         }
+    }
+
+    /// How grave `event` is, for a log collector's filters: `error` for what stops the server or
+    /// loses work, `warning` for what an operator should look at, `info` for the rest.
+    static func level(of event: String) -> String {
+        if event == "config.invalid" || event == "start.failed"
+            || event.hasSuffix(".failed") && !event.hasPrefix("photo.")
+        {
+            return "error"
+        }
+        let warnings: Set<String> = [
+            "warning", "group.warning", "group.store", "photo.skipped", "folder.gone", "folder.empty", "state.replaced",
+        ]
+        if warnings.contains(event) || event.hasSuffix(".warning") || event.hasPrefix("photo.conversion") {
+            return "warning"
+        }
+        return "info"
     }
 
     /// For code that reports plain messages: each becomes one `event`.
