@@ -206,15 +206,13 @@ def check_acknowledged_effects(history):
                                "events": [short(e) for e in variants[:3]]})
     reported = set()
     for previous, event in history.adjacent_pairs():
-        if event["type"] != "snapshot" or state(previous["data"]) == state(event["data"]):
+        if event["type"] != "snapshot" or not undoes(previous, event):
             continue
         signature = (previous["id"], event["id"], state(previous["data"]), state(event["data"]))
         if signature in reported:
             continue
         reported.add(signature)
-        restored = [i for i in history.observed_ids if i <= previous["id"] if i < event["id"] and any(
-            state(e["data"]) == state(event["data"]) for e in history.by_id[i])]
-        since = restored[-1] if restored else None
+        since = restored_from(history, previous, event)
         lost = sorted((a for a in history.acks if a["seq"] is not None and (since is None or a["seq"] > since)
                        and a["seq"] <= previous["id"]), key=lambda a: -a["seq"])
         lost = [short_command(a["command"]) | {"seq": a["seq"]} for a in lost]
@@ -401,6 +399,28 @@ def _matches(body, previous, event):
     return False
 
 
+def undoes(previous, snapshot):
+    """Does a snapshot that followed `previous` take anything back: it says it keeps the history
+    only through an id before `previous`, or (saying nothing) it shows another state?"""
+    kept = snapshot["data"].get("keptThrough") if isinstance(snapshot["data"], dict) else None
+    if isinstance(kept, int):
+        return kept < previous["id"]
+    return state(previous["data"]) != state(snapshot["data"])
+
+
+def restored_from(history, previous, snapshot):
+    """The id of the last event whose state a snapshot that changes the room restores. A snapshot
+    that starts the room's history afresh says so itself (`keptThrough`: the history is kept through
+    that id, and what was numbered after it was not kept); otherwise the last observed event up to
+    `previous` with the snapshot's state (None if none had it)."""
+    kept = snapshot["data"].get("keptThrough") if isinstance(snapshot["data"], dict) else None
+    if isinstance(kept, int):
+        return kept
+    restored = [i for i in history.observed_ids if i <= previous["id"] if i < snapshot["id"] and any(
+        state(e["data"]) == state(snapshot["data"]) for e in history.by_id[i])]
+    return restored[-1] if restored else None
+
+
 def taken_back(history):
     """Ids of changes a snapshot took back: for every snapshot S that followed an event P (gap-free
     adjacency) with another state, the changes after the last observed event whose state S equals,
@@ -410,11 +430,9 @@ def taken_back(history):
         return history._taken_back
     ids = set()
     for previous, event in history.adjacent_pairs():
-        if event["type"] != "snapshot" or state(previous["data"]) == state(event["data"]):
+        if event["type"] != "snapshot" or not undoes(previous, event):
             continue
-        restored = [i for i in history.observed_ids if i <= previous["id"] if i < event["id"] and any(
-            state(e["data"]) == state(event["data"]) for e in history.by_id[i])]
-        since = restored[-1] if restored else None
+        since = restored_from(history, previous, event)
         ids.update(i for i in history.observed_ids if (since is None or i > since) and i <= previous["id"])
     history._taken_back = ids
     return ids

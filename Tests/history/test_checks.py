@@ -137,3 +137,19 @@ def test_diverging_final_reads_and_current_out_of_range():
     data["final"]["gets"]["web-2"]["state"]["current"] = -1
     found = violations(data)
     assert found.get("6 final convergence") == 1 and found.get("7 current in range") == 1, found
+
+
+def test_changes_shown_then_undone_by_a_snapshot_that_says_so():
+    """An owner showed two changes (the first answered 503, the second bringing the room back to the
+    same summary), then a snapshot keeping the history through 3 only: neither was applied — unless
+    an acknowledged change is among them."""
+    data = good_history()
+    data["commands"].append(command("u", {"command": "style", "style": "deck"}, [attempt(503, 4.0, 4.6)], 4.0))
+    data["events"] += [event("web-1", 1, 4, "change", style="deck", current=1, time=4.2),
+                       event("web-1", 1, 5, "change", style="grid", current=1, time=4.3),
+                       event("web-1", 1, 6, "snapshot", style="grid", current=1, time=4.5, keptThrough=3)]
+    data["final"] = final(6, current=1)
+    assert violations(data) == {}, violations(data)
+    data["commands"].append(command("v", {"command": "style", "style": "grid"}, [attempt(200, 4.25, 4.3, seq=5)], 4.25))
+    found = violations(data)
+    assert found.get("1 acknowledged effects kept") == 1, found

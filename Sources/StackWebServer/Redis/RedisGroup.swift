@@ -75,13 +75,13 @@ final class RedisGroup: RoomGroup {
         publisher.onRecovery { [weak rooms] room in rooms?.existingRoom(named: room)?.groupRecovered() }
         leases.start { [weak rooms, events, takeoverDelay] change in
             switch change {
-            case .gained(let room, let epoch, let saved):
+            case .gained(let room, let epoch, let saved, let keptThrough):
                 events.record(
                     "room.takeover", "runs room \(room) now (epoch \(epoch))",
                     ["room": .string(room), "epoch": .int(epoch)])
                 store?.owned(room, saved: saved)
                 if takeoverDelay > 0 { Thread.sleep(forTimeInterval: takeoverDelay) }
-                rooms?.existingRoom(named: room)?.leaseGained(epoch: epoch, saved: saved)
+                rooms?.existingRoom(named: room)?.leaseGained(epoch: epoch, saved: saved, keptThrough: keptThrough)
             case .lost(let room, let epoch):
                 events.record("room.handover", "no longer runs room \(room)", ["room": .string(room)])
                 rooms?.existingRoom(named: room)?.leaseLost(epoch: epoch)

@@ -31,7 +31,8 @@ final class RoomLeases: Sendable {
     enum Change {
         /// This instance runs the room now with `epoch`, from `saved` (the room's state in Redis,
         /// `nil` for none), read in the same script that took the lease.
-        case gained(room: String, epoch: Int, saved: SavedStack?)
+        /// `keptThrough` is the last event of the room's history in Redis then.
+        case gained(room: String, epoch: Int, saved: SavedStack?, keptThrough: Int)
         /// The lease taken with `epoch` is gone: another instance runs the room, or may.
         case lost(room: String, epoch: Int)
     }
@@ -56,7 +57,7 @@ final class RoomLeases: Sendable {
           epoch = floor + 1
           redis.call('SET', KEYS[2], epoch)
         end
-        return {epoch, redis.call('GET', KEYS[3])}
+        return {epoch, redis.call('GET', KEYS[3]), top[1] and top[1][1] or '0-0'}
         """)
     static let renew = RedisScript(
         """
@@ -263,7 +264,8 @@ final class RoomLeases: Sendable {
                 state.highestEpoch[room] = max(state.highestEpoch[room] ?? 0, epoch)
                 Metrics.standard.redisTakeovers.add()
                 let saved = fields.dropFirst().first?.bytes.flatMap { SavedStack(json: $0, defaultStyle: defaultStyle) }
-                gained.append(.gained(room: room, epoch: epoch, saved: saved))
+                let top = fields.dropFirst(2).first?.text.flatMap(RedisStreamID.init)?.seq ?? 0
+                gained.append(.gained(room: room, epoch: epoch, saved: saved, keptThrough: top))
             }
         }
         let tell = changed.withLock { $0 }

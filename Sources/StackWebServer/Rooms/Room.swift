@@ -144,17 +144,16 @@ final class Room: Sendable {
 
     /// This instance holds the room's lease from now on, taken with `epoch`; `saved` is the room's
     /// lasting state as the group's Redis held it then. Ignored while a newer lease is held.
-    func leaseGained(epoch: Int, saved: SavedStack?) {
+    /// `keptThrough`: the last event of the room's history Redis holds (read in the same script).
+    func leaseGained(epoch: Int, saved: SavedStack?, keptThrough: Int) {
         core.withLock { core in
             if case .owner(let held) = core.state.ownership, held >= epoch { return }
             core.relay = RoomRelay()
             core.kept = Kept(seq: core.state.seq, saved: saved)
             core.forgotten = []
             core.rebaseOwed = false
-            guard
-                let effects = try? core.state.handle(
-                    .leaseGained(epoch: epoch, stack: restore(saved)), at: scheduler.now())
-            else { return }
+            let event = RoomEvent.leaseGained(epoch: epoch, stack: restore(saved), keptThrough: keptThrough)
+            guard let effects = try? core.state.handle(event, at: scheduler.now()) else { return }
             core.kept.seq = core.state.seq
             core.rebasedAt = core.state.seq
             _ = perform(effects, in: &core)
@@ -521,7 +520,8 @@ final class Room: Sendable {
             guard case .owner(report.epoch) = core.state.ownership else { return }
             switch outcome {
             case .accepted:
-                // Only what carried the room's lasting state makes a change kept.
+                // The history holds it; the lasting state is what the last publication carrying it had.
+                if report.kind != .base, report.seq > core.kept.seq { core.kept.seq = report.seq }
                 guard let saved = report.saved else { return }
                 if report.seq >= core.kept.seq { core.kept = Kept(seq: report.seq, saved: saved) }
                 if report.kind == .rebase { core.forgotten.subtract(report.forgotten) }
@@ -571,7 +571,7 @@ final class Room: Sendable {
         if stack.saved() == core.kept.saved {
             // Nothing lasting was lost (a drag, a flip): the room stays as it is and only its history
             // starts afresh.
-            _ = try? apply(.groupMissedChanges, in: &core)
+            _ = try? apply(.groupMissedChanges(keptThrough: core.kept.seq), in: &core)
             return
         }
         Metrics.standard.rollbacks.add()

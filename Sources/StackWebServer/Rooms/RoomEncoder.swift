@@ -18,6 +18,10 @@ enum RoomEncoder {
         var heldBy: String?
         /// The swipe's stacked mode (`Stack.swipeStacked`), a user choice carried in every summary.
         var stacked = false
+        /// On a snapshot that starts the room's history afresh (a takeover, a change undone): the
+        /// room is as kept through this event; events numbered after it, before the snapshot, were
+        /// not kept.
+        var keptThrough: Int?
     }
 
     /// `photos` gives each card's URL version and caption.
@@ -62,6 +66,7 @@ enum RoomEncoder {
         json.field("asleep", summary.asleep)
         json.field("heldBy", summary.heldBy)
         json.field("stacked", summary.stacked)
+        if let keptThrough = summary.keptThrough { json.field("keptThrough", keptThrough) }
     }
 
     /// A card's transform at `now`, plus the rest of its motion while it moves.

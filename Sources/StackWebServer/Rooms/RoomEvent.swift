@@ -37,7 +37,8 @@ enum RoomEvent: Sendable {
     case heartbeatDue
     /// In a group: this instance holds the room's lease from now on, taken with `epoch`; `stack` is the
     /// room as the group's Redis held it when the lease was taken (read in the same script).
-    case leaseGained(epoch: Int, stack: Stack)
+    /// `keptThrough`: the last event of the room's history Redis holds.
+    case leaseGained(epoch: Int, stack: Stack, keptThrough: Int)
     /// In a group: the lease this instance held the room with is gone; another instance may run it.
     case leaseLost
     /// A lasting change could not be kept (the store or the group refused it, so it is not applied
@@ -45,7 +46,7 @@ enum RoomEvent: Sendable {
     case keepRefused(keptSeq: Int, stack: Stack)
     /// Some of what the room published did not reach the group (or may not have), while its lasting
     /// state is as last kept: the room's whole snapshot goes out again, so no viewer keeps a gap.
-    case groupMissedChanges
+    case groupMissedChanges(keptThrough: Int)
 
     /// Whether the event is a person's input (only the room's owner applies it, in a group).
     var isInput: Bool {

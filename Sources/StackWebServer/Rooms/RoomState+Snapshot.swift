@@ -6,8 +6,10 @@ extension RoomState {
 
     /// The room's current snapshot as JSON.
     /// - Precondition: the stack is loaded.
-    func snapshot(at now: Millis) -> [UInt8] {
-        RoomEncoder.snapshot(summary(at: now), cards: stack!.drawnCards(at: now), photos: library)
+    func snapshot(at now: Millis, keptThrough: Int? = nil) -> [UInt8] {
+        var summary = summary(at: now)
+        summary.keptThrough = keptThrough
+        return RoomEncoder.snapshot(summary, cards: stack!.drawnCards(at: now), photos: library)
     }
 
     /// What the room says of itself in every snapshot and change.

@@ -113,12 +113,13 @@ struct RoomState {
         case .libraryChanged(let change, let library): libraryChanged(change, library: library, at: now)
         case .sleepChanged(let asleep): sleepChanged(asleep: asleep, at: now)
         case .heartbeatDue: effects.append(.broadcast(Array(": heartbeat\n\n".utf8)))
-        case .leaseGained(let epoch, let stack): leaseGained(epoch: epoch, stack: stack, at: now)
+        case .leaseGained(let epoch, let stack, let keptThrough):
+            leaseGained(epoch: epoch, stack: stack, keptThrough: keptThrough, at: now)
         case .leaseLost: leaseLost()
         case .keepRefused(let keptSeq, let stack): keepRefused(keptSeq: keptSeq, stack: stack, at: now)
-        case .groupMissedChanges:
+        case .groupMissedChanges(let keptThrough):
             guard isLoaded else { break }
-            rebase(at: now)
+            rebase(at: now, keptThrough: keptThrough)
             save(.restored)
         }
         armWake(at: now)
@@ -309,13 +310,13 @@ struct RoomState {
     /// This instance runs the room from now on, from `stack` as the group's Redis holds it, numbering
     /// its events from its epoch's base. Every viewer, here and elsewhere, gets the room as a fresh
     /// snapshot: what they saw may be out of date, and nothing numbered before is replayed.
-    private mutating func leaseGained(epoch: Int, stack: Stack, at now: Millis) {
+    private mutating func leaseGained(epoch: Int, stack: Stack, keptThrough: Int, at now: Millis) {
         ownership = .owner(epoch: epoch)
         seq = max(seq, epoch * Self.epochStride)
         self.stack = stack
         armedWake = nil
         lastActivity = now
-        rebase(at: now)
+        rebase(at: now, keptThrough: keptThrough)
         // With the rebase, so that the group's snapshot for reads and its state agree with it.
         save(.background)
     }
@@ -337,22 +338,23 @@ struct RoomState {
         self.stack = stack
         answered.forget(after: keptSeq)
         armedWake = nil
-        rebase(at: now)
+        rebase(at: now, keptThrough: keptSeq)
         save(.restored)
     }
 
     /// Starts the room's history afresh from its snapshot, sent to every viewer (here, and in a group
     /// elsewhere): after a takeover, a rollback, or a gap in what the group got. What was numbered
     /// before is not replayed, so a viewer resuming from it gets this snapshot instead.
-    private mutating func rebase(at now: Millis) {
+    /// `keptThrough`: the last event of the history kept (what came after it was undone).
+    private mutating func rebase(at now: Millis, keptThrough: Int) {
         seq += 1
         replay = ReplayBuffer(capacity: RoomSettings.replayCapacity)
         changesSinceBase = 0
-        effects.append(.publish(.takeover(seq: seq, bytes: snapshotEvent(at: now))))
+        effects.append(.publish(.takeover(seq: seq, bytes: snapshotEvent(at: now, keptThrough: keptThrough))))
     }
 
-    private func snapshotEvent(at now: Millis) -> [UInt8] {
-        ServerSentEvent.encode(id: seq, event: "snapshot", data: snapshot(at: now))
+    private func snapshotEvent(at now: Millis, keptThrough: Int? = nil) -> [UInt8] {
+        ServerSentEvent.encode(id: seq, event: "snapshot", data: snapshot(at: now, keptThrough: keptThrough))
     }
 
     // MARK: - Output
