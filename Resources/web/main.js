@@ -78,7 +78,7 @@ function start() {
   // Frame times and what the renderer made, only measured on a page opened with ?debug=1.
   const probe = params.debug ? new RenderProbe() : null;
   const meter = params.debug ? new FrameMeter(probe) : null;
-  const renderer = new Renderer({ probe });
+  const renderer = new Renderer({ probe, photoFit: params.fit });
   const coarse = new CoarseCanvas(canvas);
   const images = new ImageCache({
     onReady: (url) => {

@@ -121,3 +121,22 @@ def test_an_empty_room_says_how_to_add_photos(browser, empty_server, query):
     finally:
         browser.close()
         browser.switch_to.window(home)
+
+
+@pytest.mark.parametrize("query, paper", [("&style=deck", True), ("&style=swipe", True),
+                                          ("&style=deck&fit=cover", False)])
+def test_the_deck_and_swipe_show_a_landscape_photo_whole(open_page, server, query, paper):
+    """A 4:3 photo on the deck's portrait card: letterboxed on the card's paper (covering it would
+    keep 53 % of the photo); `?fit=cover` keeps the crop."""
+    page = open_page(query=query)
+    style = query.split("&style=")[1].split("&")[0]
+    wait_until(lambda: page.state()["style"], lambda seen: seen == style, message=f"the {style} style")
+    page.wait_until_settled()
+    top = page.top_card()
+    # Just inside the card's top border, at its centre: paper above a letterboxed photo.
+    inside_top = (top["x"], top["y"] - top["h"] / 2 + 12)
+    colour = page.canvas_pixels([inside_top], (top["x"] - 2, top["y"] - 2, 4, 4))["points"][0]
+    is_paper = all(channel >= 245 for channel in colour)
+    assert is_paper == paper, f"{query}: colour {colour} near the card's top edge"
+    if query == "&style=deck":
+        shoot(page.driver, "deck-letterboxed.png")
