@@ -135,3 +135,36 @@ int CVipsTest_writePNG16(const char *path, int width, int height)
     }
     return status;
 }
+
+int CVipsTest_writeTransparentPNG(const char *path, int width, int height)
+{
+    VipsImage *black = NULL, *tagged = NULL;
+    int status = -1;
+    if (vips_black(&black, width, height, "bands", 4, NULL) == 0
+        && vips_copy(black, &tagged, "interpretation", VIPS_INTERPRETATION_sRGB, NULL) == 0) {
+        status = vips_image_write_to_file(tagged, path, NULL);
+    }
+    if (black != NULL) {
+        g_object_unref(black);
+    }
+    if (tagged != NULL) {
+        g_object_unref(tagged);
+    }
+    if (status != 0) {
+        vips_error_clear();
+    }
+    return status;
+}
+
+int CVipsTest_mean(const char *path, double *mean)
+{
+    VipsImage *image = vips_image_new_from_file(path, NULL);
+    int status = image != NULL ? vips_avg(image, mean, NULL) : -1;
+    if (image != NULL) {
+        g_object_unref(image);
+    }
+    if (status != 0) {
+        vips_error_clear();
+    }
+    return status;
+}
