@@ -73,6 +73,20 @@ int CVipsTest_uprightSize(const char *path, int *width, int *height)
 }
 
 /// The test card, in memory (the caller unrefs it); NULL on failure.
+/// Lets go of `images` (NULL ones skipped), clears libvips' error after a failure, answers `status`.
+static int finish(VipsImage **images, size_t count, int status)
+{
+    for (size_t i = 0; i < count; i++) {
+        if (images[i] != NULL) {
+            g_object_unref(images[i]);
+        }
+    }
+    if (status != 0) {
+        vips_error_clear();
+    }
+    return status;
+}
+
 static VipsImage *testCard(int width, int height)
 {
     VipsImage *card = NULL;
@@ -102,16 +116,8 @@ int CVipsTest_writeCMYK(const char *path, int width, int height)
     if (card != NULL && vips_icc_export(card, &cmyk, "output_profile", "cmyk", NULL) == 0) {
         status = vips_image_write_to_file(cmyk, path, NULL);
     }
-    if (cmyk != NULL) {
-        g_object_unref(cmyk);
-    }
-    if (card != NULL) {
-        g_object_unref(card);
-    }
-    if (status != 0) {
-        vips_error_clear();
-    }
-    return status;
+    VipsImage *all[] = {card, cmyk};
+    return finish(all, sizeof all / sizeof all[0], status);
 }
 
 int CVipsTest_writePNG16(const char *path, int width, int height)
@@ -125,15 +131,7 @@ int CVipsTest_writePNG16(const char *path, int width, int height)
         status = vips_image_write_to_file(tagged, path, NULL);
     }
     VipsImage *all[] = {card, scaled, wide, tagged};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-        if (all[i] != NULL) {
-            g_object_unref(all[i]);
-        }
-    }
-    if (status != 0) {
-        vips_error_clear();
-    }
-    return status;
+    return finish(all, sizeof all / sizeof all[0], status);
 }
 
 int CVipsTest_writeTransparentPNG(const char *path, int width, int height)
@@ -144,16 +142,8 @@ int CVipsTest_writeTransparentPNG(const char *path, int width, int height)
         && vips_copy(black, &tagged, "interpretation", VIPS_INTERPRETATION_sRGB, NULL) == 0) {
         status = vips_image_write_to_file(tagged, path, NULL);
     }
-    if (black != NULL) {
-        g_object_unref(black);
-    }
-    if (tagged != NULL) {
-        g_object_unref(tagged);
-    }
-    if (status != 0) {
-        vips_error_clear();
-    }
-    return status;
+    VipsImage *all[] = {black, tagged};
+    return finish(all, sizeof all / sizeof all[0], status);
 }
 
 int CVipsTest_mean(const char *path, double *mean)
