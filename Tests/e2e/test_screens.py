@@ -7,6 +7,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from support.page import StackWebPage
+from support.pointer import Finger
 from support.server import REPO_ROOT, StackWebServer
 from support.waiting import wait_until
 
@@ -140,3 +141,39 @@ def test_the_deck_and_swipe_show_a_landscape_photo_whole(open_page, server, quer
     assert is_paper == paper, f"{query}: colour {colour} near the card's top edge"
     if query == "&style=deck":
         shoot(page.driver, "deck-letterboxed.png")
+
+
+def test_on_a_phone_a_removal_offers_a_44_pixel_undo(phone, server):
+    page = phone("&style=angles")
+    wait_until(lambda: page.state()["style"], lambda style: style == "angles", message="the angles style")
+    page.wait_until_settled()
+    top = page.top_card()
+    count = server.snapshot(page.room)["count"]
+    x, y = page.mapping().to_page(top["x"], top["y"])
+    Finger(page.driver).move_to(x, y).down().pause(40).up().perform()
+    wait_until(lambda: server.snapshot(page.room)["count"], lambda now: now == count - 1, message="the photo removed")
+    offer = page.driver.find_element(By.ID, "undo-offer")
+    wait_until(lambda: offer.is_displayed(), message="the undo offer")
+    undo = visible_rects(page.driver, "#undo-offer button")[0]
+    assert undo["w"] >= MIN_TARGET_CSS_PX and undo["h"] >= MIN_TARGET_CSS_PX, undo
+    shoot(page.driver, "phone-undo.png")
+    button = offer.find_element(By.CSS_SELECTOR, "button")
+    centre = page.driver.execute_script(
+        "const r = arguments[0].getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]", button)
+    Finger(page.driver).move_to(*centre).down().pause(40).up().perform()
+    wait_until(lambda: server.snapshot(page.room)["count"], lambda now: now == count, message="the photo back")
+
+
+def test_a_4k_screen_scales_the_controls(open_page, browser):
+    page = open_page()
+    emulate(browser, 3840, 2160, 1)
+    try:
+        page.wait_until_settled()
+        rects = visible_rects(page.driver, "#controls button")
+        # 3 rem at 1.4 % of 2160 px: about 90 px, not the 34 px of a laptop's bar.
+        assert min(rect["h"] for rect in rects) >= 80, rects
+        size = page.driver.execute_script("return parseFloat(getComputedStyle(document.getElementById('status')).fontSize)")
+        assert size >= 0.012 * 2160, f"status text {size} px on a 2160-px screen"
+        shoot(page.driver, "tv-4k-pile.png")
+    finally:
+        restore(browser)
