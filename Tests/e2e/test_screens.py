@@ -48,9 +48,12 @@ def visible_rects(driver, selector):
 def phone(open_page, browser):
     """Opens the test's room, then makes its tab a phone (a mobile viewport needs the page's own
     viewport tag to be 390 px wide)."""
-    def open_on_a_phone(query=""):
-        page = open_page(query=query)
+    def open_on_a_phone(style=None):
+        page = open_page(query=f"&style={style}" if style else "")
         emulate(browser, *PHONE, touch=True)
+        if style:
+            wait_until(lambda: page.state()["style"], lambda seen: seen == style, message=f"the {style} style")
+        page.wait_until_settled()
         return page
 
     yield open_on_a_phone
@@ -59,7 +62,6 @@ def phone(open_page, browser):
 
 def test_a_phone_gets_targets_of_44_css_pixels(phone):
     page = phone()
-    page.wait_until_settled()
     rects = visible_rects(page.driver, "#controls button")
     assert rects, "the controls show on a phone"
     small = [rect for rect in rects if rect["w"] < MIN_TARGET_CSS_PX or rect["h"] < MIN_TARGET_CSS_PX]
@@ -68,9 +70,7 @@ def test_a_phone_gets_targets_of_44_css_pixels(phone):
 
 
 def test_the_grid_keeps_every_column_on_a_phone(phone, server):
-    page = phone("&style=grid")
-    wait_until(lambda: page.state()["style"], lambda style: style == "grid", message="the grid")
-    page.wait_until_settled()
+    page = phone("grid")
     mapping = page.mapping()
     width, height = PHONE[0], PHONE[1]
     for card in page.state()["cards"]:
@@ -144,9 +144,7 @@ def test_the_deck_and_swipe_show_a_landscape_photo_whole(open_page, server, quer
 
 
 def test_on_a_phone_a_removal_offers_a_44_pixel_undo(phone, server):
-    page = phone("&style=angles")
-    wait_until(lambda: page.state()["style"], lambda style: style == "angles", message="the angles style")
-    page.wait_until_settled()
+    page = phone("angles")
     top = page.top_card()
     count = server.snapshot(page.room)["count"]
     x, y = page.mapping().to_page(top["x"], top["y"])
