@@ -1,10 +1,26 @@
 // The on-screen controls: buttons found by `data-action` (and `data-style` for the style
-// buttons), and a toast for what the server turned down.
+// buttons), a toast for what the server turned down, and the offer to undo a removal.
 
-/** Sends each `[data-action]` button's action under `root` to `onAction({action, style})`. */
-export function attachControls(root, onAction) {
+/**
+ * Sends each `[data-action]` button's action under `root` to `onAction({action, style})`. While
+ * `isFaded()` (the controls have faded out) they are inert: a press on them only shows them, and
+ * the click it ends in does nothing — not even reach the photo beneath — so that an invisible
+ * button never changes the room.
+ */
+export function attachControls(root, onAction, { isFaded = () => false } = {}) {
+  let pressedWhileFaded = false;
+  // Runs before the window's listener that shows the controls again (it listens later, bubbling).
+  root.addEventListener('pointerdown', () => {
+    pressedWhileFaded = isFaded();
+  });
   // One listener for the whole bar: buttons added later (or re-rendered) need no binding.
   root.addEventListener('click', (event) => {
+    const swallowed = pressedWhileFaded && event.detail !== 0;
+    pressedWhileFaded = false;
+    if (swallowed) {
+      event.preventDefault();
+      return;
+    }
     const button = event.target.closest?.('[data-action]');
     if (!button || !root.contains(button)) return;
     onAction({ action: button.dataset.action, style: button.dataset.style });
@@ -72,5 +88,33 @@ export function createToast(element, { durationMs = 3000 } = {}) {
     timer = setTimeout(() => {
       element.hidden = true;
     }, durationMs);
+  };
+}
+
+/** How long "Photo removed · Undo" stays on the screen that removed the photo. */
+export const UNDO_OFFER_MS = 8000;
+
+/**
+ * "Photo removed · Undo" in `element` (its `[data-undo]` button) for `durationMs`: the button calls
+ * `onUndo()` once and the offer goes. A newer removal offers again, for the full time. Returns
+ * `offer()`.
+ */
+export function createUndoOffer(element, onUndo, {
+  durationMs = UNDO_OFFER_MS, setTimer = setTimeout, clearTimer = clearTimeout,
+} = {}) {
+  let timer = 0;
+  const hide = () => {
+    clearTimer(timer);
+    element.hidden = true;
+  };
+  element.querySelector('[data-undo]').addEventListener('click', () => {
+    if (element.hidden) return;
+    hide();
+    onUndo();
+  });
+  return function offer() {
+    element.hidden = false;
+    clearTimer(timer);
+    timer = setTimer(hide, durationMs);
   };
 }

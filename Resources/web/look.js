@@ -7,9 +7,10 @@ const LOOKS = Object.freeze({
   // Collection-view tiles are small (120 and 60 pt): a thinner border, a tighter shadow.
   angles: Object.freeze({ border: 3, radius: 0, shadow: Object.freeze({ blur: 8, offsetY: 2 }) }),
   grid: Object.freeze({ border: 2, radius: 0, shadow: Object.freeze({ blur: 4, offsetY: 1 }) }),
-  // The deck and swipe seeds clip their cards with a 10 pt corner radius.
-  deck: Object.freeze({ border: 4, radius: 10, shadow: Object.freeze({ blur: 16, offsetY: 4 }) }),
-  swipe: Object.freeze({ border: 4, radius: 10, shadow: Object.freeze({ blur: 12, offsetY: 3 }) }),
+  // The deck and swipe seeds clip their cards with a 10 pt corner radius. Their cards are portrait
+  // whatever the photo: a photo the card would crop hard is fitted whole, on the card's paper.
+  deck: Object.freeze({ border: 4, radius: 10, shadow: Object.freeze({ blur: 16, offsetY: 4 }), fit: 'contain' }),
+  swipe: Object.freeze({ border: 4, radius: 10, shadow: Object.freeze({ blur: 12, offsetY: 3 }), fit: 'contain' }),
   // A photo frame: the photo alone, edge to edge, lifted off the wall by a wide soft shadow.
   frame: Object.freeze({ border: 0, radius: 0, shadow: Object.freeze({ blur: 24, offsetY: 6 }) }),
 });
@@ -20,7 +21,13 @@ const LOOKS = Object.freeze({
  */
 export const PERSPECTIVE_DISTANCE = 1000;
 
-/** The look of `style`; an unknown or missing style looks like the pile. */
-export function lookFor(style) {
-  return LOOKS[style] ?? LOOKS.pile;
+const COVERED = new Map(Object.entries(LOOKS).map(([name, look]) => [name, Object.freeze({ ...look, fit: 'cover' })]));
+
+/**
+ * The look of `style`; an unknown or missing style looks like the pile. `photoFit` 'cover'
+ * (`?fit=cover`) crops every photo to its card, as the deck and swipe did before they fitted it.
+ */
+export function lookFor(style, photoFit = null) {
+  const name = LOOKS[style] ? style : 'pile';
+  return photoFit === 'cover' ? COVERED.get(name) : LOOKS[name];
 }

@@ -8,7 +8,7 @@ import { PointerBatcher, PointerSequence, createOrderedSender, pointerBody } fro
 import { canvasSize, watchCanvasSize } from './canvas-size.js';
 import { CoarseCanvas, coarseView } from './coarse.js';
 import { eventsURL, fetchPageVersion, followEvents, postJSON } from './connection.js';
-import { attachControls, createToast, showRoomState } from './controls.js';
+import { attachControls, createToast, createUndoOffer, showRoomState } from './controls.js';
 import { FrameMeter, RenderProbe, withSyntheticCards } from './debug.js';
 import { GradientBackdrop } from './gradient.js';
 import { whenIdle } from './idle.js';
@@ -21,7 +21,7 @@ import { readParams } from './params.js';
 import { Renderer } from './render.js';
 import {
   addOffsetSample, anyAnimating, applyMessage, applySnapshot, cardsAt, emptyScene, estimateOffset, heldByOther,
-  isAnimating, settle,
+  isAnimating, isEmptyRoom, settle,
 } from './scene.js';
 import { newViewerID, takeToken } from './session.js';
 import { fitStage, toStagePoint } from './stage.js';
@@ -31,6 +31,8 @@ import { fitStage, toStagePoint } from './stage.js';
 const OFFLINE_GRACE_MS = 1500;
 // How long after ▶ the room's `playing` must say the slideshow runs.
 const PLAY_CONFIRM_MS = 2000;
+// Commands that act on the front photo: an empty room does not send them.
+const NEEDS_A_PHOTO = new Set(['previous', 'next', 'fullscreen', 'flip', 'highlight']);
 // Idle work (sprites, layer copies) waits until nothing has been drawn for this long.
 const REST_BEFORE_IDLE_WORK_MS = 250;
 
@@ -40,8 +42,11 @@ function start() {
   const offlineBadge = document.getElementById('offline');
   const presenceLine = document.getElementById('presence');
   const heldNote = document.getElementById('held');
+  const emptyNote = document.getElementById('empty');
   const controls = document.getElementById('controls');
   const showToast = createToast(document.getElementById('toast'));
+  // Only on the screen whose tap took a photo out (the change names its viewer): undo it for 8 s.
+  const offerUndo = createUndoOffer(document.getElementById('undo-offer'), () => sendCommand({ command: 'undo' }));
   // Opaque: every frame paints its backdrop first, and a compositor without a GPU then copies the
   // canvas rather than blending it over the page (and skips the page's background beneath it).
   const ctx = canvas.getContext('2d', { alpha: false });
@@ -73,7 +78,7 @@ function start() {
   // Frame times and what the renderer made, only measured on a page opened with ?debug=1.
   const probe = params.debug ? new RenderProbe() : null;
   const meter = params.debug ? new FrameMeter(probe) : null;
-  const renderer = new Renderer({ probe });
+  const renderer = new Renderer({ probe, photoFit: params.fit });
   const coarse = new CoarseCanvas(canvas);
   const images = new ImageCache({
     onReady: (url) => {
@@ -250,6 +255,7 @@ function start() {
     const watching = scene.viewers > 1 ? `${scene.viewers} watching` : '';
     if (presenceLine.textContent !== watching) presenceLine.textContent = watching;
     heldNote.hidden = !heldByOther(scene, viewer);
+    emptyNote.hidden = !isEmptyRoom(scene);
     showRoomState(controls, scene);
   }
 
@@ -270,6 +276,7 @@ function start() {
       renderer.prepareCards(cardsAt(scene, now).filter(({ card }) => moved.has(card.id) || !known.has(card.id)),
         images, scene.style);
     }
+    if (type === 'change' && data.removedBy?.includes(viewer)) offerUndo();
     if (type === 'snapshot' && !styleAsked) {
       styleAsked = true;
       if (scene.style !== params.style) sendCommand({ command: 'style', style: params.style });
@@ -319,6 +326,8 @@ function start() {
   function onAction({ action, style }) {
     const command = commandFor(action, scene, style);
     if (!command) return;
+    // An empty room says what to do in the middle of the screen; a step there would only be refused.
+    if (isEmptyRoom(scene) && NEEDS_A_PHOTO.has(command.command)) return;
     const sent = sendCommand(command);
     if (command.command !== 'play') return;
     // A server without a slideshow interval takes `play` and does nothing: say why, rather than
@@ -401,7 +410,7 @@ function start() {
   watchCanvasSize(canvas, layout);
   attachPointerInput(canvas, { toStage, onSample });
   attachKeyboard(window, onAction);
-  attachControls(controls, onAction);
+  attachControls(controls, onAction, { isFaded: () => document.documentElement.classList.contains('controls-idle') });
   if (params.kiosk) startKiosk();
   // The controls and the status line fade after 3 s without input and come back at the next
   // move, key or touch: a photo shown as large as the stage allows is then never under them.

@@ -3,10 +3,18 @@
 
 import { captionText } from './overlay.js';
 
-/** The front card: the one at position 0, or null while nothing is drawn. */
+/**
+ * The front card: the one at position 0 that is not fading out of the stack (a removed card keeps
+ * its position while it fades, and the card after it is at 0 too), or null while nothing is drawn.
+ */
 export function frontCard(cards) {
-  for (const card of cards.values()) if (card.position === 0) return card;
-  return null;
+  let leaving = null;
+  for (const card of cards.values()) {
+    if (card.position !== 0) continue;
+    if (card.anim?.to?.opacity !== 0) return card;
+    leaving = card;
+  }
+  return leaving;
 }
 
 /**

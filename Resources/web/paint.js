@@ -21,6 +21,31 @@ export function coverCrop(imageW, imageH, boxW, boxH) {
   return { sx: (imageW - sw) / 2, sy: (imageH - sh) / 2, sw, sh };
 }
 
+/**
+ * Below this share of a photo kept by covering its card, a card whose look fits photos (`fit:
+ * 'contain'`) shows the photo whole instead: a 3:2 photo on the deck's portrait card kept 45 %.
+ */
+export const MIN_COVERED_SHARE = 0.8;
+
+/**
+ * Where an `imageW`×`imageH` photo goes in a `box` {x, y, w, h} and which part of it: covering the
+ * box (`coverCrop`), or, with `fit` 'contain' when covering would keep under MIN_COVERED_SHARE of
+ * the photo, whole and centred (the rest of the box shows the card's paper).
+ * Answers {sx, sy, sw, sh, dx, dy, dw, dh} for drawImage.
+ */
+export function photoPlacement(imageW, imageH, box, fit = 'cover') {
+  const crop = coverCrop(imageW, imageH, box.w, box.h);
+  if (fit !== 'contain' || (crop.sw * crop.sh) / (imageW * imageH) >= MIN_COVERED_SHARE) {
+    return { ...crop, dx: box.x, dy: box.y, dw: box.w, dh: box.h };
+  }
+  const scale = Math.min(box.w / imageW, box.h / imageH);
+  const dw = imageW * scale;
+  const dh = imageH * scale;
+  return {
+    sx: 0, sy: 0, sw: imageW, sh: imageH, dx: box.x + (box.w - dw) / 2, dy: box.y + (box.h - dh) / 2, dw, dh,
+  };
+}
+
 /** The card's border and the photo area inside it, with their corner radii, for a look. */
 export function cardBoxes(w, h, look) {
   const border = Math.min(look.border, w / 4, h / 4);
@@ -76,8 +101,9 @@ export function polygonPath(ctx, points) {
 }
 
 /**
- * The face of a `w`×`h` card: white border, the photo cover-fitted (a placeholder until `image`
- * is decoded), the highlight veil. `shadow` (device pixels) or null.
+ * The face of a `w`×`h` card: white border, the photo placed as the look's `fit` says
+ * (`photoPlacement`: covering the card, or whole on its paper; a placeholder until `image` is
+ * decoded), the highlight veil. `shadow` (device pixels) or null.
  */
 export function paintFace(ctx, w, h, look, image, highlight, shadow) {
   const { outer, inner } = cardBoxes(w, h, look);
@@ -89,8 +115,8 @@ export function paintFace(ctx, w, h, look, image, highlight, shadow) {
     ctx.clip();
   }
   if (image) {
-    const crop = coverCrop(image.width, image.height, inner.w, inner.h);
-    ctx.drawImage(image, crop.sx, crop.sy, crop.sw, crop.sh, inner.x, inner.y, inner.w, inner.h);
+    const at = photoPlacement(image.width, image.height, inner, look.fit);
+    ctx.drawImage(image, at.sx, at.sy, at.sw, at.sh, at.dx, at.dy, at.dw, at.dh);
   } else {
     ctx.fillStyle = PLACEHOLDER;
     ctx.fillRect(inner.x, inner.y, inner.w, inner.h);

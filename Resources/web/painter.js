@@ -8,10 +8,11 @@ export class Painter {
   /**
    * `view` {dpr, fit} as for Renderer.draw, `style` the room's; `images`, `sprites` and `make`
    * the renderer's. `atRest`: no card moves in this frame (a stand-in sprite may serve,
-   * sprite-choice.js); `coarse`: the frame is drawn coarse (coarse.js).
+   * sprite-choice.js); `coarse`: the frame is drawn coarse (coarse.js); `photoFit` 'cover' crops
+   * every photo to its card (look.js).
    */
-  constructor(view, style, { images, sprites, make }, { atRest = false, coarse = false } = {}) {
-    this.look = lookFor(style);
+  constructor(view, style, { images, sprites, make }, { atRest = false, coarse = false, photoFit = null } = {}) {
+    this.look = lookFor(style, photoFit);
     this.lookName = style ?? 'pile';
     this.images = images;
     this.sprites = sprites;

@@ -27,6 +27,8 @@ export function readParams(url) {
     clock: YES.has(query.get('clock')),
     // The swipe style with its cards behind faded (stacked), asked of the room once at start.
     stacked: YES.has(query.get('stacked')),
+    // ?fit=cover: every photo crops to its card (the deck and swipe otherwise fit one they would crop hard).
+    fit: query.get('fit') === 'cover' ? 'cover' : null,
   };
 }
 

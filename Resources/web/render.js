@@ -51,7 +51,11 @@ export class Renderer {
   #standIns = new Set();
   #redrawWanted = false;
 
-  constructor({ make = makeCanvas, sprites = null, probe = null } = {}) {
+  #photoFit;
+
+  /** `photoFit`: 'cover' (`?fit=cover`) crops every photo to its card (look.js). */
+  constructor({ make = makeCanvas, sprites = null, probe = null, photoFit = null } = {}) {
+    this.#photoFit = photoFit;
     this.#make = make;
     this.#sprites = sprites ?? new SpriteCache({ make });
     this.#probe = probe;
@@ -245,7 +249,8 @@ export class Renderer {
   }
 
   #painter(view, style, images, frame = {}) {
-    return new Painter(view, style, { images, sprites: this.#sprites, make: this.#make }, frame);
+    return new Painter(view, style, { images, sprites: this.#sprites, make: this.#make },
+      { ...frame, photoFit: this.#photoFit });
   }
 
   /**

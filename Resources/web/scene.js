@@ -90,6 +90,11 @@ export function heldByOther(scene, viewer) {
   return typeof scene.heldBy === 'string' && scene.heldBy !== viewer;
 }
 
+/** The room is known and has no photo (and is not asleep, which shows black): say how to add some. */
+export function isEmptyRoom(scene) {
+  return scene.seq >= 0 && !scene.asleep && scene.count === 0;
+}
+
 function pickTransform(source) {
   const result = {};
   for (const key of TRANSFORM_KEYS) result[key] = source[key];

@@ -155,6 +155,19 @@ int CVips_thumbnailToFile(const char *input, const char *output, int width, int 
         status = vips_thumbnail(input, &thumbnail, width, "height", height, "size", VIPS_SIZE_DOWN, "fail_on",
             VIPS_FAIL_ON_ERROR, NULL);
     }
+    if (status == 0 && vips_image_hasalpha(thumbnail)) {
+        // Transparent areas on the card's paper (white), as the page draws a card: JPEG has no
+        // alpha, and jpegsave would flatten them onto black.
+        VipsImage *flat = NULL;
+        double white = vips_image_get_format(thumbnail) == VIPS_FORMAT_USHORT ? 65535.0 : 255.0;
+        VipsArrayDouble *paper = vips_array_double_newv(1, white);
+        status = vips_flatten(thumbnail, &flat, "background", paper, NULL);
+        vips_area_unref(VIPS_AREA(paper));
+        if (status == 0) {
+            g_object_unref(thumbnail);
+            thumbnail = flat;
+        }
+    }
     if (status == 0) {
         // strip: the pixels are already upright, so the orientation tag (and the rest) must go.
         // The saver (jpegsave, webpsave) is chosen by the output's suffix; both take Q and strip.

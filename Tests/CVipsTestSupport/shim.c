@@ -73,6 +73,20 @@ int CVipsTest_uprightSize(const char *path, int *width, int *height)
 }
 
 /// The test card, in memory (the caller unrefs it); NULL on failure.
+/// Lets go of `images` (NULL ones skipped), clears libvips' error after a failure, answers `status`.
+static int finish(VipsImage **images, size_t count, int status)
+{
+    for (size_t i = 0; i < count; i++) {
+        if (images[i] != NULL) {
+            g_object_unref(images[i]);
+        }
+    }
+    if (status != 0) {
+        vips_error_clear();
+    }
+    return status;
+}
+
 static VipsImage *testCard(int width, int height)
 {
     VipsImage *card = NULL;
@@ -102,16 +116,8 @@ int CVipsTest_writeCMYK(const char *path, int width, int height)
     if (card != NULL && vips_icc_export(card, &cmyk, "output_profile", "cmyk", NULL) == 0) {
         status = vips_image_write_to_file(cmyk, path, NULL);
     }
-    if (cmyk != NULL) {
-        g_object_unref(cmyk);
-    }
-    if (card != NULL) {
-        g_object_unref(card);
-    }
-    if (status != 0) {
-        vips_error_clear();
-    }
-    return status;
+    VipsImage *all[] = {card, cmyk};
+    return finish(all, sizeof all / sizeof all[0], status);
 }
 
 int CVipsTest_writePNG16(const char *path, int width, int height)
@@ -125,10 +131,27 @@ int CVipsTest_writePNG16(const char *path, int width, int height)
         status = vips_image_write_to_file(tagged, path, NULL);
     }
     VipsImage *all[] = {card, scaled, wide, tagged};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-        if (all[i] != NULL) {
-            g_object_unref(all[i]);
-        }
+    return finish(all, sizeof all / sizeof all[0], status);
+}
+
+int CVipsTest_writeTransparentPNG(const char *path, int width, int height)
+{
+    VipsImage *black = NULL, *tagged = NULL;
+    int status = -1;
+    if (vips_black(&black, width, height, "bands", 4, NULL) == 0
+        && vips_copy(black, &tagged, "interpretation", VIPS_INTERPRETATION_sRGB, NULL) == 0) {
+        status = vips_image_write_to_file(tagged, path, NULL);
+    }
+    VipsImage *all[] = {black, tagged};
+    return finish(all, sizeof all / sizeof all[0], status);
+}
+
+int CVipsTest_mean(const char *path, double *mean)
+{
+    VipsImage *image = vips_image_new_from_file(path, NULL);
+    int status = image != NULL ? vips_avg(image, mean, NULL) : -1;
+    if (image != NULL) {
+        g_object_unref(image);
     }
     if (status != 0) {
         vips_error_clear();

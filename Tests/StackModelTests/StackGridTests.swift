@@ -68,15 +68,28 @@ import Testing
         #expect(try stack.handle(.tick, at: glide.end) == StackChange(removed: ["c139"]))
     }
 
-    @Test func aTapOnACardDeletesItAndOnTheGapInsertsOne() throws {
+    @Test func aTapOnATileOpensItsPhotoFullStageAndTheNextTapClosesIt() throws {
         var stack = Fixture.stack(.grid, cards: 20)
         let third = Self.slot(3, of: 20)
         try stack.apply(Fixture.tap(third.x + third.w / 2 - 5, third.y - third.h / 2 + 5, t: 1000))
-        #expect(stack.orderIDs.prefix(4) == ["c0", "c1", "c2", "c4"] && stack.count == 19)
+        // Nothing deleted: the tile comes to the front, full-stage.
+        #expect(stack.count == 20 && stack.orderIDs.prefix(2) == ["c3", "c4"] && stack.current == 3)
+        #expect(stack.isFullscreen)
+        #expect(stack.resting[0].id == "c3" && stack.resting[0].transform.w > third.w * 4)
+        try stack.settle()
+        // A tap anywhere goes back to the grid.
+        try stack.apply(Fixture.tap(20, 20, t: 2000))
+        #expect(!stack.isFullscreen && stack.count == 20 && stack.orderIDs.first == "c3")
+    }
+
+    @Test func aTapOnTheGapOrADoubleTapChangesNothingLasting() throws {
+        var stack = Fixture.stack(.grid, cards: 20)
         // Between the first two columns, 10 pt wide.
-        let first = Self.slot(0, of: 19)
-        try stack.apply(Fixture.tap(first.x + first.w / 2 + 5, first.y, t: 2000))
-        #expect(stack.orderIDs.prefix(2) == ["c20", "c0"] && stack.count == 20)
-        #expect(stack.drawnCards(at: now + 2060)[0].photo == "p19")
+        let first = Self.slot(0, of: 20)
+        let change = try stack.apply(Fixture.tap(first.x + first.w / 2 + 5, first.y, t: 1000))
+        #expect(change == StackChange() && stack.count == 20 && !stack.isFullscreen)
+        // The first tap opens the tile, the second of the double tap does not close it.
+        try stack.apply(Fixture.tap(first.x, first.y, t: 2000) + Fixture.tap(first.x, first.y, t: 2100))
+        #expect(stack.count == 20 && stack.isFullscreen && stack.orderIDs.first == "c0")
     }
 }

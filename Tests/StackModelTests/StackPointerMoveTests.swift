@@ -220,6 +220,8 @@ extension Stack {
             "unseen": unseen == other.unseen, "unseenFront": unseenFront == other.unseenFront,
             "leadingUnseen": leadingUnseen == other.leadingUnseen,
             "unseenRemoved": unseenRemoved == other.unseenRemoved,
+            "removedByHand": removedByHand == other.removedByHand,
+            "goneFromFolder": goneFromFolder == other.goneFromFolder, "removers": removers == other.removers,
         ]
         let stored = Mirror(reflecting: self).children.compactMap(\.label)
         return stored.filter { compared[$0] != true }

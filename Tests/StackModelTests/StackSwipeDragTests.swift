@@ -109,4 +109,27 @@ import Testing
         try stack.settle()
         #expect(stack.resting[0].transform == Self.slot(0) && stack.nextDeadline == nil)
     }
+
+    @Test func aSwipeStartingBesideTheCardDrivesTheFrontCard() throws {
+        var stack = Fixture.stack(.swipe, cards: 5)
+        let front = Self.slot(0)
+        // Left of the card, on the empty stage beside it, where a phone's thumb lands.
+        let start = Point(x: front.x - front.w / 2 - 80, y: front.y)
+        _ = try stack.handle(Fixture.pointer(.down, start.x, start.y, t: 1000), at: now)
+        var at = now
+        for step in 1...6 {
+            at = now + Millis(step) * 16
+            let move = Fixture.pointer(.move, start.x - 60 * Double(step), start.y, t: 1000 + Millis(step) * 16)
+            _ = try stack.handle(move, at: at)
+        }
+        let held = stack.drawnCards(at: at)[0]
+        #expect(held.id == "c0" && held.transform.x < front.x - 300, "the front card follows the finger")
+        // Turned about the point of its edge nearest the grab, which moves with the finger (not
+        // about the grab itself, off the card).
+        let edge = Self.place(Point(x: -front.w / 2, y: 0), on: held.transform)
+        #expect(abs(edge.x - (front.x - front.w / 2 - 360)) < 0.5 && abs(edge.y - front.y) < 0.5)
+        _ = try stack.handle(Fixture.pointer(.up, start.x - 360, start.y, t: 1000 + 112), at: at + 16)
+        try stack.settle()
+        #expect(stack.current == 1 && stack.orderIDs.first == "c1")
+    }
 }

@@ -98,6 +98,25 @@ import Testing
         #expect(jpeg.header("ETag") != webp.header("ETag"))
     }
 
+    @Test func transparentAreasAreTheCardsPaperNotBlack() throws {
+        CVipsSetup.start()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photos-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        #expect(CVipsTest_writeTransparentPNG(folder + "/logo.png", 200, 150) == 0)
+        let server = try Self.server(photos: folder)
+        let logo = try #require(try photoIDs(server).first)
+        for accept in ["image/jpeg", "image/webp,*/*"] {
+            let variant = try server.http.get("/photos/\(logo)?w=100", headers: ["Accept": accept])
+            #expect(variant.status == 200)
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("v-\(UUID().uuidString)").path
+            try Data(variant.body).write(to: URL(fileURLWithPath: path))
+            var mean = 0.0
+            #expect(CVipsTest_mean(path, &mean) == 0)
+            // Wholly transparent black: white paper once flattened (255), not black (0).
+            #expect(mean > 250, "\(accept): mean \(mean)")
+        }
+    }
+
     @Test(arguments: ["w=0", "w=-5", "w=abc", "h=1.5", "w=200&h=x"])
     func badSizesAre400(query: String) throws {
         let server = try Self.server(photos: try Self.photoFolder())

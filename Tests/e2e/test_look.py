@@ -40,8 +40,9 @@ def test_controls_fade_without_input_and_come_back(page, server):
     wait_until(lambda: opacity(page, "#controls"), lambda value: value == 0, timeout=CONTROLS_FADE_TIMEOUT,
                message="the controls to fade out")
     assert opacity(page, "#status") == 0, "the status line fades with them"
-    # Faded, the bar takes no clicks: what is under it is the photo's.
-    assert page.driver.execute_script(_HIT, "#controls") == "stage"
+    # Faded, the bar is inert but still there: a touch on it only shows it (test_safe_taps.py), and
+    # never reaches the photo beneath, which would change the room for every screen.
+    assert page.driver.execute_script(_HIT, "#controls") != "stage"
     Mouse(page.driver).move_to(200, 200).move_to(220, 210, 50).perform()
     wait_until(lambda: opacity(page, "#controls"), lambda value: value == 1, message="the controls back on a move")
     assert page.driver.execute_script(_HIT, "#controls") != "stage"

@@ -121,6 +121,15 @@ describe('messages', () => {
     assert.equal(statusText(scene({ cards: blank })), 'Photo 3 of 20');
   });
 
+  test('a removed card fading out at position 0 is not the front photo', () => {
+    const cards = new Map([
+      ['gone', { id: 'gone', position: 0, caption: 'Removed', anim: { to: { opacity: 0 } } }],
+      ['next', { id: 'next', position: 0, caption: 'Next one' }],
+    ]);
+    assert.equal(frontCard(cards).id, 'next');
+    assert.equal(statusText(scene({ cards })), 'Photo 3 of 20: Next one');
+  });
+
   test('failureMessage names the command and why', () => {
     assert.equal(commandLabel({ command: 'style', style: 'deck' }), 'Deck style');
     assert.equal(failureMessage({ command: 'undo' }, 400), 'Undo is not available here yet');

@@ -4,7 +4,8 @@ import { describe, test } from 'node:test';
 
 import { statusText } from '../../Resources/web/messages.js';
 import {
-  captionParts, captionText, clockText, displayName, drawAsleep, drawOverlays, formatDate, untilNextMinute,
+  MIN_CAPTION_CSS_PX, captionParts, captionText, cardCaptionSize, clockText, displayName, drawAsleep, drawOverlays,
+  fitText, formatDate, screenTextSize, untilNextMinute,
 } from '../../Resources/web/overlay.js';
 import { readParams } from '../../Resources/web/params.js';
 import { applyMessage, emptyScene } from '../../Resources/web/scene.js';
@@ -67,7 +68,9 @@ describe('clock', () => {
   test('hours and minutes in the reader\'s way', () => {
     const morning = new Date(2024, 6, 14, 7, 5, 42);
     assert.equal(clockText(morning, 'en-GB'), '07:05');
-    assert.match(clockText(morning, 'en-US'), /^07:05\sAM$/);
+    // The locale's own short form: no leading zero before an AM/PM hour.
+    assert.match(clockText(morning, 'en-US'), /^7:05\sAM$/);
+    assert.equal(clockText(new Date(2024, 6, 14, 18, 25), 'de-DE'), '18:25');
   });
 
   test('it is drawn again when the next minute starts', () => {
@@ -108,6 +111,39 @@ describe('drawing', () => {
     drawOverlays(recordingContext(kiosk), view, { caption: { text: 'beach', transform }, kiosk: true });
     assert.deepEqual(kiosk.filter(([method]) => method === 'fillText').map((call) => call.slice(1)),
       [['beach', 32, 600 - 32]]);
+  });
+
+  test('a caption on a card is at least 12 CSS pixels high at any scale', () => {
+    const deckCard = { w: 386, h: 538 };
+    // A phone: 390 CSS pixels for a 1024-point stage.
+    const phone = 390 / 1024;
+    assert.ok(cardCaptionSize(deckCard, phone) * phone >= MIN_CAPTION_CSS_PX);
+    assert.equal(cardCaptionSize(deckCard, 2), 386 / 22, 'a large card keeps its own proportion');
+  });
+
+  test('kiosk text is at least 2.5 % of the screen height, and 12 CSS pixels', () => {
+    assert.ok(screenTextSize({ width: 1920, height: 1080, dpr: 1 }) >= 0.025 * 1080);
+    assert.ok(screenTextSize({ width: 3840, height: 2160, dpr: 1 }) >= 0.025 * 2160);
+    assert.ok(screenTextSize({ width: 1080, height: 1920, dpr: 1 }) >= 0.025 * 1920);
+    assert.ok(screenTextSize({ width: 390, height: 844, dpr: 3 }) >= 12 * 3);
+  });
+
+  test('every caption and the clock lie on a scrim drawn just before them', () => {
+    const transform = { x: 512, y: 384, w: 300, h: 200, rotation: 0, scaleX: 1, scaleY: 1 };
+    for (const kiosk of [false, true]) {
+      const log = [];
+      drawOverlays(recordingContext(log), view, { caption: { text: 'beach', transform }, clock: '07:05', kiosk });
+      const methods = log.map(([method]) => method);
+      const texts = methods.flatMap((method, index) => (method === 'fillText' ? [index] : []));
+      assert.equal(texts.length, 2);
+      for (const index of texts) assert.ok(methods.slice(0, index).lastIndexOf('fill') > (texts[texts.indexOf(index) - 1] ?? -1));
+    }
+  });
+
+  test('a caption too long for its place is cut with an ellipsis', () => {
+    const ctx = { measureText: (text) => ({ width: text.length * 10 }) };
+    assert.equal(fitText(ctx, 'Holidays/beach', 200), 'Holidays/beach');
+    assert.equal(fitText(ctx, 'Holidays/beach', 80), 'Holiday…');
   });
 
   test('asleep, the screen is black and nothing else is drawn', () => {

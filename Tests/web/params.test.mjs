@@ -9,12 +9,16 @@ const at = (query) => new URL(`http://frame.local:8080/${query}`);
 test('defaults: room main, no style, not a kiosk, no token', () => {
   assert.deepEqual(readParams(at('')), {
     room: 'main', style: null, kiosk: false, token: null, debug: false, caption: [], clock: false, stacked: false,
+    fit: null,
   });
 });
 
 test('room, style, kiosk, token and debug are read', () => {
   assert.deepEqual(readParams(at('?room=hall-2&style=deck&kiosk=1&token=s3cret&debug=1')),
-    { room: 'hall-2', style: 'deck', kiosk: true, token: 's3cret', debug: true, caption: [], clock: false, stacked: false });
+    {
+      room: 'hall-2', style: 'deck', kiosk: true, token: 's3cret', debug: true, caption: [], clock: false, stacked: false,
+      fit: null,
+    });
   assert.equal(readParams(at('?stacked=1')).stacked, true);
   assert.equal(readParams(at('?style=frame')).style, 'frame');
   assert.equal(readParams(at('?kiosk=true')).kiosk, true);
@@ -40,4 +44,14 @@ test('each style has a look; rounded corners only in deck and swipe', () => {
   for (const style of ['deck', 'swipe']) assert.ok(lookFor(style).radius >= 8, style);
   assert.equal(lookFor('pile').border, 5, 'docs/styles.md: the pile’s border is 5 pt');
   assert.equal(lookFor(undefined), lookFor('pile'));
+});
+
+test('?fit=cover crops every photo to its card; the deck and swipe otherwise fit one they would crop hard', () => {
+  assert.equal(readParams(at('?fit=cover')).fit, 'cover');
+  assert.equal(readParams(at('?fit=stretch')).fit, null);
+  assert.equal(lookFor('deck').fit, 'contain');
+  assert.equal(lookFor('swipe').fit, 'contain');
+  assert.equal(lookFor('pile').fit, undefined);
+  assert.equal(lookFor('deck', 'cover').fit, 'cover');
+  assert.equal(lookFor('deck', 'cover').radius, lookFor('deck').radius);
 });

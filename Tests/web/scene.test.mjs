@@ -226,3 +226,12 @@ test('presence updates the viewer count only after a snapshot', async () => {
   assert.equal(heldByOther(scene, 'v-me'), true);
   assert.equal(heldByOther(scene, 'v-other'), false);
 });
+
+test('an empty room is one the server says has no photo, awake', async () => {
+  const { applyMessage, emptyScene, isEmptyRoom } = await import('../../Resources/web/scene.js');
+  assert.equal(isEmptyRoom(emptyScene()), false, 'not before the first snapshot');
+  const empty = applyMessage(emptyScene(), 'snapshot', { seq: 1, count: 0, current: 0, cards: [] });
+  assert.equal(isEmptyRoom(empty), true);
+  assert.equal(isEmptyRoom(applyMessage(empty, 'change', { seq: 2, asleep: true, cards: [], removed: [] })), false);
+  assert.equal(isEmptyRoom(applyMessage(empty, 'change', { seq: 2, count: 1, cards: [], removed: [] })), false);
+});

@@ -119,7 +119,7 @@ extension Stack {
     }
 
     /// Brings `card` to the front the shorter way round, keeping the cyclic order.
-    private mutating func bringToFront(_ card: Int, now: Millis) {
+    mutating func bringToFront(_ card: Int, now: Millis) {
         let position = position(of: card)
         guard position > 0 else { return }
         if position <= count - position {

@@ -26,4 +26,15 @@ extension Stack {
     public func photoIDs(at positions: Range<Int>) -> [String] {
         positions.clamped(to: 0..<count).map { photos[order[$0]].id }
     }
+
+    /// The photos `ids` left the folder: the cards out of the stack that show them are never brought
+    /// back by a tap on empty stage (their files are gone). Call it after taking their cards out.
+    /// - Complexity: O(cards), on a change of the folder.
+    public mutating func photosLeftFolder(_ ids: some Sequence<String>) {
+        let left = Set(ids)
+        guard !left.isEmpty else { return }
+        for card in cards.indices where !cards[card].isInStack && left.contains(photos[card].id) {
+            goneFromFolder.insert(card)
+        }
+    }
 }

@@ -57,6 +57,14 @@ public struct Stack: Sendable {
     var leadingUnseen = 0
     /// Photos the saved stack had removed that the stack has not been given yet: they stay out.
     var unseenRemoved: Set<String> = []
+    /// Cards a tap took out, the latest last, at most `historyLimit`: a tap on the angled stack's
+    /// empty stage brings back the latest whose photo is not in the stack.
+    var removedByHand: [Int] = []
+    /// Removed cards whose photo left the folder (`photosLeftFolder`): never brought back by a tap.
+    var goneFromFolder: Set<Int> = []
+    /// The viewers whose tap removed a card during the event being handled (`StackChange.removedBy`);
+    /// empty between events.
+    var removers: [String] = []
 
     /// One card per photo, in photo-list order, each with a random tilt drawn from `seed`.
     /// - Complexity: O(photos.count).
@@ -155,7 +163,10 @@ public struct Stack: Sendable {
         forgetFinishedMotions(drawn: after, at: now)
         if let unseenFront, order.first != unseenFront { forgetLeadingUnseen() }
         let summaryChanged = summary != self.summary
-        return Self.change(from: before, to: after, summaryChanged: summaryChanged)
+        var change = Self.change(from: before, to: after, summaryChanged: summaryChanged)
+        change.removedBy = removers
+        removers = []
+        return change
     }
 
     func position(of card: Int) -> Int { cards[card].slot - headSlot }

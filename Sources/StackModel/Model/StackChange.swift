@@ -6,11 +6,17 @@ public struct StackChange: Sendable, Equatable {
     public var removed: [CardID]
     /// True when `count`, `current`, `style` or `swipeStacked` changed.
     public var summaryChanged: Bool
+    /// The viewers whose tap took a photo out of the stack in this change: their screens offer to
+    /// undo it ("Photo removed · Undo"), the others do not.
+    public var removedBy: [String]
 
-    public init(cards: [DrawnCard] = [], removed: [CardID] = [], summaryChanged: Bool = false) {
+    public init(
+        cards: [DrawnCard] = [], removed: [CardID] = [], summaryChanged: Bool = false, removedBy: [String] = []
+    ) {
         self.cards = cards
         self.removed = removed
         self.summaryChanged = summaryChanged
+        self.removedBy = removedBy
     }
 
     /// Nothing to tell the viewers.

@@ -68,6 +68,9 @@ struct SwipeLayout: StyleLayout, Equatable {
     }
 
     var draggedLayers: Int { 2 }
+    /// A swipe starting anywhere on the stage drives the front card: on a phone the card is a third
+    /// of the screen, and a thumb beside it must not swipe in vain.
+    var grabsAnywhere: Bool { true }
 
     /// The front card: moved with the pointer and turned about the grabbed point by 15°·Δx/w (at
     /// most 15°), so that point stays under the pointer; at the first card a right drag resists
@@ -89,7 +92,12 @@ struct SwipeLayout: StyleLayout, Equatable {
         var moved = base
         moved.x += dx
         moved.y += drag.translation.y
-        return moved.turned(by: Self.maxTilt * max(-1, min(1, dx / width)), about: drag.point)
+        // The point grabbed stays under the pointer; grabbed beside the card, the card turns about
+        // its nearest edge instead, so that it does not swing about a point far from it.
+        let grabbed = Point(
+            x: min(max(drag.start.x, base.x - base.w / 2), base.x + base.w / 2),
+            y: min(max(drag.start.y, base.y - base.h / 2), base.y + base.h / 2))
+        return moved.turned(by: Self.maxTilt * max(-1, min(1, dx / width)), about: grabbed + drag.translation)
     }
 
     /// UIScrollView's rubber band with coefficient 0.3: `limit·(1 − 1/(1 + 0.3·d/limit))`, 0.3·d at

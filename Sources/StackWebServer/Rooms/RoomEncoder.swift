@@ -52,6 +52,12 @@ enum RoomEncoder {
             json.array("removed") { list in
                 for id in change.removed { list.string(id) }
             }
+            // Only the screens named offer "Photo removed · Undo".
+            if !change.removedBy.isEmpty {
+                json.array("removedBy") { list in
+                    for viewer in change.removedBy { list.string(viewer) }
+                }
+            }
         }
         return writer.bytes
     }

@@ -26,6 +26,8 @@ extension Stack {
         for id in libraryChange.removed {
             if let card = cards.removeValue(forKey: id) { apply(.remove(cardID: card.id)) }
         }
+        // Neither a deleted photo nor a reshaped photo's old card comes back at a tap on empty stage.
+        photosLeftFolder(libraryChange.removed + libraryChange.reshaped.map(\.id))
         let (placed, unknown) = placeSaved(libraryChange.added.filter { cards[$0.id] == nil }, at: now)
         change.merge(placed)
         if libraryChange.complete { forgetUnseen() }

@@ -2,7 +2,8 @@ import StackModel
 
 extension StackChange {
     /// Folds a later change into this one, so a batch of pointer samples becomes one message:
-    /// the latest state of each card wins; a card drawn again is no longer removed.
+    /// the latest state of each card wins; a card drawn again is no longer removed; every viewer
+    /// whose tap removed a card is kept.
     mutating func merge(_ later: StackChange) {
         for card in later.cards {
             if let index = cards.firstIndex(where: { $0.id == card.id }) {
@@ -17,5 +18,6 @@ extension StackChange {
         cards.removeAll { stillDrawn.contains($0.id) }
         for id in later.removed where !removed.contains(id) { removed.append(id) }
         summaryChanged = summaryChanged || later.summaryChanged
+        for viewer in later.removedBy where !removedBy.contains(viewer) { removedBy.append(viewer) }
     }
 }

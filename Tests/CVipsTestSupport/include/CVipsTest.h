@@ -31,4 +31,12 @@ int CVipsTest_writeCMYK(const char *path, int width, int height);
 /// Returns 0 on success.
 int CVipsTest_writePNG16(const char *path, int width, int height);
 
+/// A width × height RGBA PNG whose pixels are black and wholly transparent (a logo's empty
+/// background). Returns 0 on success.
+int CVipsTest_writeTransparentPNG(const char *path, int width, int height);
+
+/// The mean of every band of the image at `path` (0–255 for 8-bit images), in `mean`. Returns 0 on
+/// success.
+int CVipsTest_mean(const char *path, double *mean);
+
 #endif
