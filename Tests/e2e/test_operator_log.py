@@ -81,7 +81,8 @@ def test_json_lines_name_the_events_and_never_the_token(tmp_path, tiny_disk):
     try:
         start = wait_for_event(server, "start")
         assert start["url"] == f"{server.base_url}/"
-        assert any(line.startswith("control: ") and "?token=<token>" in line for line in start["addresses"])
+        assert any(address.get("kind") == "control" and "?token=<token>" in address.get("url", "")
+                   for address in start["addresses"])
 
         # A first start reads the photos in the background; `next` needs a second one.
         wait_until(lambda: server.snapshot("main")["count"], lambda count: count == len(demo),
