@@ -8,6 +8,7 @@ answers the same routes with no work behind them, measured in the same run.
 import http.client
 import json
 import os
+import re
 import select
 import subprocess
 import time
@@ -179,7 +180,7 @@ def top_card(port, room, timeout=60.0):
     while True:
         snapshot = json.loads(_get(port, f"/api/rooms/{room}"))
         metrics = _get(port, "/metrics")
-        reading = b"stackweb_photos_reading 1" in metrics
+        reading = re.search(rb"^stackweb_photos_reading 1$", metrics, re.MULTILINE) is not None
         if snapshot.get("cards") and not reading:
             return snapshot["cards"][0]["x"], snapshot["cards"][0]["y"]
         if time.monotonic() > deadline:
