@@ -38,9 +38,12 @@ RELEASE_BIN := .build/release/stackweb
 DEBUG_BIN := .build/debug/stackweb
 TSAN_PATH := .build/tsan
 DEB_PATH := .build/deb
+## The package's build folder: its release binary links the Swift runtime in, and its own folder lets
+## `make test` build it beside the debug build (two SwiftPM builds in one folder wait for each other).
+DEB_SCRATCH := .build/deb-pkg
 
-.PHONY: deps run-deps deb-deps test-deps pip-deps build release deb run test test-swift test-tsan test-web test-e2e \
-	test-history test-nemesis test-deb fuzz-smoke fuzz lint install clean bench bench-deps
+.PHONY: deps run-deps deb-deps test-deps pip-deps build release deb run test test-swift build-tsan test-tsan test-web \
+	test-e2e test-history test-nemesis test-deb fuzz-smoke build-fuzz fuzz-smoke-run fuzz lint install clean bench bench-deps
 
 ## Installs only what is missing: apt-get is slow even when it has nothing to do.
 ## $(1): the packages; $(2): options for apt-get install.
@@ -76,13 +79,17 @@ release: run-deps
 
 ## The package installs no Swift toolchain: the Swift runtime is linked into the binary.
 deb: run-deps deb-deps
-	swift build -c release --static-swift-stdlib --product stackweb
-	scripts/make-deb.sh $(RELEASE_BIN) $(DEB_PATH)
+	swift build -c release --static-swift-stdlib --product stackweb --scratch-path $(DEB_SCRATCH)
+	scripts/make-deb.sh $(DEB_SCRATCH)/release/stackweb $(DEB_PATH)
 
 run: release
 	$(RELEASE_BIN) --host $(HOST) --port $(PORT) --state $(STATE) $(ARGS)
 
-test: deps lint test-swift test-tsan test-web fuzz-smoke test-e2e test-history test-deb
+## Every suite below (scripts/test.sh): the suites at normal priority, one at a time but the history,
+## which runs beside the fuzz smoke run and the package's test; the ThreadSanitizer, fuzz and package
+## builds meanwhile, on the CPU the suites leave idle. TEST_KEEP_GOING=1 runs every suite whatever fails.
+test: deps
+	MAKE="$(MAKE)" scripts/test.sh
 
 ## A test run that hangs fails after this long, rather than holding CI to its own limit (a server
 ## left running by a crashed test runner keeps `swift test` waiting on its output).
@@ -98,8 +105,10 @@ test-swift:
 ## wait on real time (streams, deadlines, process exits) must not also wait on each other. The
 ## memory bound and the process-exit deadlines are the plain run's: an instrumented binary is
 ## several times slower and its shadow memory is not the server's.
-test-tsan:
+build-tsan:
 	swift build --build-tests --sanitize=thread --scratch-path $(TSAN_PATH)
+
+test-tsan: build-tsan
 	TSAN_OPTIONS=halt_on_error=1 $(TIMED) swift test --skip-build --sanitize=thread --scratch-path $(TSAN_PATH) \
 		--filter StackWebTests --skip "PhotoMemoryTests|PhotoProcessTests" --no-parallel
 
@@ -128,8 +137,14 @@ test-deb: deb
 ## Last-Event-ID, and the whole router over live rooms and photos: a short run in `make test`,
 ## a longer one with `make fuzz FUZZ_SECONDS=600`.
 FUZZ_SECONDS ?= 120
-fuzz-smoke:
-	scripts/fuzz.sh 10
+FUZZ_SMOKE_SECONDS := 10
+fuzz-smoke: build-fuzz fuzz-smoke-run
+
+build-fuzz:
+	scripts/fuzz.sh --build-only
+
+fuzz-smoke-run:
+	scripts/fuzz.sh --no-build $(FUZZ_SMOKE_SECONDS)
 
 fuzz:
 	scripts/fuzz.sh $(FUZZ_SECONDS)
