@@ -86,7 +86,7 @@ run: release
 	$(RELEASE_BIN) --host $(HOST) --port $(PORT) --state $(STATE) $(ARGS)
 
 ## Every suite below (scripts/test.sh): the suites at normal priority, one at a time but the history,
-## which runs beside the fuzz smoke run and the package's test; the ThreadSanitizer, fuzz and package
+## which runs beside the package's test; the ThreadSanitizer, fuzz and package
 ## builds meanwhile, on the CPU the suites leave idle. TEST_KEEP_GOING=1 runs every suite whatever fails.
 test: deps
 	MAKE="$(MAKE)" scripts/test.sh
