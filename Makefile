@@ -1,6 +1,7 @@
-# StackWeb — build, run and test on Debian.
-#   make run    install what is missing, build (release), start on the bundled demo photos
+# StackWeb — build, run and test on Debian. Each command installs (apt-get, pip) only what it needs.
+#   make run    install the build's libraries if missing, build (release), start on the bundled demo photos
 #   make test   everything CI runs: lint, Swift tests (plain and under ThreadSanitizer), page tests, fuzzing, browser tests
+#               (adds the test tools: browsers, redis-server, nginx, promtool, …)
 #   make deb    the Debian package (release build with the Swift runtime linked in): .build/deb/stackweb_*.deb
 #   make bench  the benchmarks (release build, loopback): writes BENCHMARKS.md and Benchmarks/charts/
 SHELL := /bin/bash
@@ -13,54 +14,82 @@ ARGS ?=
 STATE ?= $(HOME)/.local/state/stackweb/state.db
 PYTHON ?= python3
 
-# Debian packages the project needs to build, run and test.
-# dpkg-dev: dpkg-shlibdeps (and strip) for `make deb`; groff-base: the manual page's test;
-# prometheus: promtool, which checks /metrics (a 19 MB download).
-APT_PACKAGES := libmicrohttpd-dev libvips-dev libsqlite3-dev pkg-config chromium chromium-driver firefox-esr nodejs openssl curl \
-	dpkg-dev groff-base prometheus libhiredis-dev redis-server nginx
+# Debian packages, by command (the Swift toolchain itself is installed apart, see README).
+# Building and running (`make build`, `make run`): the C libraries Package.swift links, found through
+# pkg-config — libmicrohttpd, GnuTLS (linked directly too: CMicroHTTPD_limitHandshake), libvips,
+# SQLite, hiredis.
+RUN_APT_PACKAGES := pkg-config libmicrohttpd-dev libgnutls28-dev libvips-dev libsqlite3-dev libhiredis-dev
+# `make deb` adds dpkg-shlibdeps (and strip).
+DEB_APT_PACKAGES := dpkg-dev
+# `make test` adds the test tools: the browsers and their drivers (e2e), Node (the page's module tests),
+# openssl and curl (TLS tests), groff-base (the manual page's test), redis-server (a group's tests and
+# the history), nginx (the proxy in front of a group).
+TEST_APT_PACKAGES := chromium chromium-driver firefox-esr nodejs openssl curl groff-base redis-server nginx
+# promtool, which checks /metrics, comes with prometheus (a 19 MB download): installed without what
+# it recommends (the node exporter and other services Debian would start).
+TEST_APT_PACKAGES_NO_RECOMMENDS := prometheus
 PIP_REQUIREMENTS := Tests/e2e/requirements.txt
-# What `make bench` needs beyond that: load generator, the nginx it compares with, its C client's
-# compiler, and the profilers for the analysis of missed budgets.
-BENCH_APT_PACKAGES := wrk nginx gcc linux-perf valgrind
+# `make bench`: the load generator, the nginx it compares with, its C client's compiler, the
+# profilers, Chromium for the page's frames, redis-server for a group, openssl for TLS.
+BENCH_APT_PACKAGES := wrk nginx gcc linux-perf valgrind chromium chromium-driver redis-server openssl
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 RELEASE_BIN := .build/release/stackweb
 DEBUG_BIN := .build/debug/stackweb
 TSAN_PATH := .build/tsan
 DEB_PATH := .build/deb
+## The package's build folder: its release binary links the Swift runtime in, and its own folder lets
+## `make test` build it beside the debug build (two SwiftPM builds in one folder wait for each other).
+DEB_SCRATCH := .build/deb-pkg
 
-.PHONY: deps apt-deps pip-deps build release deb run test test-swift test-tsan test-web test-e2e test-history test-nemesis test-deb fuzz-smoke fuzz lint \
-	install clean \
-	bench bench-deps
+.PHONY: deps run-deps deb-deps test-deps pip-deps build release deb run test test-swift build-tsan test-tsan test-web \
+	test-e2e test-history test-nemesis test-deb fuzz-smoke build-fuzz fuzz-smoke-run fuzz lint install clean bench bench-deps
 
 ## Installs only what is missing: apt-get is slow even when it has nothing to do.
-deps: apt-deps pip-deps
-
-apt-deps:
-	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+## $(1): the packages; $(2): options for apt-get install.
+define apt_install
+	@missing=$$(for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing Debian packages:" $$missing; \
-	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) $$missing; \
 	fi
+endef
+
+## Everything `make test` needs.
+deps: run-deps deb-deps test-deps pip-deps
+
+run-deps:
+	$(call apt_install,$(RUN_APT_PACKAGES))
+
+deb-deps:
+	$(call apt_install,$(DEB_APT_PACKAGES))
+
+test-deps:
+	$(call apt_install,$(TEST_APT_PACKAGES))
+	$(call apt_install,$(TEST_APT_PACKAGES_NO_RECOMMENDS),--no-install-recommends)
 
 pip-deps:
-	@$(PYTHON) -c "import selenium, pytest, marionette_driver" 2>/dev/null || $(PYTHON) -m pip install -q -r $(PIP_REQUIREMENTS)
+	@$(PYTHON) -c "import selenium, pytest, pytest_timeout, marionette_driver" 2>/dev/null || $(PYTHON) -m pip install -q -r $(PIP_REQUIREMENTS)
 
-build: apt-deps
+build: run-deps
 	swift build
 
-release: apt-deps
+release: run-deps
 	swift build -c release
 
 ## The package installs no Swift toolchain: the Swift runtime is linked into the binary.
-deb: apt-deps
-	swift build -c release --static-swift-stdlib --product stackweb
-	scripts/make-deb.sh $(RELEASE_BIN) $(DEB_PATH)
+deb: run-deps deb-deps
+	swift build -c release --static-swift-stdlib --product stackweb --scratch-path $(DEB_SCRATCH)
+	scripts/make-deb.sh $(DEB_SCRATCH)/release/stackweb $(DEB_PATH)
 
 run: release
 	$(RELEASE_BIN) --host $(HOST) --port $(PORT) --state $(STATE) $(ARGS)
 
-test: deps lint test-swift test-tsan test-web fuzz-smoke test-e2e test-history test-deb
+## Every suite below (scripts/test.sh): the suites at normal priority, one at a time but the history,
+## which runs beside the package's test; the ThreadSanitizer, fuzz and package
+## builds meanwhile, on the CPU the suites leave idle. TEST_KEEP_GOING=1 runs every suite whatever fails.
+test: deps
+	MAKE="$(MAKE)" scripts/test.sh
 
 ## A test run that hangs fails after this long, rather than holding CI to its own limit (a server
 ## left running by a crashed test runner keeps `swift test` waiting on its output).
@@ -76,8 +105,10 @@ test-swift:
 ## wait on real time (streams, deadlines, process exits) must not also wait on each other. The
 ## memory bound and the process-exit deadlines are the plain run's: an instrumented binary is
 ## several times slower and its shadow memory is not the server's.
-test-tsan:
+build-tsan:
 	swift build --build-tests --sanitize=thread --scratch-path $(TSAN_PATH)
+
+test-tsan: build-tsan
 	TSAN_OPTIONS=halt_on_error=1 $(TIMED) swift test --skip-build --sanitize=thread --scratch-path $(TSAN_PATH) \
 		--filter StackWebTests --skip "PhotoMemoryTests|PhotoProcessTests" --no-parallel
 
@@ -106,8 +137,14 @@ test-deb: deb
 ## Last-Event-ID, and the whole router over live rooms and photos: a short run in `make test`,
 ## a longer one with `make fuzz FUZZ_SECONDS=600`.
 FUZZ_SECONDS ?= 120
-fuzz-smoke:
-	scripts/fuzz.sh 10
+FUZZ_SMOKE_SECONDS := 10
+fuzz-smoke: build-fuzz fuzz-smoke-run
+
+build-fuzz:
+	scripts/fuzz.sh --build-only
+
+fuzz-smoke-run:
+	scripts/fuzz.sh --no-build $(FUZZ_SMOKE_SECONDS)
 
 fuzz:
 	scripts/fuzz.sh $(FUZZ_SECONDS)
@@ -120,11 +157,7 @@ bench: release bench-deps pip-deps
 	$(PYTHON) Benchmarks/bench.py --bin $(RELEASE_BIN)
 
 bench-deps:
-	@missing=$$(for p in $(BENCH_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
-	if [ -n "$$missing" ]; then \
-	  echo "Installing Debian packages:" $$missing; \
-	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
-	fi
+	$(call apt_install,$(BENCH_APT_PACKAGES))
 
 install: release
 	install -D -m 755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/stackweb

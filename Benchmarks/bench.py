@@ -6,7 +6,11 @@ a number; a measurement that cannot run is reported as skipped, with why.
   python3 Benchmarks/bench.py [--bin .build/release/stackweb] [--only latency,fanout,idle,static,model,photos,client,frames,turn,state,profile,library,group]
                               [--report-only] [--out bench-out]
 
-Raw results go to bench-out/results.json; `--report-only` rewrites BENCHMARKS.md from them.
+BENCHMARKS.md is written whole by one run of every item, on one commit: its header names that commit
+and the date, and every section comes from that run. A partial run (`--only`) never touches it: it
+writes its own report, raw results and charts under bench-out/partial/. Raw results of a full run go
+to bench-out/results.json; `--report-only` rewrites the report from them (with `--only`, the partial
+report from bench-out/partial/results.json).
 """
 
 import argparse
@@ -56,8 +60,8 @@ def machine():
         "libmicrohttpd": _package("libmicrohttpd12"), "nginx": _package("nginx"), "wrk": _package("wrk"),
         "chromium": _package("chromium"), "gcc": _version(["gcc", "--version"]),
         "git": _version(["git", "rev-parse", "--short", "HEAD"]),
-        "git_dirty": bool(subprocess.run(["git", "status", "--porcelain", "Sources"], capture_output=True,
-                                         text=True).stdout.strip()),
+        "git_dirty": bool(subprocess.run(["git", "status", "--porcelain", "Sources", "Resources", "Benchmarks",
+                                          "Package.swift"], capture_output=True, text=True).stdout.strip()),
     }
 
 
@@ -77,35 +81,46 @@ def main():
     parser.add_argument("--build-dir", default=".build/bench")
     parser.add_argument("--report", default="BENCHMARKS.md")
     parser.add_argument("--charts", default="Benchmarks/charts")
-    parser.add_argument("--only", default=",".join(ITEMS))
+    parser.add_argument("--only", help="a partial run of these items (comma-separated), reported under OUT/partial/")
     parser.add_argument("--peer-bin", help="an earlier build measured beside --bin where an item compares (state)")
     parser.add_argument("--report-only", action="store_true")
     args = parser.parse_args()
 
-    os.makedirs(args.out, exist_ok=True)
-    results_path = os.path.join(args.out, "results.json")
-    if args.report_only:
-        with open(results_path) as saved:
-            results = json.load(saved)
-    else:
-        results = run(args)
-        with open(results_path, "w") as out:
-            json.dump(results, out, indent=1)
-    import report
-    report.write(results, args.report, args.charts)
-    log(f"wrote {args.report} and the charts in {args.charts}/ (raw results: {results_path})")
-
-
-def run(args):
-    limits = raise_nofile()
-    wanted = [item.strip() for item in args.only.split(",") if item.strip()]
+    wanted = ITEMS if args.only is None else [item.strip() for item in args.only.split(",") if item.strip()]
     unknown = set(wanted) - set(ITEMS)
     if unknown:
         raise SystemExit(f"unknown --only items: {', '.join(sorted(unknown))} (known: {', '.join(ITEMS)})")
+    partial = args.only is not None
+    if partial:
+        # Never the committed report: a partial run's sections would sit beside another run's.
+        out_dir = os.path.join(args.out, "partial")
+        report_path = os.path.join(out_dir, "BENCHMARKS.md")
+        charts_dir = os.path.join(out_dir, "charts")
+    else:
+        out_dir, report_path, charts_dir = args.out, args.report, args.charts
+    os.makedirs(out_dir, exist_ok=True)
+    results_path = os.path.join(out_dir, "results.json")
+    if args.report_only:
+        with open(results_path) as saved:
+            results = json.load(saved)
+        if not partial and results.get("items") != ITEMS:
+            raise SystemExit(f"{results_path} is not a run of every item: {args.report} is written only from one")
+    else:
+        results = run(args, wanted, out_dir)
+        with open(results_path, "w") as out:
+            json.dump(results, out, indent=1)
+    import report
+    report.write(results, report_path, charts_dir, partial=partial)
+    log(f"wrote {report_path} and the charts in {charts_dir}/ (raw results: {results_path})")
+
+
+def run(args, wanted, out_dir):
+    limits = raise_nofile()
     if not os.path.exists(args.bin):
         raise SystemExit(f"{args.bin} is missing: `make release` (or `make bench`) builds it")
     exe = build_sseload(args.build_dir)
-    results = {"machine": machine(), "command": "make bench", "binary": args.bin, "client_nofile": limits,
+    command = "make bench" if wanted == ITEMS else f"python3 Benchmarks/bench.py --only {','.join(wanted)}"
+    results = {"machine": machine(), "command": command, "binary": args.bin, "client_nofile": limits,
                "items": wanted}
     mark = steal_share()
     started = time.time()
@@ -124,19 +139,19 @@ def run(args):
     import model_bench
 
     steps = {
-        "latency": lambda: bench_viewers.move_latency(args.bin, exe, args.out),
-        "fanout": lambda: bench_viewers.fan_out(args.bin, exe, args.out),
-        "idle": lambda: bench_viewers.idle(args.bin, exe, args.out),
-        "static": lambda: bench_static.run(args.bin, args.out),
+        "latency": lambda: bench_viewers.move_latency(args.bin, exe, out_dir),
+        "fanout": lambda: bench_viewers.fan_out(args.bin, exe, out_dir),
+        "idle": lambda: bench_viewers.idle(args.bin, exe, out_dir),
+        "static": lambda: bench_static.run(args.bin, out_dir),
         "model": lambda: model_bench.run(args.build_dir),
-        "photos": lambda: bench_photos.run(args.bin, args.out),
-        "client": lambda: bench_client.run(args.bin, args.out),
-        "frames": lambda: bench_frames.run(args.bin, args.out, repeat=5),
+        "photos": lambda: bench_photos.run(args.bin, out_dir),
+        "client": lambda: bench_client.run(args.bin, out_dir),
+        "frames": lambda: bench_frames.run(args.bin, out_dir, repeat=5),
         "turn": lambda: bench_turn.run(),
         "state": lambda: bench_state.run(args.bin, args.peer_bin),
-        "library": lambda: bench_library.run(args.bin, args.out),
-        "group": lambda: bench_group.run(args.bin, exe, args.out),
-        "profile": lambda: {"server": bench_profile.server_profiles(args.bin, exe, args.out),
+        "library": lambda: bench_library.run(args.bin, out_dir),
+        "group": lambda: bench_group.run(args.bin, exe, out_dir),
+        "profile": lambda: {"server": bench_profile.server_profiles(args.bin, exe, out_dir),
                             "model": bench_profile.model_profile(args.build_dir)},
     }
     for item in ITEMS:

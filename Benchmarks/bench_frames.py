@@ -12,7 +12,7 @@ Gestures are pointer events dispatched on the canvas, one per animation frame (a
 page's own input code, batcher, POSTs and the SSE round trip run as for a person. Commands are POSTed
 to the server, as the buttons do.
 
-  python3 Benchmarks/bench.py --only frames       # through make bench's runner (results.json, BENCHMARKS.md)
+  python3 Benchmarks/bench.py --only frames       # through make bench's runner (bench-out/partial/: its results and report)
   python3 Benchmarks/bench_frames.py [--bin .build/release/stackweb] [--repeat 3]   # alone, prints JSON
   python3 Benchmarks/bench_frames.py --repeat 5 --before /tmp/before/Resources --before-json before.json --json after.json
                                                   # two pages in the same minutes, alternating

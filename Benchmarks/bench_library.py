@@ -9,7 +9,7 @@ spliced into one base JPEG per file, so generating costs seconds, not minutes). 
   a server that reads the folder after it answers (`stackweb_photos_reading` in /metrics): also the
   time until it has read every photo on the cold start (`indexed_cold_s`);
 - CPU of one rescan of the unchanged library (`--rescan` when the binary has it; else a file created
-  in the root, which made the old watcher rescan everything);
+  in the root, which makes a watcher without `--rescan` rescan everything);
 - time from a photo copied into a month folder to the change event that adds it;
 - seconds from SIGTERM to the warm server's exit;
 - 8 concurrent first `?w=1536` requests for different 24 MP originals: wall time and peak RSS (VmHWM)

@@ -8,6 +8,7 @@ answers the same routes with no work behind them, measured in the same run.
 import http.client
 import json
 import os
+import re
 import select
 import subprocess
 import time
@@ -161,13 +162,33 @@ class FloorServer:
             self.proc.wait(5)
 
 
-def top_card(port, room):
-    """Where the room's top card is (the snapshot's first card); also loads the room."""
+def _get(port, path):
     connection = http.client.HTTPConnection(HOST, port, timeout=10)
-    connection.request("GET", f"/api/rooms/{room}")
-    snapshot = json.loads(connection.getresponse().read())
-    connection.close()
-    return snapshot["cards"][0]["x"], snapshot["cards"][0]["y"]
+    try:
+        connection.request("GET", path)
+        return connection.getresponse().read()
+    finally:
+        connection.close()
+
+
+def top_card(port, room, timeout=60.0):
+    """Where the room's top card is (the snapshot's first card); also loads the room.
+
+    A server answers before it has read its photo folder: the library fills in the background and
+    a room has no cards until then. So this waits as a page would, until the room has cards, and
+    also until the server says it has read every photo (`stackweb_photos_reading 0` in /metrics),
+    so that no photo arriving later moves the card the measurement drags."""
+    deadline = time.monotonic() + timeout
+    while True:
+        snapshot = json.loads(_get(port, f"/api/rooms/{room}"))
+        metrics = _get(port, "/metrics")
+        reading = re.search(rb"^stackweb_photos_reading 1$", metrics, re.MULTILINE) is not None
+        if snapshot.get("cards") and not reading:
+            return snapshot["cards"][0]["x"], snapshot["cards"][0]["y"]
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"room {room} has no cards {timeout:.0f} s after the start "
+                               f"(photos still being read: {reading})")
+        time.sleep(0.05)
 
 
 def _drag_phases(exe, port, pid, room, counts, moves, interval_ms, cap_s, floor_rounds, tag):

@@ -221,19 +221,28 @@ def _link(made, key, alt, report_dir):
     return ["", f"![{alt}]({os.path.relpath(made[key], report_dir)})", ""]
 
 
-def write(results, report_path, charts_dir):
+def write(results, report_path, charts_dir, partial=False):
+    """The report of one run: every section from `results`, the header naming that run's commit and date.
+    `partial`: a run of some items only (`--only`), written outside the committed report."""
     os.makedirs(charts_dir, exist_ok=True)
     report_dir = os.path.dirname(os.path.abspath(report_path))
     made = _charts(results, charts_dir)
     m = results["machine"]
-    out = ["# Benchmarks", "",
-           "Written by `make bench` (Benchmarks/bench.py; issue #7). These are measurements, not tests: nothing "
+    performance = os.path.relpath(os.path.join(os.path.dirname(HERE), "docs", "performance.md"), report_dir)
+    title = "# Benchmarks: a partial run" if partial else "# Benchmarks"
+    scope = (f"A partial run of {', '.join(results.get('items', []))} only: not the committed BENCHMARKS.md, which "
+             "`make bench` writes whole from one run of every item. " if partial else
+             "Written whole by one `make bench` (Benchmarks/bench.py; issue #7) on the commit below: every section "
+             "comes from that one run. ")
+    out = [title, "",
+           scope + "These are measurements, not tests: nothing "
            "fails on a number. The machine is shared and noisy, so every figure is a percentile or a ratio, "
-           "and each server figure stands next to a floor measured by the same client in the same run.", "",
+           "and each server figure stands next to a floor measured by the same client in the same run. "
+           f"What was decided from such figures, and why, is in [docs/performance.md]({performance}).", "",
            "## Machine and command", ""]
     out += _table(["", ""], [
         ("date", m["date"]), ("command", f"`{results['command']}` (release build: `{results['binary']}`)"),
-        ("commit", f"{m['git']}{' + uncommitted changes in Sources/' if m['git_dirty'] else ''}"),
+        ("commit", f"{m['git']}{' + uncommitted changes (Sources, Resources, Benchmarks)' if m['git_dirty'] else ''}"),
         ("CPU", f"{m['nproc']} × {m['cpu']}"), ("memory", f"{m['memory_gib']} GiB"),
         ("kernel / OS", f"{m['kernel']} / {m['os']}"), ("Swift", m["swift"]),
         ("libmicrohttpd", m["libmicrohttpd"]), ("nginx / wrk", f"{m['nginx']} / {m['wrk']}"),
@@ -251,8 +260,7 @@ def write(results, report_path, charts_dir):
 
     out += ["## Budgets", ""]
     out += _table(["budget (2 cores)", "measured", "reference", "verdict"], budgets(results))
-    out += ["", "Why each missed budget is missed, and what to change, is in [Analysis](#analysis-and-recommended-"
-            "server-changes) below.", ""]
+    out += ["", f"Why a budget is missed, and what was done or left, is in [docs/performance.md]({performance}).", ""]
 
     # 1
     out += ["## 1. Pointer move → SSE event at the viewers", ""]
@@ -458,41 +466,29 @@ def write(results, report_path, charts_dir):
                            for t in model_profile["top"]])
             out += [""]
 
-    # Written by hand: comparisons across builds of earlier rounds, then the analysis.
-    for name in ("ROUNDS.md", "ANALYSIS.md"):
-        path = os.path.join(HERE, name)
-        if os.path.exists(path):
-            with open(path) as text:
-                out += [text.read().rstrip(), ""]
+    from bench import ITEMS
     out += ["## Reproduce", "",
             "```sh",
-            "make bench                                   # installs wrk and nginx if missing, builds (release), runs all, writes this file",
-            "python3 Benchmarks/bench.py --only latency,fanout   # a subset (items: " + ", ".join(
-                ["latency", "fanout", "idle", "static", "model", "photos", "client", "frames", "turn", "state", "profile",
-                 "library"]) + ")",
+            "make bench                                   # installs what it needs, builds (release), runs every item, writes BENCHMARKS.md",
+            "python3 Benchmarks/bench.py --only latency,fanout   # some items (" + ", ".join(ITEMS) + "): "
+            "bench-out/partial/BENCHMARKS.md",
             "python3 Benchmarks/bench.py --only state --peer-bin OLD  # state at 20,000 photos, beside an older build",
             "python3 Benchmarks/bench.py --bin /other/stackweb  # another build of the server",
-            "python3 Benchmarks/bench.py --report-only          # rewrite this file from bench-out/results.json",
+            "python3 Benchmarks/bench.py --report-only          # rewrite BENCHMARKS.md from bench-out/results.json",
             "```", ""]
     with open(report_path, "w") as report:
         report.write("\n".join(out))
 
 
-FRAMES_BEFORE = os.path.join(HERE, "frames-before.json")
 # One refresh at 60 Hz, as requestAnimationFrame timestamps measure it (± jitter).
 VSYNC_MS = 16.75
 
 
-def frames_section(frames, before_path=FRAMES_BEFORE):
-    """Section 8: every animation's frames at 1920×1080 without a GPU, before and after the renderer
-    of the issue "Look and feel on real screens" (the before figures: Benchmarks/frames-before.json)."""
+def frames_section(frames):
+    """Section 8: every animation's frames at 1920×1080 without a GPU, from this run only."""
     out = ["## 8. Frames: every animation at 1920×1080 without a GPU", ""]
     if not frames or _skipped(frames):
         return out + [f"Skipped: {(frames or {}).get('skipped', 'not run')}.", ""]
-    before = {}
-    if os.path.exists(before_path):
-        with open(before_path) as saved:
-            before = json.load(saved).get("animations", {})
     budget = frames.get("budget", {"p50": 16.7, "p99": 33.0, "max": 50.0})
     out += ["Headless Chromium (`--headless=new --disable-gpu --force-device-scale-factor=1`: software raster, "
             "what a Raspberry Pi or an old tablet gets without GPU raster), a 1920×1080 viewport at DPR 1, the "
@@ -504,13 +500,8 @@ def frames_section(frames, before_path=FRAMES_BEFORE):
             "Gestures are pointer events dispatched on the canvas at 60 Hz through the page's input code; commands "
             "are POSTed as the buttons do; the end of a motion is watched from inside the page (the test driver "
             "does not poll it meanwhile). Budget per frame: "
-            f"p50 ≤ {budget['p50']} ms, p99 ≤ {budget['p99']} ms, max ≤ {budget['max']} ms. *Before*: the page of "
-            "commit 4be6c7a (sprites per card, cached layers above and below moving cards, occlusion, idle-time "
-            "sprites; `Benchmarks/frames-before.json`); *after*: that, plus moving cards drawn unfiltered, only "
-            "the part of the canvas that changed repainted, layers and large sprites made a slice at a time in "
-            "idle time, and motions that move more than 2.5 screens of cards (a style switch, the deck's fly-out) "
-            "drawn at half resolution on a second, opaque canvas that the browser scales up by doubling its "
-            "pixels, sharp again once the cards rest (docs/architecture.md, \"How the page draws\").",
+            f"p50 ≤ {budget['p50']} ms, p99 ≤ {budget['p99']} ms, max ≤ {budget['max']} ms. How the page draws: "
+            "docs/architecture.md, \"How the page draws\"; what each of its decisions gained: docs/performance.md.",
             ""]
 
     def cell(stats, key):
@@ -518,7 +509,6 @@ def frames_section(frames, before_path=FRAMES_BEFORE):
 
     rows = []
     for name, after in frames["animations"].items():
-        old = before.get(name)
         raf = after["raf"]
         ok = raf["p50"] <= budget["p50"] and raf["p99"] <= budget["p99"] and raf["max"] <= budget["max"]
         verdict = _verdict(ok)
@@ -527,21 +517,19 @@ def frames_section(frames, before_path=FRAMES_BEFORE):
             verdict += " (p99: one frame shown twice)"
         if "runs_within_budget" in after:
             verdict += f"; {after['runs_within_budget']} of {after['runs']} runs within"
-        rows.append((name, cell(old, "raf"), cell(after, "raf"), cell(old, "draw"), cell(after, "draw"), verdict))
-    out += _table(["animation", "frame before p50/p99/max ms", "frame after", "draw before p50/p99/max ms",
-                   "draw after", "budget"], rows)
+        rows.append((name, cell(after, "raf"), cell(after, "draw"), verdict))
+    out += _table(["animation", "frame p50/p99/max ms", "draw p50/p99/max ms", "budget"], rows)
     load = [frames.get("loadavg_start"), frames.get("loadavg_end")]
     out += ["", "The frame p50 is 16.7 ms wherever the page keeps up at all (the ticker runs at the display's "
             "rate); p99 and max are what stutter looks like, in steps of one vsync (33.3 ms is one frame shown "
-            "twice). The machine is shared: 1-minute load average during the after run "
+            "twice). The machine is shared: 1-minute load average during this item "
             f"{_num(load[0] or 0)} → {_num(load[1] or 0)} on 2 cores (other engineers building), so a single frame "
             "can lose the CPU for tens of milliseconds; the draw column is the page's own work.", "",
             "```sh",
-            "python3 Benchmarks/bench.py --only frames        # this section (results in bench-out/results.json)",
-            "python3 Benchmarks/bench_frames.py --repeat 5 --json after.json",
-            "git archive 4be6c7a Resources | tar -x -C /tmp/before   # the page before",
+            "python3 Benchmarks/bench.py --only frames        # this section alone (bench-out/partial/)",
+            "git archive REV Resources | tar -x -C /tmp/before   # to compare with the page of another commit:",
             "python3 Benchmarks/bench_frames.py --repeat 5 --before /tmp/before/Resources \\",
-            "  --before-json Benchmarks/frames-before.json --json after.json   # both pages, alternating",
+            "  --before-json before.json --json after.json   # both pages in one run, alternating",
             "```", ""]
     return out
 

@@ -10,10 +10,21 @@
 # (the CVipsTestSupport product) and drives the whole router over real rooms, photos (libvips) and
 # page files. Tests/Fuzz/<target>.dict is used if present.
 # FUZZ_CORPUS=DIR keeps each target's grown corpus in DIR/<target> instead of a temporary folder.
+#   scripts/fuzz.sh --build-only [TARGET…]          builds the targets, runs none (`make test` builds
+#                                                    them beside other suites)
+#   scripts/fuzz.sh --no-build SECONDS [TARGET…]    runs the targets built before, each for SECONDS
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${1:-15}
-shift || true
+build=1
+run=1
+case "${1:-}" in
+  --build-only) run=0; shift ;;
+  --no-build) build=0; shift ;;
+esac
+if [ "$run" = 1 ]; then
+  seconds=${1:-15}
+  shift || true
+fi
 targets=("${@:-pointer command route last-event-id router}")
 read -r -a targets <<< "${targets[*]}"
 out=.build/fuzz
@@ -44,30 +55,41 @@ for target in "${targets[@]}"; do harness_for "$target" > /dev/null; done
 # see internal types. A scratch folder of its own, so these flags never rebuild .build/release.
 package=(swift build -c release --scratch-path .build/fuzz-pkg --sanitize=address
   -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link -Xswiftc -enable-testing)
-# libmicrohttpd's and libvips' pkg-config files list -pthread, which SwiftPM warns of and drops.
-for product in StackWebServer CVipsTestSupport; do
-  "${package[@]}" --product "$product" 2>&1 | grep -v "warning: prohibited flag(s): -pthread" ||
-    { echo "fuzz: swift build --product $product failed" >&2; exit 1; }
-done
-bin=$("${package[@]}" --show-bin-path 2>/dev/null)
 
-# What a harness needs to import the library: the Swift modules, the module maps of the C modules it
-# imports (SwiftPM's own: generated ones for the shim targets, the packaged ones for the system
-# libraries) and the C libraries' headers and flags, as SwiftPM gets them from pkg-config.
-read -r -a c_include <<< "$(pkg-config --cflags-only-I libmicrohttpd vips hiredis | sed 's/-I/-Xcc -I/g')"
-read -r -a c_libs <<< "$(pkg-config --libs libmicrohttpd gnutls vips sqlite3 hiredis)"
-flags=(-sanitize=fuzzer,address -parse-as-library -g -O -swift-version 6 -I "$bin/Modules")
-flags+=("${c_include[@]}")
-for map in "$bin"/*.build/module.modulemap Sources/*/module.modulemap; do
-  flags+=(-Xcc "-fmodule-map-file=$map")
-done
+# Builds the library and every target in `targets`.
+build_targets() {
+  # libmicrohttpd's and libvips' pkg-config files list -pthread, which SwiftPM warns of and drops.
+  for product in StackWebServer CVipsTestSupport; do
+    "${package[@]}" --product "$product" 2>&1 | grep -v "warning: prohibited flag(s): -pthread" ||
+      { echo "fuzz: swift build --product $product failed" >&2; exit 1; }
+  done
+  bin=$("${package[@]}" --show-bin-path 2>/dev/null)
+
+  # What a harness needs to import the library: the Swift modules, the module maps of the C modules it
+  # imports (SwiftPM's own: generated ones for the shim targets, the packaged ones for the system
+  # libraries) and the C libraries' headers and flags, as SwiftPM gets them from pkg-config.
+  read -r -a c_include <<< "$(pkg-config --cflags-only-I libmicrohttpd vips hiredis | sed 's/-I/-Xcc -I/g')"
+  read -r -a c_libs <<< "$(pkg-config --libs libmicrohttpd gnutls vips sqlite3 hiredis)"
+  flags=(-sanitize=fuzzer,address -parse-as-library -g -O -swift-version 6 -I "$bin/Modules")
+  flags+=("${c_include[@]}")
+  for map in "$bin"/*.build/module.modulemap Sources/*/module.modulemap; do
+    flags+=(-Xcc "-fmodule-map-file=$map")
+  done
+
+  for target in "${targets[@]}"; do
+    inputs=$(harness_for "$target")
+    if [ "$target" = router ]; then inputs+=" $bin/libCVipsTestSupport.a"; fi
+    # shellcheck disable=SC2086
+    swiftc "${flags[@]}" -module-name FuzzTarget $inputs "$bin/libStackWebServer.a" "${c_libs[@]}" -lm \
+      -o "$out/fuzz-$target" 2> >(grep -v "Cannot export local symbol" >&2)
+  done
+}
+
+if [ "$build" = 1 ]; then build_targets; fi
+if [ "$run" = 0 ]; then exit 0; fi
 
 for target in "${targets[@]}"; do
-  inputs=$(harness_for "$target")
-  if [ "$target" = router ]; then inputs+=" $bin/libCVipsTestSupport.a"; fi
-  # shellcheck disable=SC2086
-  swiftc "${flags[@]}" -module-name FuzzTarget $inputs "$bin/libStackWebServer.a" "${c_libs[@]}" -lm \
-    -o "$out/fuzz-$target" 2> >(grep -v "Cannot export local symbol" >&2)
+  if [ ! -x "$out/fuzz-$target" ]; then echo "fuzz: $out/fuzz-$target is not built (scripts/fuzz.sh --build-only)" >&2; exit 1; fi
   if [ -n "${FUZZ_CORPUS:-}" ]; then
     corpus="$FUZZ_CORPUS/$target"
     mkdir -p "$corpus"

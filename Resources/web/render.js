@@ -87,8 +87,9 @@ export class Renderer {
    * last frame's by default): at the size each rests at, unless one made at the larger size it
    * passes through serves meanwhile (sprite-choice.js: spriteFor). At most PREPARE_MS of it at
    * once: a card that changes size and has a sprite already is left to the time between the
-   * motion's frames (warmEnds), drawn meanwhile from the sprite it has (a switch to the frame style
-   * made twelve wall-sized sprites here in one 190 ms task); in a motion drawn coarse, from the first.
+   * motion's frames (warmEnds), drawn meanwhile from the sprite it has (all at once, a switch to the
+   * frame style would make twelve wall-sized sprites here in one task of ~190 ms); in a motion drawn
+   * coarse, from the first.
    */
   prepareCards(entries, images, style = this.#lastStyle) {
     if (!this.#lastView?.fit) return;

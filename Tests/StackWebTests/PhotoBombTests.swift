@@ -37,8 +37,8 @@ import Testing
     }
 
     /// A JPEG declaring 7,000 × 7,000 (within the pixel limit) that holds a 64 × 48 picture's few
-    /// bytes: libjpeg only warns of the missing rest, so it used to be shown and converted at full
-    /// cost. Refused from its header and size.
+    /// bytes: libjpeg only warns of the missing rest, so without the size check it would be shown and
+    /// converted at full cost. Refused from its header and size.
     @Test func aTruncatedBombIsRefused() throws {
         let folder = try PhotoFolderLifecycleTests.base()
         #expect(CVipsTest_writeJPEG(folder + "/a.jpg", 640, 480, 1) == 0)

@@ -52,7 +52,7 @@ import Testing
         try socket.write(header + [0x01, 0xFF, 0xFF, 0xFF] + [UInt8](repeating: 0, count: 0x4000 - 4))
         var sent = 0x4000
         var cut = false
-        // 1 MiB at most: the old server took all of it and waited for more.
+        // 1 MiB at most: a server without the bound takes all of it and waits for more.
         while sent < 1 << 20 {
             do {
                 try socket.write(header + [UInt8](repeating: 0, count: 0x4000))

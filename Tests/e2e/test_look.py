@@ -256,7 +256,8 @@ def test_a_style_switch_is_drawn_coarse_while_it_moves_then_sharp_on_the_page_ca
 def test_a_kiosk_resized_during_a_style_switch_is_drawn_sharp_once_the_cards_rest(open_page, server):
     """A photo frame's window resized while a switch moves its cards coarse (a TV's screen coming
     up): once they rest the stage shows them sharp, although the browser then gave idle work no
-    idle time (each idle callback came from its timeout: the page used to stay coarse for good)."""
+    idle time (each idle callback comes from its timeout: without the slice idle work is then given
+    anyway, the page would stay coarse for good)."""
     page = open_page(query="&kiosk=1")
     driver = page.driver
     try:

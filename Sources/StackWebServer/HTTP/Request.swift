@@ -30,7 +30,7 @@ struct Request: Sendable {
     }
 
     /// The query arguments some handler reads; the server looks up only these (collecting every
-    /// header and argument was a tenth of a static request).
+    /// header and argument would cost a tenth of a static request's time).
     static let knownQueryArguments = ["page", "w", "h"]
 
     /// A request whose header names are lower-cased already (the server's lookups).

@@ -1,8 +1,10 @@
 import Foundation
 import StackModel
 
-/// Maps requests to answers. Pure with respect to sockets: tests call it directly, and the
-/// daemon calls the same function.
+/// Maps requests to answers, without a socket: tests and fuzzers call it directly, and the daemon
+/// calls the same function. It is where a request acts on the server, not a pure function: it finds
+/// or makes rooms and hands them events, draws the seed of a shuffle (so the reducer stays
+/// deterministic), counts requests in `Metrics`, and in a group carries input to a room's owner.
 struct Router: RequestResponder {
     let staticFiles: StaticFiles
     let rooms: RoomRegistry

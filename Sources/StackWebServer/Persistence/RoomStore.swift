@@ -1,8 +1,8 @@
 import StackModel
 
 /// Where rooms keep what must survive a restart: each room's `SavedStack` (order, tilts, style,
-/// removed photos). Rooms talk to this seam only; the engine behind it (SQLite, memory) can
-/// change without touching them.
+/// removed photos). Rooms talk to this seam only; the engine behind it (SQLite, Redis in a group,
+/// memory) can change without touching them.
 ///
 /// Every call returns at once: writing happens on the store's own threads, never on the caller's
 /// (which may be libmicrohttpd's only thread, holding a room's lock).
