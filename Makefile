@@ -123,8 +123,10 @@ test-e2e: build
 ## checks: about two minutes. `STACKWEB_NEMESIS_SECONDS=900 make test-nemesis` runs random faults for
 ## that long (default 300); STACKWEB_NEMESIS_SEED replays a run, STACKWEB_BIN tests another binary.
 HISTORY_BIN = $${STACKWEB_BIN:-$(DEBUG_BIN)}
+## `make test` replays one seed (the clients' and the nemesis's choices, not the servers' timing):
+## STACKWEB_NEMESIS_SEED picks another.
 test-history: build
-	STACKWEB_BIN=$(HISTORY_BIN) STACKWEB_NEMESIS_SECONDS= $(PYTHON) -m pytest -q -s Tests/history
+	STACKWEB_BIN=$(HISTORY_BIN) STACKWEB_NEMESIS_SECONDS= STACKWEB_NEMESIS_SEED=$${STACKWEB_NEMESIS_SEED:-41} $(PYTHON) -m pytest -q -s Tests/history
 
 test-nemesis: build
 	STACKWEB_BIN=$(HISTORY_BIN) STACKWEB_NEMESIS_SECONDS=$${STACKWEB_NEMESIS_SECONDS:-300} $(PYTHON) -m pytest -q -s Tests/history

@@ -25,17 +25,21 @@ final class RoomPublisher: Sendable {
 
     /// KEYS: epoch, events, state, rooms, snapshot, then the answers to keep, then those to forget.
     /// ARGV: epoch, stream length, id ('' for none), kind, data, state ('' for none), room, snapshot
-    /// ('' for none), deadline (Redis ms), answer lifetime (ms), number of answers, the answers.
+    /// ('' for none), deadline (Redis ms), answer lifetime (ms), number of answers, the answers, and
+    /// last, for a publication without an entry, the id of the event whose state it carries (the
+    /// history must hold it: a state or a snapshot of a change Redis refused is never kept).
     /// Returns 1 taken, 0 another epoch, -1 too late, -2 not continuing the history.
     static let publish = RedisScript(
         """
         if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
         local now = redis.call('TIME')
         if tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) > tonumber(ARGV[9]) then return -1 end
+        local answers = tonumber(ARGV[11])
+        local top = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
+        local topSeq = top[1] and tonumber(string.match(top[1][1], '^(%d+)')) or -1
+        if ARGV[3] == '' and ARGV[12 + answers] ~= '' and topSeq ~= tonumber(ARGV[12 + answers]) then return -2 end
         if ARGV[3] ~= '' then
           local seq = tonumber(string.match(ARGV[3], '^(%d+)'))
-          local top = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
-          local topSeq = top[1] and tonumber(string.match(top[1][1], '^(%d+)')) or -1
           if ARGV[4] == 'c' then
             if topSeq ~= seq - 1 then return -2 end
           elseif ARGV[4] == 'b' then
@@ -50,7 +54,6 @@ final class RoomPublisher: Sendable {
           redis.call('SADD', KEYS[4], ARGV[7])
         end
         if ARGV[8] ~= '' then redis.call('SET', KEYS[5], ARGV[8]) end
-        local answers = tonumber(ARGV[11])
         for i = 1, answers do redis.call('SET', KEYS[5 + i], ARGV[11 + i], 'PX', ARGV[10]) end
         for i = 6 + answers, #KEYS do redis.call('DEL', KEYS[i]) end
         return 1
@@ -277,7 +280,7 @@ final class RoomPublisher: Sendable {
                 keep?.saved.json ?? empty, Array(room.utf8), publication.snapshot ?? empty,
                 Array(String(deadline).utf8),
                 Array(String(answerLifetimeMilliseconds).utf8), Array(String(answers.count).utf8),
-            ] + answers.map(\.body)
+            ] + answers.map(\.body) + [publication.entry == nil ? Array(String(publication.about).utf8) : empty]
         return try publish.call(keys: keys, arguments: arguments, on: connection)
     }
 

@@ -458,7 +458,8 @@ final class Room: Sendable {
                 publications[last].keep = keep
                 publications[last].snapshot = snapshot
             } else {
-                publications.append(GroupPublication(epoch: epoch, entry: nil, keep: keep, snapshot: snapshot))
+                publications.append(
+                    GroupPublication(epoch: epoch, entry: nil, keep: keep, snapshot: snapshot, about: core.state.seq))
             }
         }
         for publication in publications {
@@ -521,7 +522,9 @@ final class Room: Sendable {
             switch outcome {
             case .accepted:
                 // The history holds it; the lasting state is what the last publication carrying it had.
-                if report.kind != .base, report.seq > core.kept.seq { core.kept.seq = report.seq }
+                if report.kind == .change || report.kind == .rebase, report.seq > core.kept.seq {
+                    core.kept.seq = report.seq
+                }
                 guard let saved = report.saved else { return }
                 if report.seq >= core.kept.seq { core.kept = Kept(seq: report.seq, saved: saved) }
                 if report.kind == .rebase { core.forgotten.subtract(report.forgotten) }

@@ -56,6 +56,9 @@ struct GroupPublication: Sendable {
     /// The room's snapshot (JSON) after the entry, as instances that do not run it answer a read:
     /// sent with what the room keeps, and whenever the room comes to rest.
     var snapshot: [UInt8]?
+    /// For a publication without an entry: the id of the event whose state it carries (the history
+    /// must hold that event for the group to take it).
+    var about = 0
 
     /// The room's lasting state after the entry, and what goes with it.
     struct Keep: Sendable {
