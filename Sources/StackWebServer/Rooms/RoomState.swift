@@ -119,6 +119,8 @@ struct RoomState {
         case .keepRefused(let keptSeq, let stack): keepRefused(keptSeq: keptSeq, stack: stack, at: now)
         case .groupMissedChanges(let keptThrough):
             guard isLoaded else { break }
+            // What was answered after the kept state was not kept either: a retry applies it anew.
+            answered.forget(after: keptThrough)
             rebase(at: now, keptThrough: keptThrough)
             save(.restored)
         }
