@@ -19,8 +19,12 @@ public final class Application {
     let configuration: Configuration
     /// The lines for the operator (`--log-format`), the control token kept out of them.
     public let log: OperatorLog
-    /// The token every POST must carry, or `nil` when anyone may control.
+    /// The token every POST must carry, or `nil` when anyone may control — or when this instance
+    /// knows only its digest (`groupToken`).
     let controlToken: String?
+    /// In a `--redis` group without `--token`: the group's generated token, whose digest every
+    /// instance checks POSTs against.
+    let groupToken: GroupToken?
     /// The file a generated token was written to (`ControlTokenNotice`), if any.
     let tokenFile: String?
     let rooms: RoomRegistry
@@ -84,11 +88,9 @@ public final class Application {
         self.configuration = configuration
         let instanceID = configuration.redis.map { _ in configuration.instanceID ?? Application.randomInstanceID() }
         self.instanceID = instanceID
-        let token = configuration.controlToken {
-            // A group has one generated token: the first instance to start draws it, the others take it.
-            let drawn = AccessPolicy.generateToken()
-            return configuration.redis.flatMap { try? RedisKeys.sharedToken(drawn, at: $0) } ?? drawn
-        }
+        let groupToken = Application.groupToken(configuration)
+        self.groupToken = groupToken
+        let token = groupToken.map(\.token) ?? configuration.controlToken { AccessPolicy.generateToken() }
         controlToken = token
         let log = (log ?? OperatorLog.standardError(format: configuration.logFormat)).redacting(token)
         self.log = log
@@ -180,7 +182,9 @@ public final class Application {
             staticFiles: try StaticFiles.load(folder: resources + "/web"), rooms: rooms, photos: library,
             photoAnswers: photoAnswers,
             maxBodyBytes: limits.maxBodyBytes,
-            access: AccessPolicy(token: controlToken, commands: CommandRateLimiter(limits)),
+            access: AccessPolicy(
+                tokenDigest: groupToken?.digest ?? controlToken.map { Digest.sha256(Array($0.utf8)) },
+                commands: CommandRateLimiter(limits)),
             filter: .standard(
                 extraHosts: configuration.allowedHosts, hostname: NetworkAddresses.hostname(),
                 scheme: tls == nil ? "http" : "https"),
@@ -208,6 +212,19 @@ public final class Application {
         group?.start(rooms: rooms, store: groupStore) { input, deadline, answer in
             router.answer(forwarded: input, keepBy: deadline, answer)
         }
+    }
+
+    /// A group has one generated token: the first instance to start draws it, the others take its
+    /// digest. `nil` alone, with a given token or none, or with Redis unreachable (then this
+    /// instance draws a token of its own, as alone).
+    private static func groupToken(_ configuration: Configuration) -> GroupToken? {
+        guard let redis = configuration.redis, configuration.token == nil, !configuration.noToken,
+            !configuration.isLoopback
+        else { return nil }
+        let file = ControlTokenNotice.file(environment: ProcessInfo.processInfo.environment, state: configuration.state)
+        let remembered = file.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }?
+            .split(separator: "\n").first.map(String.init)
+        return try? GroupToken.resolve(drawn: AccessPolicy.generateToken(), remembered: remembered, at: redis)
     }
 
     /// Eight random hex digits: enough to tell a group's instances apart in logs and in Redis.
@@ -258,9 +275,10 @@ public final class Application {
         if let redis = configuration.redis, let instanceID {
             lines.append("  group:   instance \(instanceID) of the group at \(redis)")
         }
-        if let controlToken {
+        if controlToken != nil || groupToken != nil {
             let base = "\(scheme)://\(hosts.first ?? shownHost):\(server.port)/"
-            let source: ControlTokenNotice.Source = configuration.token != nil ? .given : .generated(file: tokenFile)
+            let source: ControlTokenNotice.Source =
+                configuration.token != nil ? .given : controlToken == nil ? .group : .generated(file: tokenFile)
             lines += ControlTokenNotice.lines(base: base, token: controlToken, source: source, toTerminal: toTerminal)
             lines.append("  (the control URL lets its holder drive every room; share the view URL with viewers)")
         }
@@ -289,7 +307,7 @@ public final class Application {
         if let redis = configuration.redis, let instanceID {
             records.append(["kind": "group", "instance": instanceID, "redis": redis.description])
         }
-        if controlToken != nil {
+        if controlToken != nil || groupToken != nil {
             records.append(["kind": "control", "url": "\(scheme)://\(hosts[0]):\(server.port)/?token=<token>"])
         }
         return records
