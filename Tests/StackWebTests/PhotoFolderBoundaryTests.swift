@@ -31,8 +31,8 @@ import Testing
         #expect(names == ["a.jpg", "album/b.jpg"])
         // Not served either, by the id its path would have had.
         for relative in ["escape.jpg", "relative.jpg", "elsewhere/hidden.jpg", "again.jpg"] {
-            #expect(try server.http.get("/photos/\(PhotoLibrary.id(of: relative))").status == 404)
+            #expect(try server.http.get("/photos/\(server.photoID(relative))").status == 404)
         }
-        #expect(try server.http.get("/photos/\(PhotoLibrary.id(of: "album/b.jpg"))").status == 200)
+        #expect(try server.http.get("/photos/\(server.photoID("album/b.jpg"))").status == 200)
     }
 }

@@ -41,6 +41,8 @@ public final class Application {
     private let sleep: SleepClock?
     /// In a group, the leases, publisher and follower of the rooms.
     private let group: RedisGroup?
+    /// What each photo is named, keyed with the secret kept with the state.
+    let photoIDs: PhotoIDs
 
     public convenience init(configuration: Configuration) throws {
         let log = OperatorLog.standardError(format: configuration.logFormat, redacting: configuration.token)
@@ -104,16 +106,21 @@ public final class Application {
         // server listens with them at once; the watcher's thread reads the rest, which reach the
         // rooms as ordinary library changes. An empty folder starts empty (a frame waiting for photos).
         let index = PhotoIndex(path: cacheFolder + "/" + PhotoIndex.fileName, log: log.messages(as: "warning"))
+        let photoIDs = PhotoIDs(
+            secret: Array(try store.secret(named: PhotoIDs.secretName, drawn: PhotoIDs.drawSecret()).utf8))
+        self.photoIDs = photoIDs
         guard opendir(folder).map({ closedir($0) }) != nil,
             var scanner = PhotoScanner(
-                folder: folder, order: configuration.order, index: index, maxPixels: configuration.maxPixels,
-                log: log.messages(as: "photo.skipped"))
+                folder: folder, order: configuration.order, ids: photoIDs, index: index,
+                maxPixels: configuration.maxPixels, log: log.messages(as: "photo.skipped"))
         else {
             throw Failure.unreadableFolder(folder, reason: String(cString: strerror(errno)))
         }
         scanner.inspectionBudget = 0
         _ = scanner.scanAll(now: .infinity)
         self.index = index
+        // Stacks saved by a version before keyed ids name photos by their old ids.
+        let renamed = scanner.legacyIDs()
 
         let library = Locked(scanner.library)
         let reading = Locked(scanner.hasBacklog)
@@ -138,24 +145,29 @@ public final class Application {
             variants: PhotoVariants(cacheFolder: cacheFolder, cacheLimit: configuration.cacheSize),
             folderPresent: status.folderPresent, log: log)
         let groupStore = store as? RedisRoomStore
+        let stacked = StackedPhotos()
+        let keptOut = { @Sendable (room: String, saved: SavedStack) in
+            stacked.roomSaved(room, removed: saved.renamingPhotos(renamed).removed)
+        }
+        for (room, saved) in store.savedRooms { keptOut(room, saved) }
         var group: RedisGroup?
         if let redis = configuration.redis, let instanceID {
             group = RedisGroup(
                 url: redis, instanceID: instanceID, defaultStyle: style, log: log.messages(as: "group.warning"),
-                events: log)
+                events: log, stateRead: keptOut)
         }
         self.group = group
         rooms = RoomRegistry(
             maxRooms: configuration.maxRooms, store: store, settings: settings, scheduler: scheduler, library: library,
             asleep: { sleep?.asleep ?? false }, listedRooms: configuration.rooms, log: log, group: group,
-            upcoming: { photos in photoAnswers.prefetch(photos, library: library) }
+            upcoming: { photos in photoAnswers.prefetch(photos, library: library) }, stacked: stacked
         ) { name, saved in
             // New tilts come from the room's name, so a room without saved state looks the same each start.
             let seed = FNV1a.hash(name.utf8)
             // The folder as it is now: a room restored after an unload sees photos added meanwhile.
             let photos = library.withLock { $0.photos }
             if let saved {
-                var stack = Stack(photos: photos, stage: stage, saved: saved, seed: seed)
+                var stack = Stack(photos: photos, stage: stage, saved: saved.renamingPhotos(renamed), seed: seed)
                 stack.frameTransition = transition
                 // The folder read whole: a saved photo it lacks is gone. Until then (a cache folder
                 // found empty), its place waits for it.
@@ -188,7 +200,7 @@ public final class Application {
             filter: .standard(
                 extraHosts: configuration.allowedHosts, hostname: NetworkAddresses.hostname(),
                 scheme: tls == nil ? "http" : "https"),
-            photosReading: reading, status: status)
+            photosReading: reading, status: status, stackedPhotos: stacked)
         server = try HTTPServer(
             host: configuration.host, port: configuration.port, limits: limits, tls: tls,
             security: SecurityHeaders(allowsEmbedding: configuration.allowEmbedding), responder: router)
@@ -202,7 +214,7 @@ public final class Application {
         heartbeat.resume()
 
         watcher = Application.watch(
-            folder: folder, order: configuration.order, rescan: configuration.rescan, library: library,
+            folder: folder, order: configuration.order, ids: photoIDs, rescan: configuration.rescan, library: library,
             scanner: scanner, index: index, reading: reading, status: status, maxPixels: configuration.maxPixels,
             rooms: rooms,
             log: log)
