@@ -26,7 +26,10 @@ import Testing
         try links.createSymbolicLink(atPath: folder + "/elsewhere", withDestinationPath: outside + "/album")
         try links.createSymbolicLink(atPath: folder + "/again.jpg", withDestinationPath: folder + "/album/b.jpg")
 
-        let server = try TestServer { $0.photos = folder }
+        let server = try TestServer {
+            $0.photos = folder
+            $0.captionFolders = true
+        }
         let names = Set(try PhotoOrderTests.names(server))
         #expect(names == ["a.jpg", "album/b.jpg"])
         // Not served either, by the id its path would have had.

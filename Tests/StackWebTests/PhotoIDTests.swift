@@ -100,6 +100,24 @@ import Testing
         #expect(try server.command(#"{"command":"remove","id":"\#(card)"}"#, room: room).status == 200)
     }
 
+    @Test func captionsNameTheFileWithoutItsFolders() throws {
+        let server = try Self.server(photos: try Self.folder())
+        #expect(Set(try PhotoOrderTests.names(server)) == ["a.jpg", "b.jpg", "c.jpg"])
+    }
+
+    @Test func captionFoldersShowsThePathBelowTheFolder() throws {
+        let photos = try Self.folder()
+        let outcome = try Configuration.parse(
+            arguments: ["--caption-folders", "--photos", photos, "--style", "grid"], environment: [:])
+        let server = try TestServer { configuration in
+            guard case .run(var parsed) = outcome else { return }
+            parsed.port = configuration.port
+            parsed.resources = configuration.resources
+            configuration = parsed
+        }
+        #expect(Set(try PhotoOrderTests.names(server)) == Set(Self.files))
+    }
+
     /// The instances of a group name every photo alike, whichever started first.
     @Test(.enabled(if: RedisServer.isInstalled, "needs redis-server"))
     func aGroupsInstancesComputeTheSameIDs() throws {

@@ -140,7 +140,7 @@ public final class Application {
         let settings = RoomSettings(
             idleUnload: configuration.idleUnloadSeconds * 1000,
             slideshowInterval: configuration.interval.map { $0 * 1000 },
-            maxCards: configuration.maxCards)
+            maxCards: configuration.maxCards, captionFolders: configuration.captionFolders)
         let photoAnswers = PhotoAnswers(
             variants: PhotoVariants(cacheFolder: cacheFolder, cacheLimit: configuration.cacheSize),
             folderPresent: status.folderPresent, log: log)
