@@ -146,8 +146,9 @@ public final class Application {
             folderPresent: status.folderPresent, log: log)
         let groupStore = store as? RedisRoomStore
         let stacked = StackedPhotos()
+        // Each second in a group, for every room: only its removals are renamed, not its order.
         let keptOut = { @Sendable (room: String, saved: SavedStack) in
-            stacked.roomSaved(room, removed: saved.renamingPhotos(renamed).removed)
+            stacked.roomSaved(room, removed: saved.removed.map { renamed[$0] ?? $0 })
         }
         for (room, saved) in store.savedRooms { keptOut(room, saved) }
         var group: RedisGroup?

@@ -47,7 +47,7 @@ enum ControlTokenNotice {
         case .given: where_ = "the token given with --token or STACKWEB_TOKEN"
         case .generated(let file?): where_ = "the token is in \(file), readable by this user only"
         case .group:
-            where_ = "the group's generated token, printed by the instance that drew it (the first to start)"
+            where_ = "the group's generated token, printed by the instance that drew it, the first to start"
         case .generated(nil):
             where_ =
                 "the generated token is shown on a terminal only; set --token (or STACKWEB_TOKEN), or --state to keep it in a file"
