@@ -142,4 +142,31 @@ import Testing
         #expect(try Self.ids(b) == ids)
         for file in Self.files { #expect(ids[String(file.split(separator: "/").last!)] != Self.guessed(file)) }
     }
+
+    /// A photo removed from the group's only room is not served by either instance: the one that
+    /// does not run the room learns it from the room's state, within about a second.
+    @Test(.enabled(if: RedisServer.isInstalled, "needs redis-server"))
+    func aPhotoRemovedInAGroupIsNotServedByAnyInstance() throws {
+        let redis = try RedisServer()
+        let photos = try Self.folder()
+        let group = { (instance: String) in
+            try TestServer {
+                $0.photos = photos
+                $0.style = .grid
+                $0.redis = redis.url
+                $0.instanceID = instance
+            }
+        }
+        let (a, b) = (try group("a"), try group("b"))
+        let id = try #require(try Self.ids(a)["b.jpg"])
+        #expect(try b.http.get("/photos/\(id)").status == 200)
+        try Self.remove(id, from: "main", at: a)
+        for server in [a, b] {
+            #expect(try PersistenceTests.eventually(5) { try server.http.get("/photos/\(id)").status == 404 })
+        }
+        #expect(try a.command(#"{"command":"undo"}"#).status == 200)
+        for server in [a, b] {
+            #expect(try PersistenceTests.eventually(5) { try server.http.get("/photos/\(id)").status == 200 })
+        }
+    }
 }
