@@ -118,20 +118,25 @@ import Testing
         #expect(Set(try PhotoOrderTests.names(server)) == Set(Self.files))
     }
 
-    /// The instances of a group name every photo alike, whichever started first.
-    @Test(.enabled(if: RedisServer.isInstalled, "needs redis-server"))
-    func aGroupsInstancesComputeTheSameIDs() throws {
-        let redis = try RedisServer()
-        let photos = try Self.folder()
-        let group = { (instance: String) in
+    /// Two instances of a group on `redis`, showing the same folder in the grid.
+    static func group(on redis: RedisServer) throws -> (TestServer, TestServer) {
+        let photos = try folder()
+        let instance = { (name: String) in
             try TestServer {
                 $0.photos = photos
                 $0.style = .grid
                 $0.redis = redis.url
-                $0.instanceID = instance
+                $0.instanceID = name
             }
         }
-        let (a, b) = (try group("a"), try group("b"))
+        return (try instance("a"), try instance("b"))
+    }
+
+    /// The instances of a group name every photo alike, whichever started first.
+    @Test(.enabled(if: RedisServer.isInstalled, "needs redis-server"))
+    func aGroupsInstancesComputeTheSameIDs() throws {
+        let redis = try RedisServer()
+        let (a, b) = try Self.group(on: redis)
         let ids = try Self.ids(a)
         #expect(ids.count == 3)
         // Each instance serves the ids the other shows: both compute them alike.
@@ -148,16 +153,7 @@ import Testing
     @Test(.enabled(if: RedisServer.isInstalled, "needs redis-server"))
     func aPhotoRemovedInAGroupIsNotServedByAnyInstance() throws {
         let redis = try RedisServer()
-        let photos = try Self.folder()
-        let group = { (instance: String) in
-            try TestServer {
-                $0.photos = photos
-                $0.style = .grid
-                $0.redis = redis.url
-                $0.instanceID = instance
-            }
-        }
-        let (a, b) = (try group("a"), try group("b"))
+        let (a, b) = try Self.group(on: redis)
         let id = try #require(try Self.ids(a)["b.jpg"])
         #expect(try b.http.get("/photos/\(id)").status == 200)
         try Self.remove(id, from: "main", at: a)

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import StackModel
 @testable import StackWebServer
 
 /// `StackedPhotos` counts removals as rooms save; each answer is checked against the plain one:
@@ -12,7 +13,7 @@ import Testing
 
     @Test(arguments: [1, 2, 3])
     func countsAgreeWithEveryRoomsRemovals(seed: UInt64) {
-        var random = SplitMix(seed: seed)
+        var random = SplitMix64(seed: seed)
         let photos = (0..<12).map { "p\($0)" }
         let stacked = StackedPhotos()
         var removed: [String: Set<String>] = [:]
@@ -36,18 +37,5 @@ import Testing
         #expect(!stacked.holds("p1"))
         stacked.roomSaved("main", removed: [])
         #expect(stacked.holds("p1"))
-    }
-
-    /// A small deterministic generator, so that a failing seed replays.
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }
