@@ -75,18 +75,19 @@ import Testing
         let path = PersistenceTests.temporaryPath()
         let folder = (path as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let server = try TestServer()
-        let ids = try #require(
-            (try server.snapshot()["cards"] as? [[String: Any]])?.compactMap { $0["photo"] as? String })
-        let reversed = Array(ids.reversed())
-        let file = StateFile(rooms: ["hall": SavedStack(style: .grid, order: reversed, tilts: reversed.map { _ in 2 })])
+        // Written by an earlier version: with the ids it gave (`PhotoIDs.legacyID`).
+        let demo = TestServer.repositoryRoot.appendingPathComponent("Resources/demo-photos").path
+        let reversed = try FileManager.default.contentsOfDirectory(atPath: demo).filter(PhotoLibrary.isImageName)
+            .sorted().reversed().map { $0 }
+        let order = reversed.map(PhotoIDs.legacyID)
+        let file = StateFile(rooms: ["hall": SavedStack(style: .grid, order: order, tilts: order.map { _ in 2 })])
         try JSONEncoder().encode(file).write(to: URL(fileURLWithPath: path))
         for _ in 0..<2 {
             let restarted = try TestServer { $0.state = path }
             let snapshot = try restarted.snapshot(room: "hall")
             #expect(snapshot["style"] as? String == "grid")
             let front = (snapshot["cards"] as? [[String: Any]])?.first { $0["position"] as? Int == 0 }
-            #expect(front?["photo"] as? String == reversed.first)
+            #expect(front?["photo"] as? String == restarted.photoID(reversed[0]))
         }
         let names = try FileManager.default.contentsOfDirectory(atPath: folder)
         #expect(names.contains("state.db.imported.json"))

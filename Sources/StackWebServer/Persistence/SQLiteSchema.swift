@@ -11,8 +11,9 @@ enum SQLiteSchema {
     static let applicationID = 0x5357_4542
     /// 2: `rooms.first_slot`, the card `current` counts from. 3: `room_answers`, the answers to
     /// requests with an `Idempotency-Key`, kept with the changes they answer.
-    static let version = 3
-    static let tables: Set<String> = ["rooms", "room_cards", "room_removed", "room_answers"]
+    /// 4: `secrets`, what the photo ids are keyed with (`PhotoIDs`).
+    static let version = 4
+    static let tables: Set<String> = ["rooms", "room_cards", "room_removed", "room_answers", "secrets"]
 
     /// Checks that the database at `path` (opened as `database`) is ours or empty, then makes or
     /// updates its tables and stamps it. Throws `StateRefusal` for one that is not ours, and
@@ -51,6 +52,7 @@ enum SQLiteSchema {
                 CREATE TABLE IF NOT EXISTS room_answers (
                     room TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, at INTEGER NOT NULL,
                     PRIMARY KEY (room, key)) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
                 PRAGMA user_version = \(version);
                 PRAGMA application_id = \(applicationID);
                 """)

@@ -22,6 +22,8 @@ final class Room: Sendable {
     private let upcoming: @Sendable ([String]) -> Void
     /// In a group, which instance runs the room; `nil` alone (this one runs it).
     private let group: (any RoomGroup)?
+    /// Told the photos each save keeps out of the stack, for `GET /photos/{id}`.
+    private let stacked: StackedPhotos?
 
     private struct Core {
         var state: RoomState
@@ -80,9 +82,11 @@ final class Room: Sendable {
         name: String, settings: RoomSettings, library: PhotoLibrary, asleep: Bool, scheduler: any RoomScheduler,
         store: any RoomStore, transient: Bool = false, group: (any RoomGroup)? = nil,
         restore: @escaping @Sendable (SavedStack?) -> Stack, unwatched: @escaping @Sendable (Room) -> Void = { _ in },
-        upcoming: @escaping @Sendable ([String]) -> Void = { _ in }, log: OperatorLog = .silent
+        upcoming: @escaping @Sendable ([String]) -> Void = { _ in }, stacked: StackedPhotos? = nil,
+        log: OperatorLog = .silent
     ) {
         self.log = log
+        self.stacked = stacked
         self.name = name
         self.group = group
         self.scheduler = scheduler
@@ -417,6 +421,7 @@ final class Room: Sendable {
             }
         }
         if let (saved, urgency) = lasting, !core.transient {
+            stacked?.roomSaved(name, removed: saved.removed)
             durability = keep(saved, urgency: urgency, entries: entries, in: &core)
         } else if group != nil, !core.transient {
             publish(entries, keep: nil, durability: nil, in: &core)
