@@ -35,6 +35,9 @@ let package = Package(
             providers: [.apt(["libvips-dev"])]
         ),
         .target(name: "CVips", dependencies: ["CVipsSystem"]),
+        // GnuTLS's digests (SHA-256 of uploaded photos): already linked for libmicrohttpd's TLS, and
+        // its hash calls take fixed arguments, so no shim.
+        .systemLibrary(name: "CGnuTLS", pkgConfig: "gnutls", providers: [.apt(["libgnutls28-dev"])]),
         // SQLite keeps the rooms' lasting state; one shim for a constant Swift cannot import.
         .systemLibrary(
             name: "CSQLiteSystem",
@@ -53,7 +56,7 @@ let package = Package(
         // The server as a library: everything but the entry point, so tests and fuzz targets link it.
         .target(
             name: "StackWebServer",
-            dependencies: ["StackModel", "CMicroHTTPD", "CVips", "CSQLite", "CHiredis"],
+            dependencies: ["StackModel", "CMicroHTTPD", "CVips", "CSQLite", "CHiredis", "CGnuTLS"],
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "StackWeb", dependencies: ["StackWebServer"], swiftSettings: strictSettings),

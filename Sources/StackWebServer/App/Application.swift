@@ -21,6 +21,8 @@ public final class Application {
     public let log: OperatorLog
     /// The token every POST must carry, or `nil` when anyone may control.
     let controlToken: String?
+    /// The token that lets guests add photos, or `nil`.
+    let addToken: String?
     /// The file a generated token was written to (`ControlTokenNotice`), if any.
     let tokenFile: String?
     let rooms: RoomRegistry
@@ -90,6 +92,7 @@ public final class Application {
             return configuration.redis.flatMap { try? RedisKeys.sharedToken(drawn, at: $0) } ?? drawn
         }
         controlToken = token
+        addToken = configuration.addTokenInUse(generate: AccessPolicy.generateToken)
         let log = (log ?? OperatorLog.standardError(format: configuration.logFormat)).redacting(token)
         self.log = log
         for warning in configuration.warnings { log(warning) }
@@ -176,15 +179,24 @@ public final class Application {
         tokenFile = Application.keepGeneratedToken(controlToken, configuration: configuration, log: log)
         let tls = try configuration.tlsCredentials()
         if tls != nil, limits.handshakesPerSecondPerAddress == 0 { limits.handshakesPerSecondPerAddress = 20 }
-        let router = Router(
+        var router = Router(
             staticFiles: try StaticFiles.load(folder: resources + "/web"), rooms: rooms, photos: library,
             photoAnswers: photoAnswers,
             maxBodyBytes: limits.maxBodyBytes,
-            access: AccessPolicy(token: controlToken, commands: CommandRateLimiter(limits)),
+            access: AccessPolicy(token: controlToken, addToken: addToken, commands: CommandRateLimiter(limits)),
             filter: .standard(
                 extraHosts: configuration.allowedHosts, hostname: NetworkAddresses.hostname(),
                 scheme: tls == nil ? "http" : "https"),
             photosReading: reading, status: status)
+        if configuration.uploads.anyOpen {
+            guard configuration.photos != nil else {
+                throw Configuration.Failure(description: "--uploads needs --photos: guests' photos are kept inside it")
+            }
+            router.uploads = try PhotoUploads(
+                settings: configuration.uploads, photoFolder: folder, library: library, rooms: rooms,
+                lane: photoAnswers.variants.budget, maxPixels: configuration.maxPixels, order: configuration.order,
+                limits: limits, log: log)
+        }
         server = try HTTPServer(
             host: configuration.host, port: configuration.port, limits: limits, tls: tls,
             security: SecurityHeaders(allowsEmbedding: configuration.allowEmbedding), responder: router)
@@ -205,7 +217,7 @@ public final class Application {
         sleep?.start { [rooms] asleep in
             for room in rooms.all { _ = try? room.handle(.sleepChanged(asleep: asleep)) }
         }
-        group?.start(rooms: rooms, store: groupStore) { input, deadline, answer in
+        group?.start(rooms: rooms, store: groupStore) { [router] input, deadline, answer in
             router.answer(forwarded: input, keepBy: deadline, answer)
         }
     }

@@ -1,15 +1,19 @@
-/// Who may change a room: anyone, or only requests carrying the control token.
+/// Who may change a room: anyone, or only requests carrying the control token — and who may add
+/// photos: the control token's holder, or a guest with the add token, which does nothing else.
 ///
-/// Viewing (every GET) stays open either way. The token travels only in the `Authorization`
-/// header of POSTs: it is never written into the page or an event stream.
+/// Viewing (every GET) stays open either way. The tokens travel only in the `Authorization`
+/// header of POSTs: they are never written into the page or an event stream.
 struct AccessPolicy: Sendable {
     /// `nil` when anyone may control (bound to loopback, or `--no-token`).
     let token: String?
+    /// The add token (`--add-token`); `nil`: only who may control adds.
+    var addToken: String?
     /// How many commands each holder may send; `nil`: no limit (the fuzzers' routers).
     var commands: CommandRateLimiter?
 
-    init(token: String?, commands: CommandRateLimiter? = nil) {
+    init(token: String?, addToken: String? = nil, commands: CommandRateLimiter? = nil) {
         self.token = token
+        self.addToken = addToken
         self.commands = commands
     }
 
@@ -26,17 +30,19 @@ struct AccessPolicy: Sendable {
 
     private func tokenRefusal(for request: Request) -> Response? {
         guard let token else { return nil }
+        let adds = if case .uploads = Route(path: request.path) { true } else { false }
         guard let authorization = request.header(.authorization) else {
-            var response = Response.error(401, "controlling this server needs Authorization: Bearer <token>")
+            let what = adds ? "adding photos" : "controlling this server"
+            var response = Response.error(401, "\(what) needs Authorization: Bearer <token>")
             response.headers.append(("WWW-Authenticate", "Bearer"))
             return response
         }
-        guard let credentials = Self.bearerCredentials(authorization),
-            Self.constantTimeEqual(Array(credentials), Array(token.utf8))
-        else {
-            return .error(403, "wrong control token")
+        let credentials = Self.bearerCredentials(authorization).map { Array($0) } ?? []
+        if Self.constantTimeEqual(credentials, Array(token.utf8)) { return nil }
+        guard let addToken, Self.constantTimeEqual(credentials, Array(addToken.utf8)) else {
+            return .error(403, adds ? "wrong token: adding photos needs the add token" : "wrong control token")
         }
-        return nil
+        return adds ? nil : .error(403, "the add token only adds photos; this needs the control token")
     }
 
     /// What follows `Bearer` and its spaces; the scheme's case does not matter (RFC 9110 §11.1).

@@ -7,6 +7,8 @@ enum Route: Equatable {
     case events(room: String)
     case pointer(room: String)
     case commands(room: String)
+    /// `POST /api/rooms/ROOM/photos`: a guest's photo.
+    case uploads(room: String)
     case photo(id: String)
     /// Anything else: maybe one of the page's files.
     case file
@@ -24,6 +26,7 @@ enum Route: Equatable {
             case "events": self = .events(room: parts[2])
             case "pointer": self = .pointer(room: parts[2])
             case "commands": self = .commands(room: parts[2])
+            case "photos": self = .uploads(room: parts[2])
             default: self = .file
             }
         default: self = .file
@@ -34,7 +37,7 @@ enum Route: Equatable {
     var methods: [String] {
         switch self {
         case .health, .metrics, .rooms, .snapshot, .events, .photo, .file: ["GET", "HEAD"]
-        case .pointer, .commands: ["POST"]
+        case .pointer, .commands, .uploads: ["POST"]
         }
     }
 }
