@@ -23,6 +23,8 @@ public final class Application {
     let controlToken: String?
     /// The token that lets guests add photos, or `nil`.
     let addToken: String?
+    /// The file a generated add token was written to, if any.
+    let addTokenFile: String?
     /// The file a generated token was written to (`ControlTokenNotice`), if any.
     let tokenFile: String?
     let rooms: RoomRegistry
@@ -176,7 +178,10 @@ public final class Application {
             _ = try? rooms.watchedRoom(named: name, stream: false)
         }
         var limits = configuration.limits ?? .standard(loopbackOnly: configuration.isLoopback)
-        tokenFile = Application.keepGeneratedToken(controlToken, configuration: configuration, log: log)
+        tokenFile = Application.keepGeneratedToken(
+            controlToken, given: configuration.token, role: .control, configuration: configuration, log: log)
+        addTokenFile = Application.keepGeneratedToken(
+            addToken, given: configuration.addToken, role: .add, configuration: configuration, log: log)
         let tls = try configuration.tlsCredentials()
         if tls != nil, limits.handshakesPerSecondPerAddress == 0 { limits.handshakesPerSecondPerAddress = 20 }
         var router = Router(
@@ -230,18 +235,19 @@ public final class Application {
 
     /// A generated token goes to its file (`ControlTokenNotice`), so an operator without a terminal
     /// can find it; a token the operator gave is theirs already.
-    private static func keepGeneratedToken(_ token: String?, configuration: Configuration, log: OperatorLog)
-        -> String?
-    {
-        guard let token, configuration.token == nil,
+    private static func keepGeneratedToken(
+        _ token: String?, given: String?, role: ControlTokenNotice.Role, configuration: Configuration,
+        log: OperatorLog
+    ) -> String? {
+        guard let token, given == nil,
             let file = ControlTokenNotice.file(
-                environment: ProcessInfo.processInfo.environment, state: configuration.state)
+                environment: ProcessInfo.processInfo.environment, state: configuration.state, role: role)
         else { return nil }
         do {
             try ControlTokenNotice.save(token, to: file)
             return file
         } catch {
-            log("cannot write the control token to \(file): \(error)")
+            log("cannot write the \(role == .control ? "control" : "add") token to \(file): \(error)")
             return nil
         }
     }
@@ -275,6 +281,13 @@ public final class Application {
             let source: ControlTokenNotice.Source = configuration.token != nil ? .given : .generated(file: tokenFile)
             lines += ControlTokenNotice.lines(base: base, token: controlToken, source: source, toTerminal: toTerminal)
             lines.append("  (the control URL lets its holder drive every room; share the view URL with viewers)")
+        }
+        if let addToken {
+            let base = "\(scheme)://\(hosts.first ?? shownHost):\(server.port)/"
+            let source: ControlTokenNotice.Source =
+                configuration.addToken != nil ? .given : .generated(file: addTokenFile)
+            lines += ControlTokenNotice.lines(
+                base: base, token: addToken, source: source, toTerminal: toTerminal, role: .add)
         }
         return lines
     }
