@@ -249,12 +249,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         uploadSize.pointee = 0
         return .YES
     }
-    if state.waiting {
-        // Resumed: the deferred answer is ready.
-        guard let ready = state.deferred.withLock({ $0 }) else { return .YES }
-        state.waiting = false
-        return queue(ready, on: connection, context: context)
-    }
+    if let resumed = resumedAnswer(state, connection: connection, context: context) { return resumed }
     guard let request = state.request else { return .NO }
     let response = state.refusal ?? context.responder.respond(to: request)
     if case .deferred(let work) = response.body {
@@ -262,6 +257,15 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         return .YES
     }
     return queue(response, on: connection, context: context)
+}
+
+/// While a connection is parked for a deferred answer: queues the answer once it is ready (the call
+/// that resumed the connection). `nil` when the connection is not parked.
+private func resumedAnswer(_ state: RequestState, connection: OpaquePointer, context: ServerContext) -> MHD_Result? {
+    guard state.waiting else { return nil }
+    guard let ready = state.deferred.withLock({ $0 }) else { return .YES }
+    state.waiting = false
+    return queue(ready, on: connection, context: context)
 }
 
 /// One call of the access handler for a streamed body: a piece for the sink, or the end.
@@ -283,11 +287,7 @@ private func stream(
         uploadSize.pointee = 0
         return .YES
     }
-    if state.waiting {
-        guard let ready = state.deferred.withLock({ $0 }) else { return .YES }
-        state.waiting = false
-        return queue(ready, on: connection, context: context)
-    }
+    if let resumed = resumedAnswer(state, connection: connection, context: context) { return resumed }
     if let refusal = state.refusal { return queue(refusal, on: connection, context: context) }
     state.sinkFinished = true
     let response = sink.finish()
