@@ -4,7 +4,8 @@ extension Configuration {
         CommandLineOption(
             "--uploads", "MODE|ROOM=MODE",
             help: """
-                whether rooms take photos from guests' phones: `off` or `open`; `ROOM=MODE` for one room \
+                whether rooms take photos from guests' phones: `off`, `open`, or `review` (shown once approved); \
+                `ROOM=MODE` for one room \
                 (repeatable), a bare `MODE` for every other room
                 """,
             details: """
@@ -55,7 +56,7 @@ extension Configuration {
     private static func setUploads(_ config: inout Configuration, _ value: String) throws(Failure) {
         let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
         guard let mode = parts.last.flatMap(UploadSettings.Mode.init(rawValue:)) else {
-            throw Failure(description: "--uploads takes off or open, or ROOM=off|open (review comes later)")
+            throw Failure(description: "--uploads takes off, open or review, or ROOM=off|open|review")
         }
         guard parts.count == 2 else {
             config.uploads.mode = mode

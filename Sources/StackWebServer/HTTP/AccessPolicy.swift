@@ -22,7 +22,7 @@ struct AccessPolicy: Sendable {
     /// 401 without a bearer token, 403 with a wrong one, 429 past the command rate; `nil` when
     /// the request may go on.
     func refusal(for request: Request) -> Response? {
-        guard request.method == "POST" else { return nil }
+        guard request.method == "POST" || Route(path: request.path).readsNeedControl else { return nil }
         if let refusal = tokenRefusal(for: request) { return refusal }
         guard let commands, case .commands = Route(path: request.path) else { return nil }
         return commands.refusal(for: request)

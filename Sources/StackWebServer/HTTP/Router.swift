@@ -29,7 +29,7 @@ struct Router: RequestResponder {
 
     private func headRefusal(_ request: Request) -> Response? {
         if let refusal = filter.refusal(for: request) { return refusal }
-        guard request.method == "POST" else { return nil }
+        guard request.method == "POST" else { return access.refusal(for: request) }
         if let refusal = access.refusal(for: request) { return refusal }
         if let key = request.header(.idempotencyKey), !Self.isValidIdempotencyKey(key) {
             return .error(
@@ -99,6 +99,11 @@ struct Router: RequestResponder {
         case .commands(let name): return withRoom(name, use: .control) { command($0, RoomInput(request)) }
         case .photo(let id): return photo(id: id, request: request)
         case .uploads: return .error(400, "a photo must be sent as the body of its own request, with its Content-Type")
+        case .uploadQueue(let name):
+            return uploads.map { $0.waiting(room: name) } ?? .error(404, "room \(name) takes no photos")
+        case .uploadDecision(let name, let id, let approve):
+            guard let uploads else { return .error(404, "room \(name) takes no photos") }
+            return uploads.decide(id: id, room: name, approve: approve, key: request.header(.idempotencyKey))
         case .file: return staticFile(request)
         }
     }

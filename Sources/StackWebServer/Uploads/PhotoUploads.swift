@@ -18,16 +18,18 @@ final class PhotoUploads: Sendable {
     let folder: String
     let quota: Int64
     private let library: Locked<PhotoLibrary>
-    private let rooms: RoomRegistry
+    let rooms: RoomRegistry
     /// Where libvips checks each photo: uploads share the conversions' lanes, so a large one
     /// takes the large lane and never holds up others.
-    private let lane: PixelBudget
+    let lane: PixelBudget
     private let maxPixels: Int
     private let order: PhotoLibrary.Order
     private let log: OperatorLog
     private let limiter: Locked<UploadLimiter>
-    private let stored: Locked<StoredUploads>
+    let stored: Locked<StoredUploads>
     private let answers = Locked(UploadAnswers())
+    /// Where photos waiting for review are kept: hidden, so the folder's scan never shows them.
+    var reviewFolder: String { folder + "/.review" }
 
     init(
         settings: UploadSettings, photoFolder: String, library: Locked<PhotoLibrary>, rooms: RoomRegistry,
@@ -133,7 +135,7 @@ final class PhotoUploads: Sendable {
         return response
     }
 
-    private func answer(_ failure: UploadFailure) -> Response {
+    func answer(_ failure: UploadFailure) -> Response {
         if case .storage(let reason) = failure {
             log.record("upload.failed", "cannot store a guest's photo: \(reason)")
         }
@@ -153,6 +155,10 @@ final class PhotoUploads: Sendable {
     ) {
         if let hash = arrived.hash, let path = stored.withLock({ $0.path(ofHash: hash) }) {
             unlink(arrived.temporaryPath)
+            guard !path.hasPrefix(reviewFolder + "/") else {
+                return complete(
+                    waitingAnswer(name: String(path.dropFirst(Self.parent(path).count + 1)), room: arrival.room.name))
+            }
             complete(answer(existing: String(path.dropFirst(root.count + 1)), arrival))
             return
         }
@@ -196,24 +202,35 @@ final class PhotoUploads: Sendable {
         "jpegload": "jpg", "pngload": "png", "webpload": "webp", "gifload": "gif", "heifload": "heic",
     ]
 
-    /// Makes the checked photo durable under its lasting name, adds it to the library, and inserts
-    /// its card as a lasting change; answers once that is kept.
+    /// Makes the checked photo durable under its lasting name — in the room's album, or out of
+    /// sight in its review queue (`--uploads review`) — then, shown at once, adds it to the library
+    /// and inserts its card as a lasting change; answers once that is kept.
     private func keep(
         _ arrived: UploadReceiver.Arrived, _ header: PhotoInspector.Header, fileExtension: String,
         _ arrival: Arrival, _ complete: @escaping @Sendable (Response) -> Void
     ) {
-        let roomFolder = folder + "/" + arrival.room.name
         let name = UploadNaming.name(
             at: Date(), sender: arrival.sender, original: arrival.name,
-            hash: arrived.hash ?? AccessPolicy.generateToken(),
-            fileExtension: fileExtension)
-        let path = roomFolder + "/" + name
+            hash: arrived.hash ?? AccessPolicy.generateToken(), fileExtension: fileExtension)
+        let held = settings.mode(of: arrival.room.name) == .review
+        let path = (held ? reviewFolder(of: arrival.room.name) : folder + "/" + arrival.room.name) + "/" + name
+        _ = mkdir(reviewFolder, 0o755)
+        _ = mkdir(Self.parent(path), 0o755)
         if let problem = Durable.move(arrived.temporaryPath, to: path) {
             unlink(arrived.temporaryPath)
             return complete(answer(.storage(problem)))
         }
-        let relative = String(path.dropFirst(root.count + 1))
         stored.withLock { $0.add(path: path, hash: arrived.hash, bytes: arrived.size) }
+        guard !held else { return complete(waitingAnswer(name: name, room: arrival.room.name)) }
+        show(path: path, header: header, arrival, complete)
+    }
+
+    /// Adds the photo at `path` (in the room's album) to the library and inserts its card.
+    func show(
+        path: String, header: PhotoInspector.Header, _ arrival: Arrival,
+        _ complete: @escaping @Sendable (Response) -> Void
+    ) {
+        let relative = String(path.dropFirst(root.count + 1))
         guard let identity = FileIdentity.of(path) else { return complete(answer(.storage("\(path) is gone"))) }
         let photo = Photo(id: PhotoLibrary.id(of: relative), width: header.width, height: header.height)
         let entry = PhotoLibrary.Entry(
@@ -224,6 +241,10 @@ final class PhotoUploads: Sendable {
         library.withLock { $0 = $0.updating(changed: [entry], removed: [], order: order) }
         log.record("upload.kept", "a guest's photo for room \(arrival.room.name): \(relative)")
         insert(photo, arrival, complete)
+    }
+
+    static func parent(_ path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
     }
 
     /// The card joins the room where `--uploads-at` says; `201` once the change is kept.

@@ -7,12 +7,18 @@ struct StoredUploads: Sendable {
     private(set) var bytes: Int64 = 0
     private var byHash: [String: String] = [:]
 
-    /// Lists `folder` (one sub-folder per room); a temporary file a crash left is removed.
+    /// Lists `folder` (one sub-folder per room, and the same under `.review`); a temporary file a
+    /// crash left is removed.
     init(folder: String) {
-        for room in Self.names(in: folder) {
+        scan(folder)
+        scan(folder + "/.review")
+    }
+
+    private mutating func scan(_ folder: String) {
+        for room in Self.names(in: folder) where room != ".review" {
             let roomFolder = folder + "/" + room
             for name in Self.names(in: roomFolder) {
-                var info = stat()
+                var info = Glibc.stat()
                 guard lstat(roomFolder + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
                 if name.hasPrefix(".upload-") {
                     unlink(roomFolder + "/" + name)
@@ -35,6 +41,11 @@ struct StoredUploads: Sendable {
     mutating func add(path: String, hash: String?, bytes: Int64) {
         self.bytes += bytes
         if let hash { byHash[String(hash.prefix(UploadNaming.hashLength))] = path }
+    }
+
+    mutating func remove(path: String, bytes: Int64) {
+        self.bytes -= bytes
+        byHash = byHash.filter { $0.value != path }
     }
 
     /// A tenth of this is the default quota.

@@ -7,6 +7,8 @@ struct UploadSettings: Equatable, Sendable {
         case off
         /// A photo shows as soon as it is kept.
         case open
+        /// A photo is kept out of sight until the control token's holder approves it.
+        case review
     }
 
     /// Where a new photo joins a room's stack.
