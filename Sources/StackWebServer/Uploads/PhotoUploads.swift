@@ -214,7 +214,7 @@ final class PhotoUploads: Sendable {
             hash: arrived.hash ?? AccessPolicy.generateToken(), fileExtension: fileExtension)
         let held = settings.mode(of: arrival.room.name) == .review
         let path = (held ? reviewFolder(of: arrival.room.name) : folder + "/" + arrival.room.name) + "/" + name
-        _ = mkdir(reviewFolder, 0o755)
+        if held { _ = mkdir(reviewFolder, 0o755) }
         _ = mkdir(Self.parent(path), 0o755)
         if let problem = Durable.move(arrived.temporaryPath, to: path) {
             unlink(arrived.temporaryPath)

@@ -75,6 +75,23 @@ import Testing
         #expect(Int(third.header("Retry-After") ?? "") ?? 0 >= 1)
     }
 
+    @Test func pastTheUploadsAtOnceFromOneAddressIs429() throws {
+        let fixture = try UploadFixture { $0.limits?.uploadsPerAddress = 1 }
+        let photo = try UploadFixture.jpeg(800, 600)
+        let socket = try TestSocket(port: fixture.server.port)
+        let head =
+            "POST /api/rooms/main/photos HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: image/jpeg\r\n"
+            + "Content-Length: \(photo.count)\r\n\r\n"
+        try socket.write(Array(head.utf8) + photo.prefix(photo.count / 2))
+        #expect(PersistenceTests.eventually(5) { fixture.files().contains { $0.hasPrefix(".upload-") } })
+        let second = try fixture.post(try UploadFixture.jpeg(64, 48))
+        #expect(second.status == 429)
+        #expect(second.header("Retry-After") != nil)
+        try socket.write(Array(photo.dropFirst(photo.count / 2)))
+        let first = try HTTPTestClient.parse(try #require(try socket.read()), method: "POST")
+        #expect(first.status == 201)
+    }
+
     @Test func aRoomWithUploadsOffIs403() throws {
         let fixture = try UploadFixture { configuration in
             configuration.uploads.mode = .off
