@@ -65,6 +65,17 @@ struct UploadFixture {
         }
     }
 
+    /// An upload of `photo` that has sent its head and half its body, and waits: the rest is the
+    /// caller's to send (or not).
+    static func halfSent(_ photo: [UInt8], port: UInt16) throws -> TestSocket {
+        let socket = try TestSocket(port: port)
+        let head =
+            "POST /api/rooms/main/photos HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: image/jpeg\r\n"
+            + "Content-Length: \(photo.count)\r\n\r\n"
+        try socket.write(Array(head.utf8) + photo.prefix(photo.count / 2))
+        return socket
+    }
+
     /// A raw request: the head as given, then `body`; the reply, or nil if the server closed without one.
     static func raw(port: UInt16, head: String, body: [UInt8] = []) throws -> HTTPTestClient.Reply? {
         let socket = try TestSocket(port: port)

@@ -35,11 +35,7 @@ import Testing
         let server = try ServerProcess.start(arguments: setup.arguments)
         #expect(server.shows(photos: 3))
         let photo = try UploadFixture.jpeg(1600, 1200)
-        let socket = try TestSocket(port: server.port)
-        let head =
-            "POST /api/rooms/main/photos HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: image/jpeg\r\n"
-            + "Content-Length: \(photo.count)\r\n\r\n"
-        try socket.write(Array(head.utf8) + photo.prefix(photo.count / 2))
+        let socket = try UploadFixture.halfSent(photo, port: server.port)
         #expect(PersistenceTests.eventually(5) { setup.files().contains { $0.hasPrefix(".upload-") } })
         setup.killed(server)
 

@@ -78,11 +78,7 @@ import Testing
     @Test func pastTheUploadsAtOnceFromOneAddressIs429() throws {
         let fixture = try UploadFixture { $0.limits?.uploadsPerAddress = 1 }
         let photo = try UploadFixture.jpeg(800, 600)
-        let socket = try TestSocket(port: fixture.server.port)
-        let head =
-            "POST /api/rooms/main/photos HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: image/jpeg\r\n"
-            + "Content-Length: \(photo.count)\r\n\r\n"
-        try socket.write(Array(head.utf8) + photo.prefix(photo.count / 2))
+        let socket = try UploadFixture.halfSent(photo, port: fixture.server.port)
         #expect(PersistenceTests.eventually(5) { fixture.files().contains { $0.hasPrefix(".upload-") } })
         let second = try fixture.post(try UploadFixture.jpeg(64, 48))
         #expect(second.status == 429)
@@ -130,11 +126,7 @@ import Testing
     @Test func anUploadThatStopsIsCutAtItsDeadlineAndLeavesNoFile() throws {
         let fixture = try UploadFixture { $0.limits?.uploadStallSeconds = 0.5 }
         let photo = try UploadFixture.jpeg(1600, 1200)
-        let socket = try TestSocket(port: fixture.server.port)
-        let head =
-            "POST /api/rooms/main/photos HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: image/jpeg\r\n"
-            + "Content-Length: \(photo.count)\r\n\r\n"
-        try socket.write(Array(head.utf8) + photo.prefix(photo.count / 2))
+        let socket = try UploadFixture.halfSent(photo, port: fixture.server.port)
         #expect(PersistenceTests.eventually(5) { fixture.files().contains { $0.hasPrefix(".upload-") } })
         // The server shuts the connection when no byte came for the deadline: the read ends.
         #expect((try? socket.read()) == nil)
