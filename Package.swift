@@ -49,7 +49,8 @@ let package = Package(
             pkgConfig: "hiredis",
             providers: [.apt(["libhiredis-dev"])]
         ),
-        // GnuTLS's digests: SHA-256 for a group's generated token, HMAC-SHA-256 for photo ids.
+        // GnuTLS's digests: SHA-256 for a group's generated token and uploaded photos, HMAC-SHA-256
+        // for photo ids. Already linked for libmicrohttpd's TLS; its calls take fixed arguments.
         .systemLibrary(
             name: "CGnuTLS",
             pkgConfig: "gnutls",

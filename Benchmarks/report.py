@@ -436,6 +436,7 @@ def write(results, report_path, charts_dir, partial=False):
     out += library_section(results.get("library"))
     out += group_section(results.get("group"))
     out += turn_section(results.get("turn"))
+    out += uploads_section(results.get("uploads"))
 
     # profiles
     out += ["## Profiles", ""]
@@ -599,6 +600,35 @@ def library_section(library):
         rows.append(("slideshow step, 24 MP originals: the new front photo at `?w=1024`",
                      f"{step['next_front_ms']} ms ({step['made_ahead']} of 3 made ahead)",
                      f"a photo not made ahead: {step['not_made_ahead_ms']} ms"))
+    out += _table(["figure", "value", "budget"], rows)
+    return out + [""]
+
+
+def uploads_section(uploads):
+    """Guests' photos: POST to the change at another viewer, ten large ones at once, the rate taken."""
+    out = ["## 13. Guests' photos (uploads)", ""]
+    if not uploads or _skipped(uploads):
+        return out + [f"Skipped: {(uploads or {}).get('skipped', 'not run')}.", ""]
+    out += ["`python3 Benchmarks/bench.py --only uploads`: photos made with libvips' `vips` (noise, so as large as a "
+            "phone's), each sent with a comment of its own (no two the same bytes).", ""]
+    rows = []
+    viewer = uploads.get("to_viewer", {})
+    if not _skipped(viewer) and viewer:
+        rows.append((f"a {viewer['photo_bytes'] / 1e6:.1f} MB 12 MP JPEG: POST → the change at another viewer, p50 "
+                     f"({viewer['rounds']} rounds)", f"{_num(viewer['viewer']['p50'])} ms",
+                     _verdict(viewer["viewer"]["p50"] <= 1000) + " (≤ 1 s)"))
+        rows.append(("… the same photo's first 1280-px conversion alone, p50",
+                     f"{_num(viewer['conversion_1280']['p50'])} ms", f"ratio {_num(viewer['ratio_p50'])}"))
+    crowd = uploads.get("at_once", {})
+    if not _skipped(crowd) and crowd:
+        rows.append((f"{crowd['count']} × {crowd['photo_bytes'] / 1e6:.0f} MB at once (one per loopback address): "
+                     "RSS growth", f"{_num(crowd['growth_mib'])} MiB (peak {_num(crowd['peak_mib'])} MiB, "
+                     f"{_num(crowd['seconds'])} s, statuses {sorted(set(crowd['statuses']))})",
+                     _verdict(crowd["growth_mib"] <= 64) + " (≤ 64 MiB)"))
+    rate = uploads.get("throughput", {})
+    if not _skipped(rate) and rate:
+        rows.append((f"a {rate['megabytes']} MB body taken on loopback, p50", f"{_num(rate['mb_per_s']['p50'])} MB/s",
+                     _verdict(rate["mb_per_s"]["p50"] >= 100) + " (≥ 100 MB/s)"))
     out += _table(["figure", "value", "budget"], rows)
     return out + [""]
 

@@ -143,6 +143,29 @@ static int CVips_cmykThumbnail(const char *input, int width, int height, VipsIma
     return status;
 }
 
+/// Replaces `*image` with a copy without its EXIF, XMP and IPTC metadata: a phone's photo says
+/// where it was taken, and libvips 8.14's webpsave writes the EXIF it holds whatever `strip` says
+/// (a WebP variant of a photo with a GPS position carried that position). The exif-ifdN-* fields
+/// go too: a saver builds a new EXIF block from them when exif-data is gone. Returns 0 on success.
+static int CVips_dropMetadata(VipsImage **image)
+{
+    VipsImage *copy = NULL;
+    if (vips_copy(*image, &copy, NULL) != 0) {
+        return -1;
+    }
+    char **fields = vips_image_get_fields(copy);
+    for (char **field = fields; *field != NULL; field++) {
+        if (strncmp(*field, "exif-", 5) == 0 || strcmp(*field, VIPS_META_XMP_NAME) == 0
+            || strcmp(*field, VIPS_META_IPTC_NAME) == 0) {
+            vips_image_remove(copy, *field);
+        }
+    }
+    g_strfreev(fields);
+    g_object_unref(*image);
+    *image = copy;
+    return 0;
+}
+
 int CVips_thumbnailToFile(const char *input, const char *output, int width, int height, int quality,
     char *error, size_t errorSize)
 {
@@ -167,6 +190,9 @@ int CVips_thumbnailToFile(const char *input, const char *output, int width, int 
             g_object_unref(thumbnail);
             thumbnail = flat;
         }
+    }
+    if (status == 0) {
+        status = CVips_dropMetadata(&thumbnail);
     }
     if (status == 0) {
         // strip: the pixels are already upright, so the orientation tag (and the rest) must go.

@@ -15,6 +15,8 @@ import Testing
         "--tls-cert": "/cert.pem", "--tls-key": "/key.pem",
         "--cache-size": "500M", "--rescan": "60", "--log-format": "json", "--redis": "redis://:secret@10.0.0.5:6380/2",
         "--instance-id": "web-1", "--token-file": secretFile, "--redis-password-file": secretFile,
+        "--uploads": "party=open", "--add-token": "abcdefghijklmnop-add", "--add-token-file": secretFile,
+        "--uploads-dir": "/p/guests", "--uploads-at": "back", "--max-upload-size": "20M", "--uploads-quota": "2G",
     ]
 
     /// A file holding a valid token (and password), for the options that read one.

@@ -25,6 +25,10 @@ public final class Application {
     /// In a `--redis` group without `--token`: the group's generated token, whose digest every
     /// instance checks POSTs against.
     let groupToken: GroupToken?
+    /// The token that lets guests add photos, or `nil`.
+    let addToken: String?
+    /// The file a generated add token was written to, if any.
+    let addTokenFile: String?
     /// The file a generated token was written to (`ControlTokenNotice`), if any.
     let tokenFile: String?
     let rooms: RoomRegistry
@@ -94,6 +98,7 @@ public final class Application {
         self.groupToken = groupToken
         let token = groupToken.map(\.token) ?? configuration.controlToken { AccessPolicy.generateToken() }
         controlToken = token
+        addToken = configuration.addTokenInUse(generate: AccessPolicy.generateToken)
         let log = (log ?? OperatorLog.standardError(format: configuration.logFormat)).redacting(token)
         self.log = log
         for warning in configuration.warnings { log(warning) }
@@ -188,20 +193,32 @@ public final class Application {
             _ = try? rooms.watchedRoom(named: name, stream: false)
         }
         var limits = configuration.limits ?? .standard(loopbackOnly: configuration.isLoopback)
-        tokenFile = Application.keepGeneratedToken(controlToken, configuration: configuration, log: log)
+        tokenFile = Application.keepGeneratedToken(
+            controlToken, given: configuration.token, role: .control, configuration: configuration, log: log)
+        addTokenFile = Application.keepGeneratedToken(
+            addToken, given: configuration.addToken, role: .add, configuration: configuration, log: log)
         let tls = try configuration.tlsCredentials()
         if tls != nil, limits.handshakesPerSecondPerAddress == 0 { limits.handshakesPerSecondPerAddress = 20 }
-        let router = Router(
+        var router = Router(
             staticFiles: try StaticFiles.load(folder: resources + "/web"), rooms: rooms, photos: library,
             photoAnswers: photoAnswers,
             maxBodyBytes: limits.maxBodyBytes,
             access: AccessPolicy(
                 tokenDigest: groupToken?.digest ?? controlToken.map { Digest.sha256(Array($0.utf8)) },
-                commands: CommandRateLimiter(limits)),
+                addTokenDigest: addToken.map { Digest.sha256(Array($0.utf8)) }, commands: CommandRateLimiter(limits)),
             filter: .standard(
                 extraHosts: configuration.allowedHosts, hostname: NetworkAddresses.hostname(),
                 scheme: tls == nil ? "http" : "https"),
             photosReading: reading, status: status, stackedPhotos: stacked)
+        if configuration.uploads.anyOpen {
+            guard configuration.photos != nil else {
+                throw Configuration.Failure(description: "--uploads needs --photos: guests' photos are kept inside it")
+            }
+            router.uploads = try PhotoUploads(
+                settings: configuration.uploads, photoFolder: folder, library: library, ids: photoIDs, rooms: rooms,
+                lane: photoAnswers.variants.budget, maxPixels: configuration.maxPixels, order: configuration.order,
+                limits: limits, log: log)
+        }
         server = try HTTPServer(
             host: configuration.host, port: configuration.port, limits: limits, tls: tls,
             security: SecurityHeaders(allowsEmbedding: configuration.allowEmbedding), responder: router)
@@ -222,7 +239,7 @@ public final class Application {
         sleep?.start { [rooms] asleep in
             for room in rooms.all { _ = try? room.handle(.sleepChanged(asleep: asleep)) }
         }
-        group?.start(rooms: rooms, store: groupStore) { input, deadline, answer in
+        group?.start(rooms: rooms, store: groupStore) { [router] input, deadline, answer in
             router.answer(forwarded: input, keepBy: deadline, answer)
         }
     }
@@ -248,18 +265,19 @@ public final class Application {
 
     /// A generated token goes to its file (`ControlTokenNotice`), so an operator without a terminal
     /// can find it; a token the operator gave is theirs already.
-    private static func keepGeneratedToken(_ token: String?, configuration: Configuration, log: OperatorLog)
-        -> String?
-    {
-        guard let token, configuration.token == nil,
+    private static func keepGeneratedToken(
+        _ token: String?, given: String?, role: ControlTokenNotice.Role, configuration: Configuration,
+        log: OperatorLog
+    ) -> String? {
+        guard let token, given == nil,
             let file = ControlTokenNotice.file(
-                environment: ProcessInfo.processInfo.environment, state: configuration.state)
+                environment: ProcessInfo.processInfo.environment, state: configuration.state, role: role)
         else { return nil }
         do {
             try ControlTokenNotice.save(token, to: file)
             return file
         } catch {
-            log("cannot write the control token to \(file): \(error)")
+            log("cannot write the \(role == .control ? "control" : "add") token to \(file): \(error)")
             return nil
         }
     }
@@ -294,6 +312,13 @@ public final class Application {
                 configuration.token != nil ? .given : controlToken == nil ? .group : .generated(file: tokenFile)
             lines += ControlTokenNotice.lines(base: base, token: controlToken, source: source, toTerminal: toTerminal)
             lines.append("  (the control URL lets its holder drive every room; share the view URL with viewers)")
+        }
+        if let addToken {
+            let base = "\(scheme)://\(hosts.first ?? shownHost):\(server.port)/"
+            let source: ControlTokenNotice.Source =
+                configuration.addToken != nil ? .given : .generated(file: addTokenFile)
+            lines += ControlTokenNotice.lines(
+                base: base, token: addToken, source: source, toTerminal: toTerminal, role: .add)
         }
         return lines
     }

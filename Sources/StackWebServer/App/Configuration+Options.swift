@@ -2,8 +2,11 @@ import StackModel
 
 extension Configuration {
     /// Every command-line option, in the order `--help` and the README list them. A new option is one
-    /// more entry here; its environment variable, help line and README row follow from it.
-    static let options: [CommandLineOption] = [
+    /// more entry in one of these lists; its environment variable, help line and README row follow from it.
+    static let options = generalOptions + uploadOptions + finishingOptions
+
+    /// The options of the server itself, of its photos, rooms and state.
+    static let generalOptions: [CommandLineOption] = [
         CommandLineOption(
             "--host", "ADDRESS", help: "address to listen on: `127.0.0.1` is this machine only, `0.0.0.0` the LAN too",
             default: .value("127.0.0.1")
@@ -244,6 +247,10 @@ extension Configuration {
             "--instance-id", "ID",
             help: "this instance's name in its `--redis` group: 1 to 64 of a-z, A-Z, 0-9, `.`, `_`, `-`",
             default: .description("drawn at random, printed at start"), set: setInstanceID),
+    ]
+
+    /// The options that print and stop, last in `--help`.
+    static let finishingOptions: [CommandLineOption] = [
         .finish("--help", aliases: ["-h"], help: "print this help and exit", outcome: .help),
         .finish("--version", help: "print the version and exit", outcome: .version),
     ]

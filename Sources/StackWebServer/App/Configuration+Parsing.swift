@@ -61,6 +61,11 @@ extension Configuration {
         switch name {
         case "--token":
             "--token on the command line shows in ps to every user of this machine; use --token-file or STACKWEB_TOKEN"
+        case "--add-token":
+            """
+            --add-token on the command line shows in ps to every user of this machine; use --add-token-file or \
+            STACKWEB_ADD_TOKEN
+            """
         case "--redis" where (try? RedisURL(parsing: value))?.password != nil:
             """
             a password in --redis on the command line shows in ps to every user of this machine; use \
@@ -75,6 +80,10 @@ extension Configuration {
         if let path = tokenFile {
             if token != nil { throw Failure(description: "--token and --token-file contradict each other") }
             try Self.setToken(&self, Self.secret(in: path, for: "--token-file"))
+        }
+        if let path = addTokenFile {
+            if addToken != nil { throw Failure(description: "--add-token and --add-token-file contradict each other") }
+            try Self.setAddToken(&self, Self.secret(in: path, for: "--add-token-file"))
         }
         if let path = redisPasswordFile {
             guard redis != nil else { throw Failure(description: "--redis-password-file needs --redis") }

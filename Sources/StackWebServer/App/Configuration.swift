@@ -18,6 +18,13 @@ public struct Configuration: Equatable, Sendable {
     var token: String?
     /// `--token-file`: where the token is read from, once the arguments are all read.
     var tokenFile: String?
+    /// The add token (`--add-token`); `nil` generates one when bound beyond loopback and a room
+    /// takes photos.
+    var addToken: String?
+    /// `--add-token-file`: read once the arguments are all read.
+    var addTokenFile: String?
+    /// Guests' photos: which rooms take them, where they go, their bounds.
+    var uploads = UploadSettings()
     /// `--redis-password-file`: where the group's Redis password is read from.
     var redisPasswordFile: String?
     /// What the start-up logs as warnings: a secret given where other users see it (`ps`).
@@ -89,6 +96,14 @@ public struct Configuration: Equatable, Sendable {
     func controlToken(generate: () -> String) -> String? {
         if noToken { return nil }
         return token ?? (isLoopback ? nil : generate())
+    }
+
+    /// The token that lets guests add photos: the one given, one generated when a room takes photos
+    /// and the server is reachable from a LAN, or none (then only the control token adds, or anyone
+    /// where anyone controls).
+    func addTokenInUse(generate: () -> String) -> String? {
+        guard uploads.anyOpen else { return nil }
+        return addToken ?? (isLoopback || noToken ? nil : generate())
     }
 
     /// The HTTPS certificate and key, read from their files; `nil` for plain HTTP. Checked here, not

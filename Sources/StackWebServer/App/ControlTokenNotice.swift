@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
 
-/// Where start-up says the control token is, without writing the token where logs keep it.
+/// Where start-up says the control token (and the add token) is, without writing a token where logs
+/// keep it.
 ///
 /// Under systemd standard output goes to the journal, which every member of `adm` or
 /// `systemd-journal` can read: a token printed there lets them drive every room. So the token is
@@ -9,13 +10,24 @@ import Glibc
 /// read — `$STATE_DIRECTORY/token` (systemd's `StateDirectory=`), else `token` in the folder of
 /// `--state` — and the printed control URL names that file instead.
 enum ControlTokenNotice {
+    /// Which token a notice is about: the control token drives every room, the add token only adds
+    /// photos; both are kept and shown the same way.
+    enum Role: Sendable {
+        case control
+        case add
+
+        var fileName: String { self == .control ? "token" : "add-token" }
+        var option: String { self == .control ? "--token" : "--add-token" }
+        var variable: String { self == .control ? "STACKWEB_TOKEN" : "STACKWEB_ADD_TOKEN" }
+    }
+
     /// Where a generated token is kept, or `nil` when there is no state folder to keep it in.
-    static func file(environment: [String: String], state: String?) -> String? {
+    static func file(environment: [String: String], state: String?, role: Role = .control) -> String? {
         if let folder = environment["STATE_DIRECTORY"]?.split(separator: ":").first, folder.hasPrefix("/") {
-            return folder + "/token"
+            return folder + "/" + role.fileName
         }
         guard let state else { return nil }
-        return URL(fileURLWithPath: state).deletingLastPathComponent().appendingPathComponent("token").path
+        return URL(fileURLWithPath: state).deletingLastPathComponent().appendingPathComponent(role.fileName).path
     }
 
     /// Writes `token` to `path` with mode 0600 (made so before a byte is written; a symbolic link
@@ -40,18 +52,24 @@ enum ControlTokenNotice {
     }
 
     /// The control line(s) start-up prints for `base` (the URL without a query).
-    static func lines(base: String, token: String?, source: Source, toTerminal: Bool) -> [String] {
-        if toTerminal, let token { return ["  control: \(base)?token=\(token)"] }
+    static func lines(base: String, token: String?, source: Source, toTerminal: Bool, role: Role = .control)
+        -> [String]
+    {
+        let shown =
+            role == .control
+            ? "  control: \(base)?token="
+            : "  add:     Authorization: Bearer <add token> to POST \(base)api/rooms/ROOM/photos; token="
+        if toTerminal, let token { return [shown + token] }
         let where_: String
         switch source {
-        case .given: where_ = "the token given with --token or STACKWEB_TOKEN"
+        case .given: where_ = "the token given with \(role.option) or \(role.variable)"
         case .generated(let file?): where_ = "the token is in \(file), readable by this user only"
         case .group:
             where_ = "the group's generated token, printed by the instance that drew it, the first to start"
         case .generated(nil):
             where_ =
-                "the generated token is shown on a terminal only; set --token (or STACKWEB_TOKEN), or --state to keep it in a file"
+                "the generated token is shown on a terminal only; set \(role.option) (or \(role.variable)), or --state to keep it in a file"
         }
-        return ["  control: \(base)?token=<token> (\(where_))"]
+        return [shown + "<token> (\(where_))"]
     }
 }

@@ -1,21 +1,27 @@
-/// Who may change a room: anyone, or only requests carrying the control token.
+/// Who may change a room: anyone, or only requests carrying the control token — and who may add
+/// photos: the control token's holder, or a guest with the add token, which does nothing else.
 ///
-/// Viewing (every GET) stays open either way. The token travels only in the `Authorization`
-/// header of POSTs: it is never written into the page or an event stream.
+/// Viewing (every GET) stays open either way. The tokens travel only in the `Authorization`
+/// header of POSTs: they are never written into the page or an event stream.
 struct AccessPolicy: Sendable {
     /// The SHA-256 of the control token; `nil` when anyone may control (bound to loopback, or
     /// `--no-token`). A digest, not the token: an instance of a group may know only the digest of
     /// the token another instance drew (`GroupToken`).
     let tokenDigest: [UInt8]?
+    /// The SHA-256 of the add token (`--add-token`); `nil`: only who may control adds.
+    var addTokenDigest: [UInt8]?
     /// How many commands each holder may send; `nil`: no limit (the fuzzers' routers).
     var commands: CommandRateLimiter?
 
-    init(token: String?, commands: CommandRateLimiter? = nil) {
-        self.init(tokenDigest: token.map { Digest.sha256(Array($0.utf8)) }, commands: commands)
+    init(token: String?, addToken: String? = nil, commands: CommandRateLimiter? = nil) {
+        self.init(
+            tokenDigest: token.map { Digest.sha256(Array($0.utf8)) },
+            addTokenDigest: addToken.map { Digest.sha256(Array($0.utf8)) }, commands: commands)
     }
 
-    init(tokenDigest: [UInt8]?, commands: CommandRateLimiter? = nil) {
+    init(tokenDigest: [UInt8]?, addTokenDigest: [UInt8]? = nil, commands: CommandRateLimiter? = nil) {
         self.tokenDigest = tokenDigest
+        self.addTokenDigest = addTokenDigest
         self.commands = commands
     }
 
@@ -24,7 +30,7 @@ struct AccessPolicy: Sendable {
     /// 401 without a bearer token, 403 with a wrong one, 429 past the command rate; `nil` when
     /// the request may go on.
     func refusal(for request: Request) -> Response? {
-        guard request.method == "POST" else { return nil }
+        guard request.method == "POST" || Route(path: request.path).readsNeedControl else { return nil }
         if let refusal = tokenRefusal(for: request) { return refusal }
         guard let commands, case .commands = Route(path: request.path) else { return nil }
         return commands.refusal(for: request)
@@ -32,17 +38,19 @@ struct AccessPolicy: Sendable {
 
     private func tokenRefusal(for request: Request) -> Response? {
         guard let tokenDigest else { return nil }
+        let adds = if case .uploads = Route(path: request.path) { true } else { false }
         guard let authorization = request.header(.authorization) else {
-            var response = Response.error(401, "controlling this server needs Authorization: Bearer <token>")
+            let what = adds ? "adding photos" : "controlling this server"
+            var response = Response.error(401, "\(what) needs Authorization: Bearer <token>")
             response.headers.append(("WWW-Authenticate", "Bearer"))
             return response
         }
-        guard let credentials = Self.bearerCredentials(authorization),
-            Self.constantTimeEqual(Digest.sha256(Array(credentials)), tokenDigest)
-        else {
-            return .error(403, "wrong control token")
+        let credentials = Digest.sha256(Self.bearerCredentials(authorization).map { Array($0) } ?? [])
+        if Self.constantTimeEqual(credentials, tokenDigest) { return nil }
+        guard let addTokenDigest, Self.constantTimeEqual(credentials, addTokenDigest) else {
+            return .error(403, adds ? "wrong token: adding photos needs the add token" : "wrong control token")
         }
-        return nil
+        return adds ? nil : .error(403, "the add token only adds photos; this needs the control token")
     }
 
     /// What follows `Bearer` and its spaces; the scheme's case does not matter (RFC 9110 §11.1).

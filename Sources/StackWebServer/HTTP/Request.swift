@@ -60,6 +60,8 @@ enum HeaderName: String, CaseIterable, Sendable {
     case lastEventID = "last-event-id"
     case ifNoneMatch = "if-none-match"
     case idempotencyKey = "idempotency-key"
+    case photoName = "x-photo-name"
+    case photoSender = "x-photo-sender"
 
     static let names = allCases.map(\.rawValue)
 }

@@ -7,6 +7,12 @@ enum Route: Equatable {
     case events(room: String)
     case pointer(room: String)
     case commands(room: String)
+    /// `POST /api/rooms/ROOM/photos`: a guest's photo.
+    case uploads(room: String)
+    /// `GET /api/rooms/ROOM/uploads`: the guests' photos waiting for review (control only).
+    case uploadQueue(room: String)
+    /// `POST /api/rooms/ROOM/uploads/ID/approve` or `…/reject`.
+    case uploadDecision(room: String, id: String, approve: Bool)
     case photo(id: String)
     /// Anything else: maybe one of the page's files.
     case file
@@ -24,17 +30,26 @@ enum Route: Equatable {
             case "events": self = .events(room: parts[2])
             case "pointer": self = .pointer(room: parts[2])
             case "commands": self = .commands(room: parts[2])
+            case "photos": self = .uploads(room: parts[2])
+            case "uploads": self = .uploadQueue(room: parts[2])
             default: self = .file
             }
+        case 6
+        where parts[0] == "api" && parts[1] == "rooms" && parts[3] == "uploads"
+            && ["approve", "reject"].contains(parts[5]):
+            self = .uploadDecision(room: parts[2], id: parts[4], approve: parts[5] == "approve")
         default: self = .file
         }
     }
 
+    /// Whether even reading it needs the control token: photos nobody has approved yet.
+    var readsNeedControl: Bool { if case .uploadQueue = self { true } else { false } }
+
     /// The methods this route answers.
     var methods: [String] {
         switch self {
-        case .health, .metrics, .rooms, .snapshot, .events, .photo, .file: ["GET", "HEAD"]
-        case .pointer, .commands: ["POST"]
+        case .health, .metrics, .rooms, .snapshot, .events, .photo, .file, .uploadQueue: ["GET", "HEAD"]
+        case .pointer, .commands, .uploads, .uploadDecision: ["POST"]
         }
     }
 }

@@ -20,6 +20,8 @@ struct Router: RequestResponder {
     var status = ServerStatus()
     /// Which photos some room's stack holds: the others are not served.
     var stackedPhotos = StackedPhotos()
+    /// Guests' photos; `nil` when no room takes them.
+    var uploads: PhotoUploads?
 
     func refusal(forHead request: Request) -> Response? {
         guard let refusal = headRefusal(request) else { return nil }
@@ -29,12 +31,13 @@ struct Router: RequestResponder {
 
     private func headRefusal(_ request: Request) -> Response? {
         if let refusal = filter.refusal(for: request) { return refusal }
-        guard request.method == "POST" else { return nil }
+        guard request.method == "POST" else { return access.refusal(for: request) }
         if let refusal = access.refusal(for: request) { return refusal }
         if let key = request.header(.idempotencyKey), !Self.isValidIdempotencyKey(key) {
             return .error(
                 400, "Idempotency-Key must be 1 to \(IdempotencyLedger.maxKeyLength) visible ASCII characters")
         }
+        if case .uploads(let room) = Route(path: request.path) { return uploadRefusal(request, room: room) }
         if let length = request.header(.contentLength).flatMap(Int.init), length > maxBodyBytes {
             return .error(413, "request body larger than \(maxBodyBytes) bytes")
         }
@@ -42,6 +45,23 @@ struct Router: RequestResponder {
             return .error(415, "Content-Type must be application/json")
         }
         return nil
+    }
+
+    /// A photo's upload is checked by `PhotoUploads` (its body is an image, up to `--max-upload-size`).
+    private func uploadRefusal(_ request: Request, room: String) -> Response? {
+        guard RoomRegistry.isValidName(room) else {
+            return .error(400, "room names are 1 to 64 of a-z, 0-9, _ and -, starting with a letter or digit")
+        }
+        guard let uploads else { return .error(403, "room \(room) does not take photos from guests") }
+        return uploads.refusal(forHead: request, room: room)
+    }
+
+    /// An upload's body goes to a file as it arrives, never whole into memory.
+    func bodySink(forHead request: Request) -> BodyIntake? {
+        guard request.method == "POST", case .uploads(let room) = Route(path: request.path), let uploads else {
+            return nil
+        }
+        return uploads.intake(forHead: request, room: room, now: Double(DispatchTime.now().uptimeNanoseconds) / 1e9)
     }
 
     /// Whether an `Idempotency-Key` is one the server keeps: opaque, short, printable.
@@ -80,6 +100,12 @@ struct Router: RequestResponder {
         case .pointer(let name): return withRoom(name, use: .control) { pointer($0, RoomInput(request)) }
         case .commands(let name): return withRoom(name, use: .control) { command($0, RoomInput(request)) }
         case .photo(let id): return photo(id: id, request: request)
+        case .uploads: return .error(400, "a photo must be sent as the body of its own request, with its Content-Type")
+        case .uploadQueue(let name):
+            return uploads.map { $0.waiting(room: name) } ?? .error(404, "room \(name) takes no photos")
+        case .uploadDecision(let name, let id, let approve):
+            guard let uploads else { return .error(404, "room \(name) takes no photos") }
+            return uploads.decide(id: id, room: name, approve: approve, key: request.header(.idempotencyKey))
         case .file: return staticFile(request)
         }
     }

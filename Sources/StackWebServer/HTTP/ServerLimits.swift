@@ -15,6 +15,14 @@ struct ServerLimits: Sendable, Equatable {
     var headerDeadlineSeconds: Double = 10
     /// A request body must all arrive within this long of its headers (64 KiB needs ~2 KiB/s).
     var bodyDeadlineSeconds: Double = 30
+    /// An upload (a streamed body) is closed when no byte of it arrives for this long: a phone on slow
+    /// Wi-Fi may take minutes over 50 MB, but one that stopped sending holds a slot no longer.
+    var uploadStallSeconds: Double = 20
+    /// Uploads at once from one address, and in all; past either, 429 with `Retry-After`.
+    var uploadsPerAddress = 4
+    var uploadLimit = 16
+    /// Photos one address may upload: a burst of this many, then this many a minute; 429 past it.
+    var uploadsPerMinute: Double = 30
     /// libmicrohttpd's buffer for one connection's request head and reply head.
     var connectionMemoryLimit: Int = 16 * 1024
     /// The largest TLS handshake message one connection buffers (GnuTLS's default lets a

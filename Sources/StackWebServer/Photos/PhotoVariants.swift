@@ -114,11 +114,15 @@ final class PhotoVariants: Sendable {
         return variant(identity: FileIdentity(info), longSide: longSide, format: format)
     }
 
+    /// Marks WebP variants made without the original's metadata: those cached before kept its EXIF
+    /// (GPS included, libvips' webpsave ignoring `strip`), and are never served again.
+    static let webPRecipe = "-m2"
+
     /// The variant of the file that had `identity`, whether or not that file can be opened now.
     func variant(identity file: FileIdentity, longSide: Int, format: Format = .jpeg) -> Variant? {
         let identity = "\(file.device)-\(file.inode)-\(file.size)-\(file.seconds).\(file.nanoseconds)"
         let key = FNV1a.hex(Array(identity.utf8))
-        let name = "\(key)-\(longSide).\(format.rawValue)"
+        let name = "\(key)-\(longSide)\(format == .webp ? Self.webPRecipe : "").\(format.rawValue)"
         cache.used(name)
         return Variant(path: "\(cacheFolder)/\(name)", etag: "\"\(name)\"", format: format, longSide: longSide)
     }

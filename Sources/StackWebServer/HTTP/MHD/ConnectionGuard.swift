@@ -21,6 +21,9 @@ final class ConnectionGuard: Sendable {
         case head
         /// Headers in, body still arriving.
         case body
+        /// A streamed body (an upload) arriving: its clock restarts with every piece, so it is held
+        /// to progress rather than to a whole-body deadline a slow phone could not meet.
+        case upload
         /// The request is complete: answering, streaming or parked. No deadline: the idle timeout
         /// and the heartbeats look after these.
         case answering
@@ -59,7 +62,8 @@ final class ConnectionGuard: Sendable {
     /// Sweeps often enough that a connection is closed within a quarter of its deadline past it
     /// (at most a second late).
     func start() {
-        let interval = min(1, min(limits.headerDeadlineSeconds, limits.bodyDeadlineSeconds) / 4)
+        let interval =
+            min(1, min(limits.headerDeadlineSeconds, limits.bodyDeadlineSeconds, limits.uploadStallSeconds) / 4)
         let period = DispatchTimeInterval.milliseconds(max(20, Int(interval * 1000)))
         sweeper.schedule(deadline: .now() + period, repeating: period)
         sweeper.setEventHandler { [self] in sweep() }
@@ -142,12 +146,14 @@ final class ConnectionGuard: Sendable {
         let now = Self.now()
         let headLimit = UInt64(limits.headerDeadlineSeconds * 1e9)
         let bodyLimit = UInt64(limits.bodyDeadlineSeconds * 1e9)
+        let uploadLimit = UInt64(limits.uploadStallSeconds * 1e9)
         entries.withLock { entries in
             for (key, entry) in entries where !entry.cut {
                 let limit: UInt64
                 switch entry.phase {
                 case .head: limit = headLimit
                 case .body: limit = bodyLimit
+                case .upload: limit = uploadLimit
                 case .answering: continue
                 }
                 guard now &- entry.since > limit else { continue }

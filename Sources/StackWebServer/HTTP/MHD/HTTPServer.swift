@@ -21,6 +21,13 @@ protocol RequestResponder: Sendable {
     /// Decides from the request line and headers alone whether to refuse before any body arrives.
     func refusal(forHead request: Request) -> Response?
     func respond(to request: Request) -> Response
+    /// For a route whose body is streamed rather than gathered (an upload): where it goes, or the
+    /// refusal. `nil`: gathered in memory, up to `ServerLimits.maxBodyBytes`.
+    func bodySink(forHead request: Request) -> BodyIntake?
+}
+
+extension RequestResponder {
+    func bodySink(forHead request: Request) -> BodyIntake? { nil }
 }
 
 /// Owns the one libmicrohttpd daemon: starts it, turns its callbacks into `Request`s and sends the
@@ -156,6 +163,10 @@ private final class RequestState: @unchecked Sendable {
     var refusal: Response?
     /// Set while the connection is parked waiting for a deferred answer.
     var waiting = false
+    /// Where the body goes when it is streamed (`RequestResponder.bodySink(forHead:)`); `finished`
+    /// once it was asked for its answer, so that the end of the request does not abandon it.
+    var sink: (any BodySink)?
+    var sinkFinished = false
     let deferred = Locked<Response?>(nil)
 
     init(rawTarget: String) { self.rawTarget = rawTarget }
@@ -212,7 +223,18 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         if let refusal = context.responder.refusal(forHead: request) {
             return queue(refusal, on: connection, context: context)
         }
+        switch context.responder.bodySink(forHead: request) {
+        case .refused(let refusal)?: return queue(refusal, on: connection, context: context)
+        case .sink(let sink)?:
+            state.sink = sink
+            // An upload is held to its progress, not to the whole body's deadline (a phone on slow Wi-Fi).
+            context.connections.enter(.upload, connection)
+        case nil: break
+        }
         return .YES
+    }
+    if let sink = state.sink {
+        return stream(into: sink, connection: connection, state: state, context: context, uploadData, uploadSize)
     }
     if uploadSize.pointee > 0 {
         if state.refusal == nil, let uploadData {
@@ -227,12 +249,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         uploadSize.pointee = 0
         return .YES
     }
-    if state.waiting {
-        // Resumed: the deferred answer is ready.
-        guard let ready = state.deferred.withLock({ $0 }) else { return .YES }
-        state.waiting = false
-        return queue(ready, on: connection, context: context)
-    }
+    if let resumed = resumedAnswer(state, connection: connection, context: context) { return resumed }
     guard let request = state.request else { return .NO }
     let response = state.refusal ?? context.responder.respond(to: request)
     if case .deferred(let work) = response.body {
@@ -240,6 +257,60 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         return .YES
     }
     return queue(response, on: connection, context: context)
+}
+
+/// While a connection is parked for a deferred answer: queues the answer once it is ready (the call
+/// that resumed the connection). `nil` when the connection is not parked.
+private func resumedAnswer(_ state: RequestState, connection: OpaquePointer, context: ServerContext) -> MHD_Result? {
+    guard state.waiting else { return nil }
+    guard let ready = state.deferred.withLock({ $0 }) else { return .YES }
+    state.waiting = false
+    return queue(ready, on: connection, context: context)
+}
+
+/// One call of the access handler for a streamed body: a piece for the sink, or the end.
+private func stream(
+    into sink: any BodySink, connection: OpaquePointer, state: RequestState, context: ServerContext,
+    _ uploadData: UnsafePointer<CChar>?, _ uploadSize: UnsafeMutablePointer<Int>
+) -> MHD_Result {
+    if uploadSize.pointee > 0 {
+        if state.refusal == nil, let uploadData {
+            context.connections.enter(.upload, connection)
+            switch sink.take(UnsafeRawBufferPointer(start: uploadData, count: uploadSize.pointee)) {
+            case .more: break
+            case .full: pauseUntilDrained(sink, connection: connection, context: context)
+            case .refused(let refusal):
+                state.refusal = refusal
+                sink.abandon()
+            }
+        }
+        uploadSize.pointee = 0
+        return .YES
+    }
+    if let resumed = resumedAnswer(state, connection: connection, context: context) { return resumed }
+    if let refusal = state.refusal { return queue(refusal, on: connection, context: context) }
+    state.sinkFinished = true
+    let response = sink.finish()
+    if case .deferred(let work) = response.body {
+        park(connection, state: state, context: context, work: work)
+        return .YES
+    }
+    return queue(response, on: connection, context: context)
+}
+
+/// Stops reading the connection until the sink has written what it holds: the bytes in memory stay
+/// bounded however fast the client sends and however slow the disk is. Suspended first, so the
+/// resume (which may come at once) always finds the connection suspended.
+private func pauseUntilDrained(_ sink: any BodySink, connection: OpaquePointer, context: ServerContext) {
+    context.connections.enter(.answering, connection)
+    MHD_suspend_connection(connection)
+    let parked = ParkedConnection(connection: connection)
+    context.deferredWork.enter()
+    sink.whenDrained {
+        context.connections.enter(.upload, parked.connection)
+        MHD_resume_connection(parked.connection)
+        context.deferredWork.leave()
+    }
 }
 
 /// Suspends the connection while `work` runs elsewhere; its answer resumes it.
@@ -268,6 +339,9 @@ private let requestCompleted: MHD_RequestCompletedCallback = { contextPointer, c
         Unmanaged<ServerContext>.fromOpaque(contextPointer).takeUnretainedValue().connections.enter(.head, connection)
     }
     guard let requestPointer, let statePointer = requestPointer.pointee else { return }
+    let state = Unmanaged<RequestState>.fromOpaque(statePointer).takeUnretainedValue()
+    // A body that never came whole (the client went, the deadline cut it): nothing of it stays.
+    if let sink = state.sink, !state.sinkFinished { sink.abandon() }
     Unmanaged<RequestState>.fromOpaque(statePointer).release()
     requestPointer.pointee = nil
 }

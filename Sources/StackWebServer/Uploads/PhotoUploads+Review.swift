@@ -1,0 +1,128 @@
+import CVips
+import Dispatch
+import Glibc
+
+/// `--uploads review`: photos kept out of sight (in the hidden `.review/ROOM/` folder, which the
+/// folder's scan skips) until the control token's holder approves one — it then moves into the
+/// room's album and joins the stack as any guest's photo — or rejects it (deleted).
+extension PhotoUploads {
+    /// `202`: kept, waiting for review. `id` is the photo's id once approved.
+    func waitingAnswer(name: String, room: String) -> Response {
+        var writer = JSONWriter()
+        writer.object { json in
+            json.field("id", reviewID(name: name, room: room))
+            json.field("waiting", true)
+        }
+        return .json(writer.bytes, status: 202)
+    }
+
+    /// The id a waiting photo will have in the library, once in the room's album.
+    func reviewID(name: String, room: String) -> String {
+        let relative = (folder + "/" + room + "/" + name).dropFirst(root.count + 1)
+        return ids.id(of: String(relative))
+    }
+
+    func reviewFolder(of room: String) -> String { reviewFolder + "/" + room }
+
+    /// `{"uploads":[{"id","name","bytes"}…]}`, oldest first (the names sort by arrival). Read off
+    /// libmicrohttpd's thread.
+    func waiting(room: String) -> Response {
+        Response(
+            status: 200,
+            body: .deferred { [self] complete in
+                DispatchQueue.global().async { [self] in
+                    var writer = JSONWriter()
+                    writer.object { json in
+                        json.array("uploads") { list in
+                            for (name, bytes) in waitingFiles(room: room) {
+                                list.object { entry in
+                                    entry.field("id", reviewID(name: name, room: room))
+                                    entry.field("name", name)
+                                    entry.field("bytes", Int(bytes))
+                                }
+                            }
+                        }
+                    }
+                    complete(.json(writer.bytes))
+                }
+            })
+    }
+
+    /// Approves (into the room's album and its stack: 201 as an upload) or rejects (deleted: 200)
+    /// the waiting photo `id`.
+    func decide(id: String, room name: String, approve: Bool, key: String?) -> Response {
+        let room: Room
+        do {
+            room = try rooms.controlledRoom(named: name)
+        } catch {
+            return .error(404, "no room \(name.prefix(64))")
+        }
+        return Response(
+            status: 200,
+            body: .deferred { [self] complete in
+                DispatchQueue.global().async { [self] in
+                    guard
+                        let (file, bytes) = waitingFiles(room: name).first(where: {
+                            reviewID(name: $0.0, room: name) == id
+                        })
+                    else { return complete(.error(404, "no photo \(id.prefix(40)) waits for review in room \(name)")) }
+                    let path = reviewFolder(of: name) + "/" + file
+                    guard approve else { return complete(reject(path, bytes: bytes, id: id)) }
+                    keep(approved: path, file: file, room: room, key: key, complete)
+                }
+            })
+    }
+
+    private func reject(_ path: String, bytes: Int64, id: String) -> Response {
+        unlink(path)
+        _ = Durable.flush(Self.parent(path))
+        stored.withLock { $0.remove(path: path, bytes: bytes) }
+        var writer = JSONWriter()
+        writer.object { json in
+            json.field("id", id)
+            json.field("rejected", true)
+        }
+        return .json(writer.bytes)
+    }
+
+    /// Moves an approved photo into the room's album, durably, and shows it.
+    private func keep(
+        approved path: String, file: String, room: Room, key: String?,
+        _ complete: @escaping @Sendable (Response) -> Void
+    ) {
+        var header = CVipsHeader()
+        guard CVips_readHeader(path, &header) == 0 else { return complete(answer(.storage("\(path) is unreadable"))) }
+        let destination = folder + "/" + room.name + "/" + file
+        _ = mkdir(Self.parent(destination), 0o755)
+        if let problem = Durable.move(path, to: destination) { return complete(answer(.storage(problem))) }
+        _ = Durable.flush(Self.parent(path))
+        stored.withLock { stored in
+            let bytes = Int64(FileIdentity.of(destination)?.size ?? 0)
+            stored.remove(path: path, bytes: bytes)
+            stored.add(path: destination, hash: UploadNaming.hash(inName: file), bytes: bytes)
+        }
+        let taken = withUnsafeBytes(of: header.taken) { Array($0.prefix { $0 != 0 }) }
+        let checked = PhotoInspector.Header(
+            width: Int(header.width), height: Int(header.height),
+            taken: PhotoLibrary.takenDate(taken.map { CChar(bitPattern: $0) }), orientation: Int(header.orientation))
+        show(path: destination, header: checked, Arrival(room: room, key: key), complete)
+    }
+
+    /// The files waiting in `room`'s review queue with their sizes, oldest first.
+    private func waitingFiles(room: String) -> [(String, Int64)] {
+        let folder = reviewFolder(of: room)
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var files: [(String, Int64)] = []
+        while let item = readdir(directory) {
+            let name = withUnsafeBytes(of: item.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            var info = Glibc.stat()
+            guard !name.hasPrefix("."), lstat(folder + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG
+            else { continue }
+            files.append((name, Int64(info.st_size)))
+        }
+        return files.sorted { $0.0 < $1.0 }
+    }
+}

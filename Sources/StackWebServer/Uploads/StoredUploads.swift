@@ -1,0 +1,70 @@
+import Glibc
+
+/// What the uploads' folder holds: the bytes (for the quota) and, by content hash, each photo's
+/// path below the photo folder (the same bytes sent again are that photo). Read from the names
+/// at start (`UploadNaming`), so it needs no database of its own.
+struct StoredUploads: Sendable {
+    private(set) var bytes: Int64 = 0
+    private var byHash: [String: String] = [:]
+
+    /// Lists `folder` (one sub-folder per room, and the same under `.review`); a temporary file a
+    /// crash left is removed.
+    init(folder: String) {
+        scan(folder)
+        scan(folder + "/.review")
+    }
+
+    private mutating func scan(_ folder: String) {
+        for room in Self.names(in: folder) where room != ".review" {
+            let roomFolder = folder + "/" + room
+            for name in Self.names(in: roomFolder) {
+                var info = Glibc.stat()
+                guard lstat(roomFolder + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+                if name.hasPrefix(".upload-") {
+                    unlink(roomFolder + "/" + name)
+                    continue
+                }
+                bytes += Int64(info.st_size)
+                if let hash = UploadNaming.hash(inName: name) { byHash[hash] = roomFolder + "/" + name }
+            }
+        }
+    }
+
+    /// The kept photo whose content has this SHA-256, if its file is still there: its path.
+    func path(ofHash hash: String) -> String? {
+        guard let path = byHash[String(hash.prefix(UploadNaming.hashLength))], access(path, F_OK) == 0 else {
+            return nil
+        }
+        return path
+    }
+
+    mutating func add(path: String, hash: String?, bytes: Int64) {
+        self.bytes += bytes
+        if let hash { byHash[String(hash.prefix(UploadNaming.hashLength))] = path }
+    }
+
+    mutating func remove(path: String, bytes: Int64) {
+        self.bytes -= bytes
+        byHash = byHash.filter { $0.value != path }
+    }
+
+    /// A tenth of this is the default quota.
+    static func freeBytes(at folder: String) -> Int64 {
+        var info = statvfs()
+        guard statvfs(folder, &info) == 0 else { return 0 }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+
+    private static func names(in folder: String) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let item = readdir(directory) {
+            let name = withUnsafeBytes(of: item.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+}

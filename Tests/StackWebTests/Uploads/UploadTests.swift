@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+@testable import StackWebServer
+
+/// A guest's photo posted to a room: kept, shown next, served; sent twice, one photo.
+@Suite struct UploadTests {
+    @Test func aPhotoIsAnsweredCreatedAndJoinsNextAfterTheFrontCard() throws {
+        let fixture = try UploadFixture()
+        let front = try fixture.cardPhotos().first
+        let reply = try fixture.post(try UploadFixture.jpeg(640, 480))
+        #expect(reply.status == 201, "\(reply.text)")
+        let answer = try reply.json()
+        let id = try #require(answer["id"] as? String)
+        #expect(answer["existing"] as? Bool == false)
+        #expect((answer["seq"] as? Int ?? 0) > 0)
+        #expect(reply.header("Location") == "/photos/\(id)")
+        #expect(try fixture.server.snapshot()["count"] as? Int == 4)
+        #expect(try fixture.cardPhotos().prefix(2) == [front, id].compactMap { $0 }[...])
+        let variant = try fixture.http.get("/photos/\(id)?w=256")
+        #expect(variant.status == 200)
+        #expect(variant.header("Content-Type") == "image/jpeg")
+        let kept = fixture.files()
+        #expect(kept.count == 1)
+        #expect(kept.first?.contains("-anna-img-0001-") == true, "\(kept)")
+        #expect(kept.first?.hasSuffix(".jpg") == true)
+    }
+
+    @Test func theSameBytesTwiceAreOnePhoto() throws {
+        let fixture = try UploadFixture()
+        let photo = try UploadFixture.jpeg(320, 240)
+        let first = try fixture.post(photo)
+        let second = try fixture.post(photo)
+        #expect(first.status == 201)
+        #expect(second.status == 200)
+        #expect(try second.json()["existing"] as? Bool == true)
+        #expect(try second.json()["id"] as? String == first.json()["id"] as? String)
+        let photos = try fixture.cardPhotos()
+        #expect(try fixture.server.snapshot()["count"] as? Int == 4, "\(photos) \(fixture.files())")
+        #expect(fixture.files().count == 1)
+    }
+
+    @Test func aRetryWithTheSameKeyGetsTheFirstAnswerAndAddsNothing() throws {
+        let fixture = try UploadFixture()
+        let headers = ["Idempotency-Key": "upload-key-1"]
+        let first = try fixture.post(try UploadFixture.jpeg(320, 240), headers: headers)
+        // Other bytes under the same key: the key, not the content, makes it a retry.
+        let retry = try fixture.post(try UploadFixture.jpeg(300, 200), headers: headers)
+        #expect(first.status == 201)
+        #expect(retry.status == 201)
+        #expect(retry.body == first.body)
+        #expect(try fixture.server.snapshot()["count"] as? Int == 4)
+        #expect(fixture.files().count == 1)
+    }
+
+    @Test func frontAndBackArrivalsFollowTheOption() throws {
+        let front = try UploadFixture { $0.uploads.arrival = .front }
+        let id = try front.post(try UploadFixture.jpeg(320, 240)).json()["id"] as? String
+        #expect(try front.cardPhotos().first == id)
+        let back = try UploadFixture { $0.uploads.arrival = .back }
+        let reply = try back.post(try UploadFixture.jpeg(320, 240))
+        #expect(reply.status == 201)
+        #expect(try back.cardPhotos().prefix(2).contains(reply.json()["id"] as? String ?? "") == false)
+    }
+
+    @Test func variantsCarryNoGPSWhateverTheOriginalHeld() throws {
+        let fixture = try UploadFixture()
+        let photo = ExifGPS.tagged(try UploadFixture.jpeg(640, 480))
+        let reply = try fixture.post(photo)
+        #expect(reply.status == 201, "\(reply.text)")
+        let id = try #require(reply.json()["id"] as? String)
+        // The original is the guest's, as sent; only what is served resized is stripped.
+        #expect(ExifGPS.hasPosition(try fixture.http.get("/photos/\(id)").body))
+        for width in [128, 640] {
+            for accept in ["image/jpeg", "image/webp"] {
+                let variant = try fixture.http.get("/photos/\(id)?w=\(width)", headers: ["Accept": accept])
+                #expect(variant.status == 200)
+                let leaks = ExifGPS.hasPosition(variant.body)
+                #expect(!leaks, "a position in the \(width)-px \(accept)")
+            }
+        }
+    }
+}
