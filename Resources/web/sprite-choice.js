@@ -4,7 +4,7 @@
 // frame stalls making many sprites at once.
 
 import { cardBoxes } from './paint.js';
-import { spriteSizes } from './sprites.js';
+import { quantizeScale, spriteGeometry, spriteSizes } from './sprites.js';
 
 // How long a frame at rest may spend making sprites of its own style's look before the other
 // cards stand in with another style's sprite (standInSprite).
@@ -134,6 +134,25 @@ export function wantedSprites(entries, style) {
     }
   }
   return wanted;
+}
+
+/**
+ * The front part of `wanted` (wantedSprites) whose sprites `painter` can keep together, within
+ * `budget` pixels. Idle time makes only those: on a 4K screen four wall-sized sprites of the
+ * frame style pass the sprite cache's budget, and making the last evicted the first, so idle time
+ * made them again and again and the cards drawn coarse at rest were never drawn sharp.
+ */
+export function affordableSprites(painter, wanted, budget) {
+  let total = 0;
+  const kept = [];
+  for (const want of wanted) {
+    const { width, height } = spriteGeometry(want.size.w, want.size.h, painter.look,
+      quantizeScale(painter.pointToDevice), want.withShadow);
+    total += width * height;
+    if (total > budget) break;
+    kept.push(want);
+  }
+  return kept;
 }
 
 // A sprite's copy at a coarse canvas' resolution, made once per sprite (a turned image is drawn

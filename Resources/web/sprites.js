@@ -12,6 +12,10 @@ const SHADOW_COLOR = 'rgba(0, 0, 0, 0.35)';
 export const MAX_SPRITE_PX = 4096;
 // Sprites kept, in pixels (about 4 bytes each): a dozen full-screen cards, a hundred small ones.
 export const SPRITE_PIXEL_BUDGET = 24e6;
+// Shadows kept apart, in pixels: one is drawn into each sprite made of its size and look, never
+// drawn on its own, so dropping one costs only time. Counted with the sprites, a 4K screen's few
+// wall-sized shadows left no room for the sprites a frame draws.
+export const SHADOW_PIXEL_BUDGET = 8e6;
 // A sprite made a piece at a time (SpriteCache.steps) is drawn in bands of about this many
 // pixels: a few milliseconds each without a GPU.
 const BAND_PIXELS = 400e3;
@@ -69,12 +73,21 @@ export class SpriteCache {
   #latest = new Map();
   #shadows = new Map();
   #pixels = 0;
+  #shadowPixels = 0;
   #built = 0;
   #buildMs = 0;
 
-  constructor({ make = makeCanvas, budget = SPRITE_PIXEL_BUDGET } = {}) {
+  #shadowBudget;
+
+  constructor({ make = makeCanvas, budget = SPRITE_PIXEL_BUDGET, shadowBudget = SHADOW_PIXEL_BUDGET } = {}) {
     this.#make = make;
     this.#budget = budget;
+    this.#shadowBudget = shadowBudget;
+  }
+
+  /** The pixels its sprites may hold together (what idle time makes ahead must fit in it). */
+  get budget() {
+    return this.#budget;
   }
 
   /** How many sprites were drawn so far (shadows included): a test's and a benchmark's counter. */
@@ -96,6 +109,7 @@ export class SpriteCache {
     this.#sprites.clear();
     this.#shadows.clear();
     this.#pixels = 0;
+    this.#shadowPixels = 0;
   }
 
   /**
@@ -120,7 +134,7 @@ export class SpriteCache {
    */
   * steps({ side, src, image, highlight, w, h, look, lookName, devicePerPoint, withShadow = true }, bandPixels = BAND_PIXELS) {
     const scale = quantizeScale(devicePerPoint);
-    const cardKey = `${side}|${withShadow ? 's' : 'n'}|${w}x${h}@${scale}|${side === 'face' ? `${src}|${highlight ? 1 : 0}` : ''}`;
+    const cardKey = cardKeyOf({ side, src, highlight, w, h, devicePerPoint, withShadow });
     const key = `${lookName}|${cardKey}`;
     let sprite = this.#sprites.get(key);
     if (sprite && side === 'face' && image && (image.width || 0) > sprite.imageWidth) {
@@ -168,9 +182,7 @@ export class SpriteCache {
    * leaves rather than waiting for a new one.
    */
   find({ side, src, highlight, w, h, devicePerPoint, withShadow = true }) {
-    const scale = quantizeScale(devicePerPoint);
-    const cardKey = `${side}|${withShadow ? 's' : 'n'}|${w}x${h}@${scale}|${side === 'face' ? `${src}|${highlight ? 1 : 0}` : ''}`;
-    const sprite = this.#byCard.get(cardKey);
+    const sprite = this.#byCard.get(cardKeyOf({ side, src, highlight, w, h, devicePerPoint, withShadow }));
     if (!sprite || this.#sprites.get(sprite.key) !== sprite) return null;
     this.#sprites.delete(sprite.key);
     this.#sprites.set(sprite.key, sprite);
@@ -190,10 +202,21 @@ export class SpriteCache {
   }
 
   /** Whether the sprite `get` would answer for these fields is made already. */
-  has({ side, src, highlight, w, h, lookName, devicePerPoint, withShadow = true }) {
-    const scale = quantizeScale(devicePerPoint);
-    return this.#sprites.has(
-      `${lookName}|${side}|${withShadow ? 's' : 'n'}|${w}x${h}@${scale}|${side === 'face' ? `${src}|${highlight ? 1 : 0}` : ''}`);
+  has(fields) {
+    return this.#sprites.has(`${fields.lookName}|${cardKeyOf(fields)}`);
+  }
+
+  /**
+   * Whether the sprite `get` would answer for these fields is made already; if so it counts as
+   * used now, so that sprites made after it for the same frame evict others first.
+   */
+  keep(fields) {
+    const key = `${fields.lookName}|${cardKeyOf(fields)}`;
+    const sprite = this.#sprites.get(key);
+    if (!sprite) return false;
+    this.#sprites.delete(key);
+    this.#sprites.set(key, sprite);
+    return true;
   }
 
   // Draws the sprite on `canvas`, or only the rows of `band` ({top, bottom}, canvas pixels).
@@ -226,7 +249,11 @@ export class SpriteCache {
   #shadow(w, h, look, lookName, geometry) {
     const key = `${lookName}|${w}x${h}@${geometry.scale}`;
     let shadow = this.#shadows.get(key);
-    if (shadow) return shadow;
+    if (shadow) {
+      this.#shadows.delete(key);
+      this.#shadows.set(key, shadow);
+      return shadow;
+    }
     const canvas = this.#make(geometry.width, geometry.height);
     const ctx = canvas.getContext('2d');
     const { outer } = cardBoxes(w, h, look);
@@ -244,7 +271,8 @@ export class SpriteCache {
     this.#built += 1;
     shadow = { canvas: frozen(canvas), pad: geometry.pad, scale: geometry.scale, w, h };
     this.#shadows.set(key, shadow);
-    this.#pixels += geometry.width * geometry.height;
+    this.#shadowPixels += geometry.width * geometry.height;
+    this.#evictShadows(key);
     return shadow;
   }
 
@@ -259,18 +287,27 @@ export class SpriteCache {
       if (this.#pixels <= this.#budget) break;
       if (key !== keep) this.#forget(key, sprite);
     }
-    if (this.#pixels > this.#budget && this.#shadows.size > 64) {
-      for (const shadow of this.#shadows.values()) {
-        this.#pixels -= shadow.canvas.width * shadow.canvas.height;
-        release(shadow.canvas);
-      }
-      this.#shadows.clear();
+  }
+
+  #evictShadows(keep) {
+    for (const [key, shadow] of this.#shadows) {
+      if (this.#shadowPixels <= this.#shadowBudget) break;
+      if (key === keep) continue;
+      this.#shadows.delete(key);
+      this.#shadowPixels -= shadow.canvas.width * shadow.canvas.height;
+      release(shadow.canvas);
     }
   }
 }
 
 // How far `near` may stretch a sprite: the swipe's next card grows by 20 of 386 points (5 %).
 const NEAR_SIZE = 0.08;
+
+// What names a card side's sprite at a size and scale, whatever its look.
+function cardKeyOf({ side, src, highlight, w, h, devicePerPoint, withShadow = true }) {
+  const scale = quantizeScale(devicePerPoint);
+  return `${side}|${withShadow ? 's' : 'n'}|${w}x${h}@${scale}|${side === 'face' ? `${src}|${highlight ? 1 : 0}` : ''}`;
+}
 
 function sideKey(side, withShadow, scale, src, highlight) {
   return `${side}|${withShadow ? 's' : 'n'}@${scale}|${side === 'face' ? `${src}|${highlight ? 1 : 0}` : ''}`;
