@@ -146,14 +146,21 @@ function start() {
     if (warmAsked || scene.asleep) return;
     warmAsked = true;
     whenIdle((hasTime) => {
-      warmAsked = false;
       const now = serverNow();
-      if (anyAnimating(scene, now)) return;
-      // Cards come to rest drawn coarse are drawn sharp as soon as idle time has made their layers.
-      if (!renderer.sharpening && performance.now() - lastDrawAt < REST_BEFORE_IDLE_WORK_MS) {
-        setTimeout(warmWhenIdle, REST_BEFORE_IDLE_WORK_MS);
+      if (anyAnimating(scene, now)) {
+        warmAsked = false;
         return;
       }
+      // Cards come to rest drawn coarse are drawn sharp as soon as idle time has made their layers.
+      if (!renderer.sharpening && performance.now() - lastDrawAt < REST_BEFORE_IDLE_WORK_MS) {
+        // Still asked meanwhile: what the page has scheduled (the debug hook's `scheduled`).
+        setTimeout(() => {
+          warmAsked = false;
+          warmWhenIdle();
+        }, REST_BEFORE_IDLE_WORK_MS);
+        return;
+      }
+      warmAsked = false;
       const done = renderer.warm(view, cardsAt(scene, now), { style: scene.style, images, hasTime });
       // The backdrop at the coarse canvas' size, which a motion's first coarse frame would paint
       // (a gradient at 960×540 took 8–10 ms).
@@ -394,6 +401,10 @@ function start() {
     hook.recordedFrames = () => meter.frames();
     // How many card sprites and cached layers the renderer has drawn so far.
     hook.renderCounters = () => probe.counters;
+    // What the page has asked to do later: a frame, idle work (sprites, layers), work between the
+    // frames of a motion; and whether cards are drawn coarse. All false: an idle page that does
+    // nothing until something happens (a message, a photo, a resize, input).
+    hook.scheduled = () => ({ frame: frameRequested, idleWork: warmAsked, betweenFrames: endsAsked, coarse: coarse.shown });
     // trackCard(id) records where that card is drawn in every frame from now on; trackedRects()
     // answers [{left, top, right, bottom}] in CSS pixels of the canvas (which covers the window).
     hook.trackCard = (id) => probe.track(id);
