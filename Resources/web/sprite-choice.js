@@ -25,10 +25,13 @@ export function spriteKey(painter, card, side, size, withShadow, image = null, l
   };
 }
 
-// spriteKey with what drawing the sprite takes: the photo, as decoded so far, and the look.
+// spriteKey with what drawing the sprite takes: the photo, as decoded so far, its own size when
+// known (images.js: wholeSize), and the look.
 function spriteRequest(painter, card, side, size, withShadow) {
-  const image = side === 'face' && card.src ? painter.images.get(card.src, photoPixels(painter, size)) : null;
-  return spriteKey(painter, card, side, size, withShadow, image, painter.look);
+  const face = side === 'face' && card.src;
+  const image = face ? painter.images.get(card.src, photoPixels(painter, size)) : null;
+  const whole = face ? painter.images.wholeSize?.(card.src) ?? null : null;
+  return { ...spriteKey(painter, card, side, size, withShadow, image, painter.look), whole };
 }
 
 /** The card side's own sprite at `size`, made now if it is not yet. */

@@ -5,7 +5,7 @@
 // most of a frame on shadows and clipped photos otherwise).
 
 import { makeCanvas } from './canvas.js';
-import { boxPath, cardBoxes, paintBack, paintFace } from './paint.js';
+import { boxPath, cardBoxes, largestScale, paintBack, paintFace } from './paint.js';
 
 const SHADOW_COLOR = 'rgba(0, 0, 0, 0.35)';
 // A sprite is at most this many pixels a side (the canvas' own limits are larger, memory is not).
@@ -114,8 +114,10 @@ export class SpriteCache {
 
   /**
    * The sprite of one side of a card: `side` 'face' or 'back', `image` the decoded photo or null
-   * (a placeholder), `w`×`h` points in `look` (named `lookName`) at `devicePerPoint`; with its
-   * shadow, or without (the strips of a card turning in perspective cast their own).
+   * (a placeholder), `whole` the photo's own size in pixels ({w, h}) when known (it is drawn at
+   * most twice that: paint.js, largestScale), `w`×`h` points in `look` (named `lookName`) at
+   * `devicePerPoint`; with its shadow, or without (the strips of a card turning in perspective
+   * cast their own).
    */
   get(fields) {
     const steps = this.steps(fields, Infinity);
@@ -132,7 +134,9 @@ export class SpriteCache {
    * slices of a few milliseconds. A band is the whole drawing under a rectangular clip: every
    * pixel is drawn as in one piece, no seams.
    */
-  * steps({ side, src, image, highlight, w, h, look, lookName, devicePerPoint, withShadow = true }, bandPixels = BAND_PIXELS) {
+  * steps({
+    side, src, image, whole = null, highlight, w, h, look, lookName, devicePerPoint, withShadow = true,
+  }, bandPixels = BAND_PIXELS) {
     const scale = quantizeScale(devicePerPoint);
     const cardKey = cardKeyOf({ side, src, highlight, w, h, devicePerPoint, withShadow });
     const key = `${lookName}|${cardKey}`;
@@ -149,7 +153,7 @@ export class SpriteCache {
       this.#latest.set(sideKey(side, withShadow, scale, src, highlight), sprite);
       return sprite;
     }
-    const fields = { side, image, highlight, w, h, look, lookName, scale, withShadow };
+    const fields = { side, image, whole, highlight, w, h, look, lookName, scale, withShadow };
     const geometry = spriteGeometry(w, h, look, scale, withShadow);
     const canvas = this.#make(geometry.width, geometry.height);
     const rows = Math.max(1, Math.floor(bandPixels / geometry.width));
@@ -220,7 +224,7 @@ export class SpriteCache {
   }
 
   // Draws the sprite on `canvas`, or only the rows of `band` ({top, bottom}, canvas pixels).
-  #paint(canvas, geometry, { side, image, highlight, w, h, look, lookName, withShadow }, band) {
+  #paint(canvas, geometry, { side, image, whole, highlight, w, h, look, lookName, withShadow }, band) {
     const ctx = canvas.getContext('2d');
     ctx.save();
     if (band) {
@@ -231,7 +235,7 @@ export class SpriteCache {
     if (withShadow) ctx.drawImage(this.#shadow(w, h, look, lookName, geometry).canvas, 0, 0);
     ctx.setTransform(geometry.scale, 0, 0, geometry.scale, (geometry.pad + w / 2) * geometry.scale,
       (geometry.pad + h / 2) * geometry.scale);
-    if (side === 'face') paintFace(ctx, w, h, look, image, highlight, null);
+    if (side === 'face') paintFace(ctx, w, h, look, image, highlight, null, largestScale(image, whole, geometry.scale));
     else paintBack(ctx, w, h, look, null);
     ctx.restore();
   }

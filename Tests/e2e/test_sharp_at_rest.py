@@ -15,7 +15,7 @@ import pytest
 
 from support.page import StackWebPage
 from support.photos import write_noise_png
-from support.screen import block_identity, emulate, restore
+from support.screen import block_identity, emulate, fresh_tab
 from support.server import StackWebServer
 from support.waiting import wait_until
 
@@ -43,17 +43,12 @@ def noise_server():
 @pytest.fixture
 def big_screen(browser, noise_server, room):
     """Opens the test's room on a screen of the size asked for, set before the page loads."""
-    home = browser.current_window_handle
-    browser.switch_to.new_window("tab")
+    with fresh_tab(browser):
+        def open_on(screen, query):
+            emulate(browser, *screen)
+            return StackWebPage(browser, noise_server, room, query).open()
 
-    def open_on(screen, query):
-        emulate(browser, *screen)
-        return StackWebPage(browser, noise_server, room, query).open()
-
-    yield open_on
-    restore(browser)
-    browser.close()
-    browser.switch_to.window(home)
+        yield open_on
 
 
 def scheduled(page):

@@ -1,7 +1,23 @@
-"""Screens of other sizes and pixel ratios for one tab (Chromium's device-metrics emulation), and what
-a screenshot shows of how sharply a photo is drawn."""
+"""Screens of other sizes and pixel ratios for one tab (Chromium's device-metrics emulation), a tab
+set up before its page loads, and what a screenshot shows of how sharply a photo is drawn."""
+
+import contextlib
 
 from .waiting import wait_until
+
+
+@contextlib.contextmanager
+def fresh_tab(driver):
+    """A new tab for the block, closed after it with whatever emulation it was given: a page can be
+    loaded in it already at its screen size, or with its requests held."""
+    home = driver.current_window_handle
+    driver.switch_to.new_window("tab")
+    try:
+        yield driver
+    finally:
+        restore(driver)
+        driver.close()
+        driver.switch_to.window(home)
 
 
 def emulate(driver, width, height, dpr, touch=False):
