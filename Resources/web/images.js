@@ -1,9 +1,14 @@
 // Decoded photos, by URL, for the renderer. Each photo is asked for at a width from a short ladder,
 // so that a card changing size asks the server for a handful of variants, not one per frame.
 
+import { decodeFrames } from './animation.js';
+
 // The server's own ladder of variants (128 … 4096): a photo is decoded at about the size it is drawn.
 const WIDTH_LADDER = Object.freeze([128, 256, 512, 768, 1024, 1536, 2048, 3072, 4096]);
 const RETRY_FAILED_AFTER_MS = 10000;
+// What a photo request takes, as a browser asks for an <img>: fetch() alone says `*/*`, and the
+// server then answers JPEG, larger than WebP and without an animation's frames.
+const IMAGE_TYPES = 'image/webp,image/*;q=0.8';
 // A photo's preview: this many pixels wide, blurred, drawn while its variant loads (a few KB; the
 // server answers its smallest variant, made ahead with the others).
 export const PREVIEW_WIDTH = 32;
@@ -36,12 +41,11 @@ export function isVariantOf(url, src) {
 }
 
 /**
- * Fetches and fully decodes an image off the main thread, so drawing it never stalls a frame. A
- * server too busy to resize now (429 or 503) says when to come back: the error carries it as
- * `retryAfterMs`.
+ * The image at `url`, fetched. A server too busy to resize now (429 or 503) says when to come back:
+ * the error carries it as `retryAfterMs`.
  */
-export async function loadBitmap(url) {
-  const response = await fetch(url);
+async function fetchImage(url) {
+  const response = await fetch(url, { headers: { Accept: IMAGE_TYPES } });
   if (!response.ok) {
     const error = new Error(`${url}: ${response.status}`);
     if (response.status === 429 || response.status === 503) {
@@ -49,7 +53,27 @@ export async function loadBitmap(url) {
     }
     throw error;
   }
-  return createImageBitmap(await response.blob());
+  return response.blob();
+}
+
+/**
+ * Fetches and fully decodes an image off the main thread, so drawing it never stalls a frame
+ * (fetchImage). An animation (animation.js: decodeFrames) is its first frame, with every frame as
+ * its `frames`.
+ */
+export async function loadBitmap(url) {
+  const blob = await fetchImage(url);
+  const frames = await decodeFrames(blob).catch(() => null);
+  if (!frames) return createImageBitmap(blob);
+  const first = frames[0].image;
+  first.frames = frames;
+  return first;
+}
+
+/** Gives back an image's pixels now (every frame of an animation), rather than when collected. */
+export function closeImage(image) {
+  for (const frame of image?.frames ?? []) frame.image.close?.();
+  image?.close?.();
 }
 
 /**
@@ -58,12 +82,12 @@ export async function loadBitmap(url) {
  * is drawn, it is a soft picture of the photo rather than blank paper.
  */
 export async function loadPreview(url) {
-  const bitmap = await loadBitmap(url);
+  const bitmap = await createImageBitmap(await fetchImage(url));
   const width = Math.min(PREVIEW_WIDTH, bitmap.width);
   const height = Math.max(1, Math.round((bitmap.height * width) / bitmap.width));
   const canvas = new OffscreenCanvas(width, height);
   const ctx = canvas.getContext('2d');
-  // Edges clamped: the blur would otherwise fade the picture's rim into transparency.
+  // Blurred over itself: at the rim, where the blur fades out, the picture shows, not the paper.
   ctx.drawImage(bitmap, 0, 0, width, height);
   ctx.filter = `blur(${PREVIEW_BLUR_PX}px)`;
   ctx.drawImage(canvas, 0, 0);
@@ -175,7 +199,7 @@ export class ImageCache {
         const asked = Number(new URL(url, 'http://page/').searchParams.get('w'));
         if (load === this.#load && isWholePhoto(image.width, asked)) entry.whole = { w: image.width, h: image.height };
         // An entry evicted while it loaded is not drawn again: free its pixels now.
-        if (this.#entries.get(url) !== entry) image.close?.();
+        if (this.#entries.get(url) !== entry) closeImage(image);
         else this.#onReady(url);
       },
       (error) => {
@@ -196,7 +220,7 @@ export class ImageCache {
     while (this.#entries.size > this.#limit) {
       const [oldestURL, oldest] = this.#entries.entries().next().value;
       this.#entries.delete(oldestURL);
-      oldest.image?.close?.();
+      closeImage(oldest.image);
     }
   }
 }

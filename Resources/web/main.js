@@ -3,6 +3,7 @@
 // closure; the only global is the read-only `window.stackweb` debug hook at the end.
 
 import { commandFor } from './actions.js';
+import { AnimationPlayer } from './animation.js';
 import { PhotoBackdrop } from './backdrop.js';
 import { PointerBatcher, PointerSequence, createOrderedSender, pointerBody } from './batcher.js';
 import { canvasSize, watchCanvasSize } from './canvas-size.js';
@@ -79,6 +80,9 @@ function start() {
   const probe = params.debug ? new RenderProbe() : null;
   const meter = params.debug ? new FrameMeter(probe) : null;
   const renderer = new Renderer({ probe, photoFit: params.fit });
+  // The frame style plays an animated front photo; its next frame is a timer away.
+  const player = new AnimationPlayer();
+  let animationTimer = null;
   const coarse = new CoarseCanvas(canvas);
   const images = new ImageCache({
     onReady: (url) => {
@@ -208,12 +212,24 @@ function start() {
       } else {
         cards = renderer.draw(ctx, view, entries, { style: scene.style, images, backdrop, now: pageNow, partial });
         coarse.hide();
+        playAnimation(entries, pageNow);
       }
       if (params.caption.length || params.clock) drawOverlays(ctx, view, overlays(entries));
     }
     meter?.frameDrawn(timestamp, cards, waitForDrawnPixels);
     drawnFrames += 1;
     lastDrawAt = performance.now();
+  }
+
+  // The front photo's current frame over its card, if it is an animation; a frame again when the
+  // next one is due.
+  function playAnimation(entries, pageNow) {
+    const nextMs = player.draw(ctx, view, entries, { style: scene.style, images, now: pageNow, photoFit: params.fit });
+    if (nextMs === null || animationTimer !== null) return;
+    animationTimer = setTimeout(() => {
+      animationTimer = null;
+      invalidate();
+    }, nextMs);
   }
 
   // Only a canvas drawn on: reading the stage in a coarse frame would make the browser hand its
@@ -404,7 +420,10 @@ function start() {
     // What the page has asked to do later: a frame, idle work (sprites, layers), work between the
     // frames of a motion; and whether cards are drawn coarse. All false: an idle page that does
     // nothing until something happens (a message, a photo, a resize, input).
-    hook.scheduled = () => ({ frame: frameRequested, idleWork: warmAsked, betweenFrames: endsAsked, coarse: coarse.shown });
+    hook.scheduled = () => ({
+      frame: frameRequested, idleWork: warmAsked, betweenFrames: endsAsked, coarse: coarse.shown,
+      animation: animationTimer !== null,
+    });
     // trackCard(id) records where that card is drawn in every frame from now on; trackedRects()
     // answers [{left, top, right, bottom}] in CSS pixels of the canvas (which covers the window).
     hook.trackCard = (id) => probe.track(id);

@@ -44,8 +44,8 @@ export function spriteSteps(painter, card, side, size, withShadow) {
   return painter.sprites.steps(spriteRequest(painter, card, side, size, withShadow));
 }
 
-// The pixels along its longer side a photo is wanted at for a card of `size` (points).
-function photoPixels(painter, size) {
+/** The pixels along its longer side a photo is wanted at for a card of `size` (points). */
+export function photoPixels(painter, size) {
   const { inner } = cardBoxes(size.w, size.h, painter.look);
   return Math.max(inner.w, inner.h) * painter.pointToDevice;
 }

@@ -1,5 +1,5 @@
-"""Odd photos: a tiny one is not blown up to a wall of blur, and a card whose photo is still on its way
-shows a soft preview of it rather than blank paper."""
+"""Odd photos: a tiny one is not blown up to a wall of blur, an animated GIF plays in the frame style,
+and a card whose photo is still on its way shows a soft preview of it rather than blank paper."""
 
 import tempfile
 from pathlib import Path
@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from support.page import PHOTO_MIN_COLOURS, StackWebPage
-from support.photos import write_noise_png
+from support.photos import write_animated_gif, write_noise_png
 from support.screen import emulate, fresh_tab
 from support.server import StackWebServer
 from support.waiting import wait_until
@@ -20,6 +20,8 @@ VARIANT_WIDTHS = (128, 256, 512, 768, 1024, 1536, 2048, 3072, 4096)
 # The paper and the placeholder a card shows without its photo.
 PAPER = (255, 255, 255)
 PLACEHOLDER = (0xD9, 0xD5, 0xCF)
+# The animated GIF's frames: each a flat colour with a white bar moving across.
+GIF_FRAMES = [(200, 30, 30), (30, 170, 30), (30, 30, 200)]
 
 
 @pytest.fixture(scope="module")
@@ -56,6 +58,35 @@ def test_a_tiny_photo_is_drawn_at_most_twice_its_size(browser, tiny_server, room
         assert card_width > 4 * TINY, f"the card is {card_width:.0f} px wide: large enough to blow the photo up"
         assert abs(span - 2 * TINY) <= 4, \
             f"a {TINY}-px photo drawn {span} px wide on a {card_width:.0f}-px card (at most twice: {2 * TINY})"
+
+
+@pytest.fixture(scope="module")
+def gif_server():
+    with tempfile.TemporaryDirectory(prefix="stackweb-gif-") as folder:
+        write_animated_gif(Path(folder) / "clip.gif", 320, 240, GIF_FRAMES)
+        server = StackWebServer(arguments=["--photos", folder]).start()
+        yield server
+        server.close()
+
+
+def test_an_animated_gif_plays_in_the_frame_style(browser, gif_server, room):
+    with fresh_tab(browser):
+        emulate(browser, *TV)
+        page = StackWebPage(browser, gif_server, room, "&kiosk=1&style=frame").open()
+        wait_until(lambda: page.state()["style"], lambda style: style == "frame", message="the frame style")
+        front = page.top_card()
+        # Right of the middle: the first frame's colour in the first frame, the bar's white in the
+        # second, the third's colour in the third (a lossy variant shifts colours a little).
+        point = (front["x"] + front["w"] / 12, front["y"])
+        seen = set()
+
+        def frames_seen():
+            colour = page.canvas_pixels([point], (0, 0, 1, 1))["points"][0]
+            seen.update(index for index, frame in enumerate(GIF_FRAMES)
+                        if all(abs(a - b) <= 40 for a, b in zip(colour, frame)))
+            return sorted(seen)
+
+        wait_until(frames_seen, lambda frames: len(frames) >= 2, timeout=10, message="the GIF's frames drawn in turn")
 
 
 def hold_variants(driver):
