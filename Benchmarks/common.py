@@ -138,6 +138,18 @@ class StackWebServer:
         self.stop()
 
 
+def wait_for(read, accept=bool, timeout=20.0, what="condition"):
+    """Calls `read()` until `accept` holds for its answer (polled every 50 ms), and returns it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = read()
+        if accept(value):
+            return value
+        if time.monotonic() >= deadline:
+            raise TimeoutError(f"timed out waiting for {what}; last value {value!r}"[:500])
+        time.sleep(0.05)
+
+
 def log(message):
     print(f"[bench {time.strftime('%H:%M:%S')}] {message}", flush=True)
 
