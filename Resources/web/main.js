@@ -36,6 +36,11 @@ const PLAY_CONFIRM_MS = 2000;
 const NEEDS_A_PHOTO = new Set(['previous', 'next', 'fullscreen', 'flip', 'highlight']);
 // Idle work (sprites, layer copies) waits until nothing has been drawn for this long.
 const REST_BEFORE_IDLE_WORK_MS = 250;
+// Cards come to rest drawn coarse are drawn sharp once idle time has made what that needs, and at
+// the latest this long after: a browser kept busy (frames asked for by other work, a loaded
+// machine) gives idle work one 12-ms slice every 500 ms, and a style switch's sprites and layers
+// took tens of them: the page stayed at half resolution for 10 s and more.
+const SHARP_AFTER_REST_MS = 400;
 
 function start() {
   const canvas = document.getElementById('stage');
@@ -209,6 +214,7 @@ function start() {
         cards = renderer.drawCoarse(coarse.context(view), view, entries, {
           style: scene.style, images, zoom: coarse.zoom, backdrop, now: pageNow,
         });
+        sharpenInTime();
       } else {
         cards = renderer.draw(ctx, view, entries, { style: scene.style, images, backdrop, now: pageNow, partial });
         coarse.hide();
@@ -219,6 +225,18 @@ function start() {
     meter?.frameDrawn(timestamp, cards, waitForDrawnPixels);
     drawnFrames += 1;
     lastDrawAt = performance.now();
+  }
+
+  // Once the cards rest drawn coarse, the sharp frame comes by SHARP_AFTER_REST_MS at the latest.
+  let sharpTimer = null;
+  function sharpenInTime() {
+    if (sharpTimer !== null || !renderer.sharpening) return;
+    sharpTimer = setTimeout(() => {
+      sharpTimer = null;
+      if (!renderer.sharpening) return;
+      renderer.sharpenNow();
+      invalidate();
+    }, SHARP_AFTER_REST_MS);
   }
 
   // The front photo's current frame over its card, if it is an animation; a frame again when the
@@ -422,7 +440,7 @@ function start() {
     // nothing until something happens (a message, a photo, a resize, input).
     hook.scheduled = () => ({
       frame: frameRequested, idleWork: warmAsked, betweenFrames: endsAsked, coarse: coarse.shown,
-      animation: animationTimer !== null,
+      animation: animationTimer !== null, sharpening: sharpTimer !== null,
     });
     // trackCard(id) records where that card is drawn in every frame from now on; trackedRects()
     // answers [{left, top, right, bottom}] in CSS pixels of the canvas (which covers the window).

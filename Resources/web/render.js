@@ -177,6 +177,14 @@ export class Renderer {
   }
 
   /**
+   * The next frame draws the cards at rest sharp, whatever idle time has made for it yet (what it
+   * lacks, it makes or stands in for, as any frame at rest; idle time goes on afterwards).
+   */
+  sharpenNow() {
+    this.#coarse.warmed();
+  }
+
+  /**
    * Draws `backdrop` and the cards of `entries` as `draw` would, on `ctx`: an opaque canvas `zoom`
    * times the view's size, which the page shows over its own canvas and the browser scales up as
    * it composites. The page's canvas is left as it was, hidden: the motion's first frame does not
