@@ -4,6 +4,7 @@
 #               (adds the test tools: browsers, redis-server, nginx, promtool, …)
 #   make deb    the Debian package (release build with the Swift runtime linked in): .build/deb/stackweb_*.deb
 #   make bench  the benchmarks (release build, loopback): writes BENCHMARKS.md and Benchmarks/charts/
+#   make screenshots  the README's pictures, taken again (docs/screenshots/)
 SHELL := /bin/bash
 .DEFAULT_GOAL := build
 
@@ -43,7 +44,7 @@ DEB_PATH := .build/deb
 DEB_SCRATCH := .build/deb-pkg
 
 .PHONY: deps run-deps deb-deps test-deps pip-deps build release deb run test test-swift build-tsan test-tsan test-web \
-	test-e2e test-history test-nemesis test-deb fuzz-smoke build-fuzz fuzz-smoke-run fuzz lint install clean bench bench-deps
+	test-e2e screenshots test-history test-nemesis test-deb fuzz-smoke build-fuzz fuzz-smoke-run fuzz lint install clean bench bench-deps
 
 ## Installs only what is missing: apt-get is slow even when it has nothing to do.
 ## $(1): the packages; $(2): options for apt-get install.
@@ -117,6 +118,13 @@ test-web:
 
 test-e2e: build
 	STACKWEB_BIN=$(DEBUG_BIN) $(PYTHON) -m pytest -q Tests/e2e
+
+## The README's pictures (docs/screenshots/), taken again from the real page in headless Chromium:
+## after any change to how a style or a screen looks. SCREENSHOTS=phone picks some (pytest's -k).
+SCREENSHOTS ?=
+screenshots: build
+	STACKWEB_BIN=$(DEBUG_BIN) STACKWEB_UPDATE_SCREENSHOTS=1 $(PYTHON) -m pytest -q Tests/e2e/test_screenshots.py \
+		$(if $(SCREENSHOTS),-k "$(SCREENSHOTS)")
 
 ## A small Jepsen (Tests/history/README.md): three instances and a redis-server under a fixed fault
 ## schedule (kill -9, SIGSTOP, Redis restarts), four clients, a reader per instance, then the history's

@@ -28,7 +28,7 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from common import StackWebServer, log, summary  # noqa: E402
+from common import StackWebServer, log, summary, wait_for as _wait  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
@@ -61,17 +61,6 @@ def _chromium():
     if inner != [VIEWPORT[0], VIEWPORT[1], 1]:
         raise RuntimeError(f"viewport is {inner}, wanted {list(VIEWPORT)} at DPR 1")
     return driver
-
-
-def _wait(read, accept=bool, timeout=20.0, what="condition"):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = read()
-        if accept(value):
-            return value
-        if time.monotonic() >= deadline:
-            raise TimeoutError(f"timed out waiting for {what}; last value {value!r}"[:500])
-        time.sleep(0.05)
 
 
 def _post(base, room, body):

@@ -9,7 +9,12 @@ import resource
 import signal
 import socket
 import subprocess
+import sys
 import time
+
+# The page benchmarks wait on the page as the end-to-end tests do, with their helper.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Tests", "e2e"))
+from support.waiting import wait_until  # noqa: E402
 
 HOST = "127.0.0.1"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -136,6 +141,12 @@ class StackWebServer:
 
     def __exit__(self, *exc):
         self.stop()
+
+
+def wait_for(read, accept=bool, timeout=20.0, what="condition"):
+    """Calls `read()` until `accept` holds for its answer, and returns it: the end-to-end tests'
+    polling (Tests/e2e/support/waiting.py), `what` naming the condition when it times out."""
+    return wait_until(read, accept, timeout=timeout, message=what)
 
 
 def log(message):

@@ -73,7 +73,7 @@ export function drawUncovered(ctx, limit, painter, entry, occluder, origin, draw
 }
 
 /** Sets `ctx` to the card's own coordinates, as seen from `origin` (originAt). */
-function placeCard(ctx, painter, t, origin, moving) {
+export function placeCard(ctx, painter, t, origin, moving) {
   const p = painter.pointToDevice;
   const { x, y, zoom } = origin;
   ctx.setTransform(p * zoom, 0, 0, p * zoom, (painter.originX - x) * zoom, (painter.originY - y) * zoom);

@@ -162,7 +162,10 @@ export class CoarseMotion {
     if (this.#state === CoarseState.MOVING || this.#state === CoarseState.STOPPED) this.#state = CoarseState.AT_REST;
   }
 
-  /** Idle time has made everything the sharp frame draws the cards at rest from. */
+  /**
+   * Idle time has made everything the sharp frame draws the cards at rest from; or the cards have
+   * waited long enough for it (Renderer.sharpenNow): the next frame is drawn sharp either way.
+   */
   warmed() {
     if (this.sharpening) this.#state = CoarseState.READY;
   }

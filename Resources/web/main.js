@@ -3,6 +3,7 @@
 // closure; the only global is the read-only `window.stackweb` debug hook at the end.
 
 import { commandFor } from './actions.js';
+import { AnimationPlayer } from './animation.js';
 import { PhotoBackdrop } from './backdrop.js';
 import { PointerBatcher, PointerSequence, createOrderedSender, pointerBody } from './batcher.js';
 import { canvasSize, watchCanvasSize } from './canvas-size.js';
@@ -35,6 +36,11 @@ const PLAY_CONFIRM_MS = 2000;
 const NEEDS_A_PHOTO = new Set(['previous', 'next', 'fullscreen', 'flip', 'highlight']);
 // Idle work (sprites, layer copies) waits until nothing has been drawn for this long.
 const REST_BEFORE_IDLE_WORK_MS = 250;
+// Cards come to rest drawn coarse are drawn sharp once idle time has made what that needs, and at
+// the latest this long after: a browser kept busy (frames asked for by other work, a loaded
+// machine) gives idle work one 12-ms slice every 500 ms, and a style switch's sprites and layers
+// took tens of them: the page stayed at half resolution for 10 s and more.
+const SHARP_AFTER_REST_MS = 400;
 
 function start() {
   const canvas = document.getElementById('stage');
@@ -79,6 +85,9 @@ function start() {
   const probe = params.debug ? new RenderProbe() : null;
   const meter = params.debug ? new FrameMeter(probe) : null;
   const renderer = new Renderer({ probe, photoFit: params.fit });
+  // The frame style plays an animated front photo; its next frame is a timer away.
+  const player = new AnimationPlayer();
+  let animationTimer = null;
   const coarse = new CoarseCanvas(canvas);
   const images = new ImageCache({
     onReady: (url) => {
@@ -146,14 +155,21 @@ function start() {
     if (warmAsked || scene.asleep) return;
     warmAsked = true;
     whenIdle((hasTime) => {
-      warmAsked = false;
       const now = serverNow();
-      if (anyAnimating(scene, now)) return;
-      // Cards come to rest drawn coarse are drawn sharp as soon as idle time has made their layers.
-      if (!renderer.sharpening && performance.now() - lastDrawAt < REST_BEFORE_IDLE_WORK_MS) {
-        setTimeout(warmWhenIdle, REST_BEFORE_IDLE_WORK_MS);
+      if (anyAnimating(scene, now)) {
+        warmAsked = false;
         return;
       }
+      // Cards come to rest drawn coarse are drawn sharp as soon as idle time has made their layers.
+      if (!renderer.sharpening && performance.now() - lastDrawAt < REST_BEFORE_IDLE_WORK_MS) {
+        // Still asked meanwhile: what the page has scheduled (the debug hook's `scheduled`).
+        setTimeout(() => {
+          warmAsked = false;
+          warmWhenIdle();
+        }, REST_BEFORE_IDLE_WORK_MS);
+        return;
+      }
+      warmAsked = false;
       const done = renderer.warm(view, cardsAt(scene, now), { style: scene.style, images, hasTime });
       // The backdrop at the coarse canvas' size, which a motion's first coarse frame would paint
       // (a gradient at 960×540 took 8–10 ms).
@@ -198,15 +214,40 @@ function start() {
         cards = renderer.drawCoarse(coarse.context(view), view, entries, {
           style: scene.style, images, zoom: coarse.zoom, backdrop, now: pageNow,
         });
+        sharpenInTime();
       } else {
         cards = renderer.draw(ctx, view, entries, { style: scene.style, images, backdrop, now: pageNow, partial });
         coarse.hide();
+        playAnimation(entries, pageNow);
       }
       if (params.caption.length || params.clock) drawOverlays(ctx, view, overlays(entries));
     }
     meter?.frameDrawn(timestamp, cards, waitForDrawnPixels);
     drawnFrames += 1;
     lastDrawAt = performance.now();
+  }
+
+  // Once the cards rest drawn coarse, the sharp frame comes by SHARP_AFTER_REST_MS at the latest.
+  let sharpTimer = null;
+  function sharpenInTime() {
+    if (sharpTimer !== null || !renderer.sharpening) return;
+    sharpTimer = setTimeout(() => {
+      sharpTimer = null;
+      if (!renderer.sharpening) return;
+      renderer.sharpenNow();
+      invalidate();
+    }, SHARP_AFTER_REST_MS);
+  }
+
+  // The front photo's current frame over its card, if it is an animation; a frame again when the
+  // next one is due.
+  function playAnimation(entries, pageNow) {
+    const nextMs = player.draw(ctx, view, entries, { style: scene.style, images, now: pageNow, photoFit: params.fit });
+    if (nextMs === null || animationTimer !== null) return;
+    animationTimer = setTimeout(() => {
+      animationTimer = null;
+      invalidate();
+    }, nextMs);
   }
 
   // Only a canvas drawn on: reading the stage in a coarse frame would make the browser hand its
@@ -394,6 +435,13 @@ function start() {
     hook.recordedFrames = () => meter.frames();
     // How many card sprites and cached layers the renderer has drawn so far.
     hook.renderCounters = () => probe.counters;
+    // What the page has asked to do later: a frame, idle work (sprites, layers), work between the
+    // frames of a motion; and whether cards are drawn coarse. All false: an idle page that does
+    // nothing until something happens (a message, a photo, a resize, input).
+    hook.scheduled = () => ({
+      frame: frameRequested, idleWork: warmAsked, betweenFrames: endsAsked, coarse: coarse.shown,
+      animation: animationTimer !== null, sharpening: sharpTimer !== null,
+    });
     // trackCard(id) records where that card is drawn in every frame from now on; trackedRects()
     // answers [{left, top, right, bottom}] in CSS pixels of the canvas (which covers the window).
     hook.trackCard = (id) => probe.track(id);

@@ -27,18 +27,34 @@ export function coverCrop(imageW, imageH, boxW, boxH) {
  */
 export const MIN_COVERED_SHARE = 0.8;
 
+/** A photo is drawn at most this many times its own pixels: past it, smaller, on the card's paper. */
+export const MAX_ENLARGEMENT = 2;
+
+/**
+ * The most a decoded `image` may be scaled, in box units per image pixel, so that its photo of
+ * `whole` {w, h} pixels is not enlarged past MAX_ENLARGEMENT at `devicePerUnit` device pixels per
+ * box unit; Infinity when the photo's size is not known (a variant smaller than the photo is
+ * drawn at most at the size it was asked for: the limit never binds).
+ */
+export function largestScale(image, whole, devicePerUnit) {
+  if (!whole || !image?.width) return Infinity;
+  return (MAX_ENLARGEMENT * whole.w) / (image.width * devicePerUnit);
+}
+
 /**
  * Where an `imageW`×`imageH` photo goes in a `box` {x, y, w, h} and which part of it: covering the
  * box (`coverCrop`), or, with `fit` 'contain' when covering would keep under MIN_COVERED_SHARE of
- * the photo, whole and centred (the rest of the box shows the card's paper).
- * Answers {sx, sy, sw, sh, dx, dy, dw, dh} for drawImage.
+ * the photo, whole and centred (the rest of the box shows the card's paper). A photo that covering
+ * would scale past `maxScale` (largestScale: a 64×64 image on a wall-sized card) is drawn whole,
+ * centred, at most that large. Answers {sx, sy, sw, sh, dx, dy, dw, dh} for drawImage.
  */
-export function photoPlacement(imageW, imageH, box, fit = 'cover') {
+export function photoPlacement(imageW, imageH, box, fit = 'cover', maxScale = Infinity) {
   const crop = coverCrop(imageW, imageH, box.w, box.h);
-  if (fit !== 'contain' || (crop.sw * crop.sh) / (imageW * imageH) >= MIN_COVERED_SHARE) {
+  const enlarged = box.w / crop.sw > maxScale;
+  if (!enlarged && (fit !== 'contain' || (crop.sw * crop.sh) / (imageW * imageH) >= MIN_COVERED_SHARE)) {
     return { ...crop, dx: box.x, dy: box.y, dw: box.w, dh: box.h };
   }
-  const scale = Math.min(box.w / imageW, box.h / imageH);
+  const scale = Math.min(box.w / imageW, box.h / imageH, maxScale);
   const dw = imageW * scale;
   const dh = imageH * scale;
   return {
@@ -103,9 +119,10 @@ export function polygonPath(ctx, points) {
 /**
  * The face of a `w`×`h` card: white border, the photo placed as the look's `fit` says
  * (`photoPlacement`: covering the card, or whole on its paper; a placeholder until `image` is
- * decoded), the highlight veil. `shadow` (device pixels) or null.
+ * decoded), the highlight veil. `shadow` (device pixels) or null. `maxScale`: the most the image
+ * may be scaled, in points per image pixel (largestScale).
  */
-export function paintFace(ctx, w, h, look, image, highlight, shadow) {
+export function paintFace(ctx, w, h, look, image, highlight, shadow, maxScale = Infinity) {
   const { outer, inner } = cardBoxes(w, h, look);
   fillOuter(ctx, outer, shadow);
   const clipped = inner.radius > 0;
@@ -115,7 +132,7 @@ export function paintFace(ctx, w, h, look, image, highlight, shadow) {
     ctx.clip();
   }
   if (image) {
-    const at = photoPlacement(image.width, image.height, inner, look.fit);
+    const at = photoPlacement(image.width, image.height, inner, look.fit, maxScale);
     ctx.drawImage(image, at.sx, at.sy, at.sw, at.sh, at.dx, at.dy, at.dw, at.dh);
   } else {
     ctx.fillStyle = PLACEHOLDER;

@@ -17,7 +17,8 @@ import { RepaintTracker } from './repaint.js';
 import { splitRuns } from './runs.js';
 import { IdleSlices } from './slices.js';
 import {
-  awaitsPhoto, coarseCopy, hasCoarseCopy, spriteKey, spriteOf, spriteSteps, standInSprite, wantedSprites,
+  affordableSprites, awaitsPhoto, coarseCopy, hasCoarseCopy, spriteKey, spriteOf, spriteSteps, standInSprite,
+  wantedSprites,
 } from './sprite-choice.js';
 import { SpriteCache, spriteSizes } from './sprites.js';
 
@@ -176,6 +177,14 @@ export class Renderer {
   }
 
   /**
+   * The next frame draws the cards at rest sharp, whatever idle time has made for it yet (what it
+   * lacks, it makes or stands in for, as any frame at rest; idle time goes on afterwards).
+   */
+  sharpenNow() {
+    this.#coarse.warmed();
+  }
+
+  /**
    * Draws `backdrop` and the cards of `entries` as `draw` would, on `ctx`: an opaque canvas `zoom`
    * times the view's size, which the page shows over its own canvas and the browser scales up as
    * it composites. The page's canvas is left as it was, hidden: the motion's first frame does not
@@ -257,7 +266,8 @@ export class Renderer {
   /**
    * Makes, while `hasTime()` says so, what the next motion will want, so that it does not stall
    * its first frame making it: the layers a frame at rest left and their copies (layers.js), the
-   * sprites (sprite-choice.js: wantedSprites), and their coarse copies where the cards would be
+   * sprites (sprite-choice.js: wantedSprites, front first, as many as the cache keeps together:
+   * affordableSprites), and their coarse copies where the cards would be
    * drawn coarse if they moved together (a style switch). Run when the page is idle; answers
    * whether all are made.
    */
@@ -265,9 +275,9 @@ export class Renderer {
     if (!view?.fit) return true;
     const painter = this.#painter(view, style, images);
     if (!this.#layers.warm(view, painter, style, this.#slices, hasTime)) return false;
-    const wanted = wantedSprites(entries, style);
+    const wanted = affordableSprites(painter, wantedSprites(entries, style), this.#sprites.budget);
     for (const { card, side, size, withShadow } of wanted) {
-      if (this.#sprites.has(spriteKey(painter, card, side, size, withShadow))) continue;
+      if (this.#sprites.keep(spriteKey(painter, card, side, size, withShadow))) continue;
       // A large sprite (the frame style's, wall-sized) is drawn in bands, a slice each.
       const job = {
         kind: 'sprite', key: `${side}|${withShadow}|${card.src}|${card.highlight}|${size.w}x${size.h}`, view, style,

@@ -4,7 +4,7 @@
 // frame stalls making many sprites at once.
 
 import { cardBoxes } from './paint.js';
-import { spriteSizes } from './sprites.js';
+import { quantizeScale, spriteGeometry, spriteSizes } from './sprites.js';
 
 // How long a frame at rest may spend making sprites of its own style's look before the other
 // cards stand in with another style's sprite (standInSprite).
@@ -25,10 +25,13 @@ export function spriteKey(painter, card, side, size, withShadow, image = null, l
   };
 }
 
-// spriteKey with what drawing the sprite takes: the photo, as decoded so far, and the look.
+// spriteKey with what drawing the sprite takes: the photo, as decoded so far, its own size when
+// known (images.js: wholeSize), and the look.
 function spriteRequest(painter, card, side, size, withShadow) {
-  const image = side === 'face' && card.src ? painter.images.get(card.src, photoPixels(painter, size)) : null;
-  return spriteKey(painter, card, side, size, withShadow, image, painter.look);
+  const face = side === 'face' && card.src;
+  const image = face ? painter.images.get(card.src, photoPixels(painter, size)) : null;
+  const whole = face ? painter.images.wholeSize?.(card.src) ?? null : null;
+  return { ...spriteKey(painter, card, side, size, withShadow, image, painter.look), whole };
 }
 
 /** The card side's own sprite at `size`, made now if it is not yet. */
@@ -41,8 +44,8 @@ export function spriteSteps(painter, card, side, size, withShadow) {
   return painter.sprites.steps(spriteRequest(painter, card, side, size, withShadow));
 }
 
-// The pixels along its longer side a photo is wanted at for a card of `size` (points).
-function photoPixels(painter, size) {
+/** The pixels along its longer side a photo is wanted at for a card of `size` (points). */
+export function photoPixels(painter, size) {
   const { inner } = cardBoxes(size.w, size.h, painter.look);
   return Math.max(inner.w, inner.h) * painter.pointToDevice;
 }
@@ -134,6 +137,25 @@ export function wantedSprites(entries, style) {
     }
   }
   return wanted;
+}
+
+/**
+ * The front part of `wanted` (wantedSprites) whose sprites `painter` can keep together, within
+ * `budget` pixels. Idle time makes only those: on a 4K screen four wall-sized sprites of the
+ * frame style pass the sprite cache's budget, and making the last evicted the first, so idle time
+ * made them again and again and the cards drawn coarse at rest were never drawn sharp.
+ */
+export function affordableSprites(painter, wanted, budget) {
+  let total = 0;
+  const kept = [];
+  for (const want of wanted) {
+    const { width, height } = spriteGeometry(want.size.w, want.size.h, painter.look,
+      quantizeScale(painter.pointToDevice), want.withShadow);
+    total += width * height;
+    if (total > budget) break;
+    kept.push(want);
+  }
+  return kept;
 }
 
 // A sprite's copy at a coarse canvas' resolution, made once per sprite (a turned image is drawn

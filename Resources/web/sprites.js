@@ -5,13 +5,17 @@
 // most of a frame on shadows and clipped photos otherwise).
 
 import { makeCanvas } from './canvas.js';
-import { boxPath, cardBoxes, paintBack, paintFace } from './paint.js';
+import { boxPath, cardBoxes, largestScale, paintBack, paintFace } from './paint.js';
 
 const SHADOW_COLOR = 'rgba(0, 0, 0, 0.35)';
 // A sprite is at most this many pixels a side (the canvas' own limits are larger, memory is not).
 export const MAX_SPRITE_PX = 4096;
 // Sprites kept, in pixels (about 4 bytes each): a dozen full-screen cards, a hundred small ones.
 export const SPRITE_PIXEL_BUDGET = 24e6;
+// Shadows kept apart, in pixels: one is drawn into each sprite made of its size and look, never
+// drawn on its own, so dropping one costs only time. Counted with the sprites, a 4K screen's few
+// wall-sized shadows left no room for the sprites a frame draws.
+export const SHADOW_PIXEL_BUDGET = 8e6;
 // A sprite made a piece at a time (SpriteCache.steps) is drawn in bands of about this many
 // pixels: a few milliseconds each without a GPU.
 const BAND_PIXELS = 400e3;
@@ -69,12 +73,21 @@ export class SpriteCache {
   #latest = new Map();
   #shadows = new Map();
   #pixels = 0;
+  #shadowPixels = 0;
   #built = 0;
   #buildMs = 0;
 
-  constructor({ make = makeCanvas, budget = SPRITE_PIXEL_BUDGET } = {}) {
+  #shadowBudget;
+
+  constructor({ make = makeCanvas, budget = SPRITE_PIXEL_BUDGET, shadowBudget = SHADOW_PIXEL_BUDGET } = {}) {
     this.#make = make;
     this.#budget = budget;
+    this.#shadowBudget = shadowBudget;
+  }
+
+  /** The pixels its sprites may hold together (what idle time makes ahead must fit in it). */
+  get budget() {
+    return this.#budget;
   }
 
   /** How many sprites were drawn so far (shadows included): a test's and a benchmark's counter. */
@@ -96,12 +109,15 @@ export class SpriteCache {
     this.#sprites.clear();
     this.#shadows.clear();
     this.#pixels = 0;
+    this.#shadowPixels = 0;
   }
 
   /**
    * The sprite of one side of a card: `side` 'face' or 'back', `image` the decoded photo or null
-   * (a placeholder), `w`×`h` points in `look` (named `lookName`) at `devicePerPoint`; with its
-   * shadow, or without (the strips of a card turning in perspective cast their own).
+   * (a placeholder), `whole` the photo's own size in pixels ({w, h}) when known (it is drawn at
+   * most twice that: paint.js, largestScale), `w`×`h` points in `look` (named `lookName`) at
+   * `devicePerPoint`; with its shadow, or without (the strips of a card turning in perspective
+   * cast their own).
    */
   get(fields) {
     const steps = this.steps(fields, Infinity);
@@ -118,9 +134,11 @@ export class SpriteCache {
    * slices of a few milliseconds. A band is the whole drawing under a rectangular clip: every
    * pixel is drawn as in one piece, no seams.
    */
-  * steps({ side, src, image, highlight, w, h, look, lookName, devicePerPoint, withShadow = true }, bandPixels = BAND_PIXELS) {
+  * steps({
+    side, src, image, whole = null, highlight, w, h, look, lookName, devicePerPoint, withShadow = true,
+  }, bandPixels = BAND_PIXELS) {
     const scale = quantizeScale(devicePerPoint);
-    const cardKey = `${side}|${withShadow ? 's' : 'n'}|${w}x${h}@${scale}|${side === 'face' ? `${src}|${highlight ? 1 : 0}` : ''}`;
+    const cardKey = cardKeyOf({ side, src, highlight, w, h, devicePerPoint, withShadow });
     const key = `${lookName}|${cardKey}`;
     let sprite = this.#sprites.get(key);
     if (sprite && side === 'face' && image && (image.width || 0) > sprite.imageWidth) {
@@ -135,7 +153,7 @@ export class SpriteCache {
       this.#latest.set(sideKey(side, withShadow, scale, src, highlight), sprite);
       return sprite;
     }
-    const fields = { side, image, highlight, w, h, look, lookName, scale, withShadow };
+    const fields = { side, image, whole, highlight, w, h, look, lookName, scale, withShadow };
     const geometry = spriteGeometry(w, h, look, scale, withShadow);
     const canvas = this.#make(geometry.width, geometry.height);
     const rows = Math.max(1, Math.floor(bandPixels / geometry.width));
@@ -168,9 +186,7 @@ export class SpriteCache {
    * leaves rather than waiting for a new one.
    */
   find({ side, src, highlight, w, h, devicePerPoint, withShadow = true }) {
-    const scale = quantizeScale(devicePerPoint);
-    const cardKey = `${side}|${withShadow ? 's' : 'n'}|${w}x${h}@${scale}|${side === 'face' ? `${src}|${highlight ? 1 : 0}` : ''}`;
-    const sprite = this.#byCard.get(cardKey);
+    const sprite = this.#byCard.get(cardKeyOf({ side, src, highlight, w, h, devicePerPoint, withShadow }));
     if (!sprite || this.#sprites.get(sprite.key) !== sprite) return null;
     this.#sprites.delete(sprite.key);
     this.#sprites.set(sprite.key, sprite);
@@ -190,14 +206,25 @@ export class SpriteCache {
   }
 
   /** Whether the sprite `get` would answer for these fields is made already. */
-  has({ side, src, highlight, w, h, lookName, devicePerPoint, withShadow = true }) {
-    const scale = quantizeScale(devicePerPoint);
-    return this.#sprites.has(
-      `${lookName}|${side}|${withShadow ? 's' : 'n'}|${w}x${h}@${scale}|${side === 'face' ? `${src}|${highlight ? 1 : 0}` : ''}`);
+  has(fields) {
+    return this.#sprites.has(`${fields.lookName}|${cardKeyOf(fields)}`);
+  }
+
+  /**
+   * Whether the sprite `get` would answer for these fields is made already; if so it counts as
+   * used now, so that sprites made after it for the same frame evict others first.
+   */
+  keep(fields) {
+    const key = `${fields.lookName}|${cardKeyOf(fields)}`;
+    const sprite = this.#sprites.get(key);
+    if (!sprite) return false;
+    this.#sprites.delete(key);
+    this.#sprites.set(key, sprite);
+    return true;
   }
 
   // Draws the sprite on `canvas`, or only the rows of `band` ({top, bottom}, canvas pixels).
-  #paint(canvas, geometry, { side, image, highlight, w, h, look, lookName, withShadow }, band) {
+  #paint(canvas, geometry, { side, image, whole, highlight, w, h, look, lookName, withShadow }, band) {
     const ctx = canvas.getContext('2d');
     ctx.save();
     if (band) {
@@ -208,7 +235,7 @@ export class SpriteCache {
     if (withShadow) ctx.drawImage(this.#shadow(w, h, look, lookName, geometry).canvas, 0, 0);
     ctx.setTransform(geometry.scale, 0, 0, geometry.scale, (geometry.pad + w / 2) * geometry.scale,
       (geometry.pad + h / 2) * geometry.scale);
-    if (side === 'face') paintFace(ctx, w, h, look, image, highlight, null);
+    if (side === 'face') paintFace(ctx, w, h, look, image, highlight, null, largestScale(image, whole, geometry.scale));
     else paintBack(ctx, w, h, look, null);
     ctx.restore();
   }
@@ -226,7 +253,11 @@ export class SpriteCache {
   #shadow(w, h, look, lookName, geometry) {
     const key = `${lookName}|${w}x${h}@${geometry.scale}`;
     let shadow = this.#shadows.get(key);
-    if (shadow) return shadow;
+    if (shadow) {
+      this.#shadows.delete(key);
+      this.#shadows.set(key, shadow);
+      return shadow;
+    }
     const canvas = this.#make(geometry.width, geometry.height);
     const ctx = canvas.getContext('2d');
     const { outer } = cardBoxes(w, h, look);
@@ -244,7 +275,8 @@ export class SpriteCache {
     this.#built += 1;
     shadow = { canvas: frozen(canvas), pad: geometry.pad, scale: geometry.scale, w, h };
     this.#shadows.set(key, shadow);
-    this.#pixels += geometry.width * geometry.height;
+    this.#shadowPixels += geometry.width * geometry.height;
+    this.#evictShadows(key);
     return shadow;
   }
 
@@ -259,18 +291,27 @@ export class SpriteCache {
       if (this.#pixels <= this.#budget) break;
       if (key !== keep) this.#forget(key, sprite);
     }
-    if (this.#pixels > this.#budget && this.#shadows.size > 64) {
-      for (const shadow of this.#shadows.values()) {
-        this.#pixels -= shadow.canvas.width * shadow.canvas.height;
-        release(shadow.canvas);
-      }
-      this.#shadows.clear();
+  }
+
+  #evictShadows(keep) {
+    for (const [key, shadow] of this.#shadows) {
+      if (this.#shadowPixels <= this.#shadowBudget) break;
+      if (key === keep) continue;
+      this.#shadows.delete(key);
+      this.#shadowPixels -= shadow.canvas.width * shadow.canvas.height;
+      release(shadow.canvas);
     }
   }
 }
 
 // How far `near` may stretch a sprite: the swipe's next card grows by 20 of 386 points (5 %).
 const NEAR_SIZE = 0.08;
+
+// What names a card side's sprite at a size and scale, whatever its look.
+function cardKeyOf({ side, src, highlight, w, h, devicePerPoint, withShadow = true }) {
+  const scale = quantizeScale(devicePerPoint);
+  return `${side}|${withShadow ? 's' : 'n'}|${w}x${h}@${scale}|${side === 'face' ? `${src}|${highlight ? 1 : 0}` : ''}`;
+}
 
 function sideKey(side, withShadow, scale, src, highlight) {
   return `${side}|${withShadow ? 's' : 'n'}@${scale}|${side === 'face' ? `${src}|${highlight ? 1 : 0}` : ''}`;

@@ -55,6 +55,7 @@ int CVips_readHeader(const char *path, CVipsHeader *header)
         header->height = header->storedWidth;
     }
     header->cmyk = vips_image_get_interpretation(image) == VIPS_INTERPRETATION_CMYK;
+    header->pages = vips_image_get_n_pages(image);
     int interlaced = 0;
     if (vips_image_get_typeof(image, "interlaced") != 0 && vips_image_get_int(image, "interlaced", &interlaced) == 0) {
         header->interlaced = interlaced != 0;
@@ -167,13 +168,20 @@ static int CVips_dropMetadata(VipsImage **image)
 }
 
 int CVips_thumbnailToFile(const char *input, const char *output, int width, int height, int quality,
-    char *error, size_t errorSize)
+    int allPages, char *error, size_t errorSize)
 {
     VipsImage *thumbnail = NULL;
     CVipsHeader header;
     int status;
     if (CVips_readHeader(input, &header) == 0 && header.cmyk && strcmp(header.loader, "jpegload") == 0) {
         status = CVips_cmykThumbnail(input, width, height, &thumbnail);
+    } else if (allPages) {
+        // The loader's options ride on the file name: "[n=-1]" loads every page as one tall image
+        // (page-height, delays and loop kept as metadata), and vips_thumbnail resizes each page.
+        char *everyPage = g_strdup_printf("%s[n=-1]", input);
+        status = vips_thumbnail(everyPage, &thumbnail, width, "height", height, "size", VIPS_SIZE_DOWN, "fail_on",
+            VIPS_FAIL_ON_ERROR, NULL);
+        g_free(everyPage);
     } else {
         status = vips_thumbnail(input, &thumbnail, width, "height", height, "size", VIPS_SIZE_DOWN, "fail_on",
             VIPS_FAIL_ON_ERROR, NULL);

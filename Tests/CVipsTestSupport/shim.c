@@ -158,3 +158,39 @@ int CVipsTest_mean(const char *path, double *mean)
     }
     return status;
 }
+
+int CVipsTest_writeAnimatedGIF(const char *path, int width, int height, int frames)
+{
+    // One tall picture, frame under frame, each a grey a little lighter than the last; its
+    // page-height makes gifsave write the frames as an animation.
+    VipsImage *ramp = NULL, *grey = NULL, *rgb = NULL, *tagged = NULL;
+    int status = -1;
+    if (vips_xyz(&ramp, width, height * frames, NULL) == 0 && vips_extract_band(ramp, &grey, 1, NULL) == 0) {
+        VipsImage *level = NULL;
+        if (vips_linear1(grey, &level, 200.0 / (height * frames), 20.0, NULL) == 0) {
+            VipsImage *bands[3] = {level, level, level};
+            VipsImage *joined = NULL, *bytes = NULL;
+            if (vips_bandjoin(bands, &joined, 3, NULL) == 0 && vips_cast_uchar(joined, &bytes, NULL) == 0
+                && vips_copy(bytes, &tagged, "interpretation", VIPS_INTERPRETATION_sRGB, NULL) == 0) {
+                vips_image_set_int(tagged, "page-height", height);
+                status = vips_image_write_to_file(tagged, path, NULL);
+            }
+            VipsImage *made[] = {level, joined, bytes};
+            finish(made, sizeof made / sizeof made[0], 0);
+        }
+    }
+    VipsImage *all[] = {ramp, grey, rgb, tagged};
+    return finish(all, sizeof all / sizeof all[0], status);
+}
+
+int CVipsTest_pages(const char *path)
+{
+    VipsImage *image = vips_image_new_from_file(path, NULL);
+    if (image == NULL) {
+        vips_error_clear();
+        return -1;
+    }
+    int pages = vips_image_get_n_pages(image);
+    g_object_unref(image);
+    return pages;
+}

@@ -8,6 +8,7 @@ from selenium.webdriver.common.by import By
 
 from support.page import StackWebPage
 from support.pointer import Finger
+from support.screen import emulate, restore
 from support.server import REPO_ROOT, StackWebServer
 from support.waiting import wait_until
 
@@ -17,19 +18,6 @@ TV = (1920, 1080, 1)
 MIN_TARGET_CSS_PX = 44
 # A transformed element's box is computed in floats: 44 CSS px can measure 43.999996.
 SUBPIXEL = 0.01
-
-
-def emulate(driver, width, height, dpr, touch=False):
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": height, "deviceScaleFactor": dpr, "mobile": touch})
-    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": touch, "maxTouchPoints": 5 if touch else 1})
-    wait_until(lambda: driver.execute_script("return [innerWidth, innerHeight]"),
-               lambda inner: inner == [width, height], message=f"a {width}×{height} window")
-
-
-def restore(driver):
-    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
 
 
 def shoot(driver, name):

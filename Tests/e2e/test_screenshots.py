@@ -2,13 +2,16 @@
 
 import os
 import struct
+import tempfile
 import urllib.error
 
 import pytest
+from selenium.webdriver.common.by import By
 
-from support.page import VIEWPORT
+from support.page import VIEWPORT, StackWebPage
 from support.pointer import FOLLOW_TOLERANCE, Mouse, steps
-from support.server import REPO_ROOT
+from support.screen import emulate, fresh_tab, restore
+from support.server import REPO_ROOT, StackWebServer
 from support.stage import is_near
 from support.waiting import wait_until
 
@@ -158,3 +161,38 @@ def test_screenshot_of_the_frame_style_in_a_kiosk(open_page, server):
         save(page, "frame-kiosk-1920.png", WALL_SCREEN)
     finally:
         page.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+# A phone held upright, at its CSS size; pictured at 2 device pixels per CSS pixel.
+PHONE = (390, 844, 2)
+
+
+def test_screenshot_of_a_phone_as_a_remote(open_page, browser, server):
+    """A phone driving the room's frame (what the TV shows), its controls under the photo."""
+    page = open_page()
+    server.command(page.room, command="style", style="frame")
+    wait_until(lambda: page.state()["style"], lambda shown: shown == "frame", message="the page to show frame")
+    emulate(browser, *PHONE, touch=True)
+    try:
+        page.wait_until_settled()
+        save(page, "phone-remote.png", (PHONE[0] * PHONE[2], PHONE[1] * PHONE[2]))
+    finally:
+        restore(browser)
+
+
+def test_screenshot_of_the_empty_room(browser):
+    """A server whose photo folder is empty says so, and how to add photos, in the middle."""
+    with tempfile.TemporaryDirectory(prefix="stackweb-empty-") as folder:
+        server = StackWebServer(arguments=["--photos", folder]).start()
+        try:
+            with fresh_tab(browser):
+                emulate(browser, *VIEWPORT, 1)
+                browser.get(StackWebPage(browser, server, "main").url)
+                note = browser.find_element(By.ID, "empty")
+                wait_until(lambda: note.is_displayed(), message="the empty room's note")
+                SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+                path = SCREENSHOTS / "empty-room.png"
+                assert browser.save_screenshot(str(path)), f"could not write {path}"
+                assert png_size(path) == VIEWPORT
+        finally:
+            server.close()

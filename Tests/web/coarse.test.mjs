@@ -42,6 +42,22 @@ describe('coarse frames', () => {
     assert.equal(motionState.decide(view, dragged, previousOf(atRest)), false);
   });
 
+  test('cards waiting at rest for idle time are drawn sharp when the page will not wait longer', () => {
+    const { renderer } = setup();
+    const ctx = recordingContext('coarse', []);
+    const atRest = cards(null);
+    assert.equal(renderer.coarseFor(view, cards(motion)), true);
+    renderer.drawCoarse(ctx, view, cards(motion), { style: 'pile', images, zoom: 0.5, backdrop });
+    for (let frame = 0; frame < 2; frame += 1) {
+      assert.equal(renderer.coarseFor(view, atRest), true, 'stopped: coarse');
+      renderer.drawCoarse(ctx, view, atRest, { style: 'pile', images, zoom: 0.5, backdrop });
+    }
+    assert.equal(renderer.sharpening, true, 'waiting for idle time');
+    renderer.sharpenNow();
+    assert.equal(renderer.coarseFor(view, atRest), false, 'the next frame is sharp, idle time or not');
+    assert.equal(renderer.sharpening, false);
+  });
+
   test('a motion moving cards that cover more than 2.5 screens is drawn coarse, at half the pixels', () => {
     const { log, renderer } = setup();
     const ctx = recordingContext('coarse', log);

@@ -2,7 +2,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { ImageCache, isVariantOf, variantURL, widthBucket } from '../../Resources/web/images.js';
+import {
+  ImageCache, PREVIEW_WIDTH, isVariantOf, isWholePhoto, variantURL, widthBucket,
+} from '../../Resources/web/images.js';
 
 test('widthBucket climbs a short ladder', () => {
   assert.equal(widthBucket(10), 128);
@@ -30,6 +32,7 @@ describe('ImageCache', () => {
     const ready = [];
     const cache = new ImageCache({
       load: async (url) => { loads.push(url); return fakeImage(url); },
+      preview: null,
       onReady: (url) => ready.push(url),
     });
     assert.equal(cache.get('/photos/a', 300), null);
@@ -41,7 +44,7 @@ describe('ImageCache', () => {
   });
 
   test('while a sharper variant loads, the decoded one stands in', async () => {
-    const cache = new ImageCache({ load: async (url) => fakeImage(url) });
+    const cache = new ImageCache({ load: async (url) => fakeImage(url), preview: null });
     cache.get('/photos/a', 300);
     await tick();
     assert.equal(cache.get('/photos/a', 1400).url, '/photos/a?w=512');
@@ -53,6 +56,7 @@ describe('ImageCache', () => {
     const images = [];
     const cache = new ImageCache({
       limit: 2,
+      preview: null,
       load: async (url) => { const image = fakeImage(url); images.push(image); return image; },
     });
     cache.get('/photos/a', 100);
@@ -71,6 +75,7 @@ describe('ImageCache', () => {
     let attempts = 0;
     const cache = new ImageCache({
       now: () => now,
+      preview: null,
       load: async () => { attempts += 1; throw new Error('404'); },
     });
     const warn = console.warn;
@@ -98,6 +103,7 @@ describe('ImageCache', () => {
         if (busy) throw Object.assign(new Error('429'), { retryAfterMs: 1000 });
         return fakeImage(url);
       },
+      preview: null,
       onReady: (url) => ready.push(url),
       later: (run, ms) => timers.push({ run, ms }),
     });
@@ -115,7 +121,7 @@ describe('ImageCache', () => {
 test('ImageCache.reserve keeps room for every drawn card', async () => {
   const tick = () => new Promise((resolve) => setImmediate(resolve));
   const loads = [];
-  const cache = new ImageCache({ limit: 2, load: async (url) => { loads.push(url); return { url }; } });
+  const cache = new ImageCache({ limit: 2, preview: null, load: async (url) => { loads.push(url); return { url }; } });
   cache.reserve(3);
   for (const name of ['a', 'b', 'c']) cache.get(`/photos/${name}`, 100);
   await tick();
@@ -124,4 +130,41 @@ test('ImageCache.reserve keeps room for every drawn card', async () => {
   cache.reserve(0);
   cache.get('/photos/d', 100);
   assert.equal(cache.size, 2, 'back to the base limit');
+});
+
+describe('a photo loading', () => {
+  const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+  test('shows its preview first: asked for before the variant, drawn until the variant lands', async () => {
+    const loads = [];
+    let release;
+    const held = new Promise((resolve) => { release = resolve; });
+    const cache = new ImageCache({
+      load: async (url) => { loads.push(url); await held; return { url, width: 1536, height: 1152 }; },
+      preview: async (url) => { loads.push(url); return { url, preview: true, width: PREVIEW_WIDTH, height: 24 }; },
+    });
+    assert.equal(cache.get('/photos/a', 1400), null, 'nothing decoded yet');
+    assert.deepEqual(loads, [`/photos/a?w=${PREVIEW_WIDTH}`, '/photos/a?w=1536'], 'the preview asked for first');
+    await tick();
+    assert.equal(cache.get('/photos/a', 1400).preview, true, 'the preview stands in while the variant loads');
+    release();
+    await tick();
+    assert.equal(cache.get('/photos/a', 1400).url, '/photos/a?w=1536');
+    cache.get('/photos/a', 300);
+    assert.equal(loads.filter((url) => url.endsWith(`w=${PREVIEW_WIDTH}`)).length, 1, 'a photo with a variant needs no preview');
+  });
+
+  test('learns the photo’s own size from a variant narrower than asked', async () => {
+    const sizes = { '/photos/small?w=2048': [64, 48], '/photos/big?w=2048': [2048, 1536] };
+    const cache = new ImageCache({
+      preview: null,
+      load: async (url) => ({ width: sizes[url][0], height: sizes[url][1] }),
+    });
+    cache.get('/photos/small', 2000);
+    cache.get('/photos/big', 2000);
+    await tick();
+    assert.deepEqual(cache.wholeSize('/photos/small'), { w: 64, h: 48 });
+    assert.equal(cache.wholeSize('/photos/big'), null, 'as wide as asked: maybe larger');
+    assert.ok(isWholePhoto(1200, 3072) && !isWholePhoto(3072, 3072) && !isWholePhoto(0, 128));
+  });
 });

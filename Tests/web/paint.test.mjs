@@ -1,8 +1,10 @@
 // Painting a card's face (paint.js).
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 
-import { MIN_COVERED_SHARE, coverCrop, photoPlacement } from '../../Resources/web/paint.js';
+import {
+  MAX_ENLARGEMENT, MIN_COVERED_SHARE, coverCrop, largestScale, photoPlacement,
+} from '../../Resources/web/paint.js';
 
 test('coverCrop fills the box and keeps the aspect, centred', () => {
   assert.deepEqual(coverCrop(1200, 900, 400, 300), { sx: 0, sy: 0, sw: 1200, sh: 900 });
@@ -31,4 +33,34 @@ test('a photo close to the shape of the card still covers it', () => {
   assert.equal(portrait.dw, 378);
   assert.equal(portrait.dh, 530);
   assert.ok(portrait.sw < 3000 || portrait.sh < 4000, 'cropped a little');
+});
+
+describe('no photo enlarged past twice its pixels', () => {
+  const wall = { x: -1440, y: -1080, w: 2880, h: 2160 };
+
+  test('a 64×64 photo on a wall-sized card is drawn 128 pixels wide, whole and centred', () => {
+    const image = { width: 64, height: 64 };
+    const maxScale = largestScale(image, { w: 64, h: 64 }, 1);
+    assert.equal(maxScale, MAX_ENLARGEMENT);
+    const at = photoPlacement(64, 64, wall, 'cover', maxScale);
+    assert.deepEqual(at, { sx: 0, sy: 0, sw: 64, sh: 64, dx: -64, dy: -64, dw: 128, dh: 128 });
+  });
+
+  test('in stage points: 1200 pixels at 2.8125 device pixels a point reach 2400 device pixels', () => {
+    const image = { width: 1200, height: 900 };
+    const points = { x: -512, y: -384, w: 1024, h: 768 };
+    const at = photoPlacement(1200, 900, points, 'cover', largestScale(image, { w: 1200, h: 900 }, 2.8125));
+    assert.ok(Math.abs(at.dw * 2.8125 - 2400) < 1e-9 && Math.abs(at.dh * 2.8125 - 1800) < 1e-9, JSON.stringify(at));
+  });
+
+  test('a smaller variant of a known photo may be scaled as far as the photo itself', () => {
+    // 128 pixels of a 1200-pixel photo: twice the photo is 18.75 times the variant.
+    assert.equal(largestScale({ width: 128 }, { w: 1200, h: 900 }, 1), 18.75);
+  });
+
+  test('a photo whose size is not known, or within twice its pixels, is placed as before', () => {
+    assert.equal(largestScale({ width: 1024 }, null, 1), Infinity);
+    const before = photoPlacement(1600, 1200, wall, 'cover');
+    assert.deepEqual(photoPlacement(1600, 1200, wall, 'cover', largestScale({ width: 1600 }, { w: 1600, h: 1200 }, 1)), before);
+  });
 });

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
+import { affordableSprites } from '../../Resources/web/sprite-choice.js';
 import {
   backdrop, entry, images, probedRenderer, recordingContext, setup, transform, view,
 } from './support/canvas-fakes.mjs';
@@ -164,5 +165,39 @@ describe('preparing sprites between frames', () => {
     assert.equal(probe.counters.sprites, duringMotion, 'the motion\'s frame makes none: the others stand in');
     assert.equal(renderer.warmEnds(view, cards(true), { style: 'frame', images, hasTime: () => true }), true);
     assert.ok(probe.counters.sprites > duringMotion, 'the time between frames makes them');
+  });
+});
+
+describe('idle time on a big screen', () => {
+  // The frame style at 3840×2160: the stage (1024×768) fitted at 2.8125 device pixels a point, its
+  // shown photo and the three waiting transparent, each wall-sized.
+  const fourK = { width: 3840, height: 2160, dpr: 1, fit: { scale: 2.8125, x: 480, y: 0 } };
+  const wall = (id, opacity) => entry(id, 512, { y: 384, w: 1024, h: 768, opacity }, { w: 1024, h: 768 });
+  const frameStyle = () => [wall('c', 0), wall('b', 0), wall('next', 0), wall('shown', 1)];
+
+  test('makes the sprites the cache can keep, then stops: an idle page does no work', () => {
+    const { renderer, probe } = setup();
+    // Slices as idle time gives them: a few bands of a wall-sized sprite each.
+    const slice = () => {
+      let steps = 0;
+      return () => (steps += 1) <= 4;
+    };
+    let done = false;
+    for (let call = 0; call < 500 && !done; call += 1) {
+      done = renderer.warm(fourK, frameStyle(), { style: 'frame', images, hasTime: slice() });
+    }
+    assert.ok(done, `idle work never ends: ${probe.counters.sprites} sprites made`);
+    const made = probe.counters.sprites;
+    for (let call = 0; call < 5; call += 1) {
+      assert.equal(renderer.warm(fourK, frameStyle(), { style: 'frame', images, hasTime: () => true }), true);
+    }
+    assert.equal(probe.counters.sprites, made, 'nothing made again');
+  });
+
+  test('the front card first: what does not fit is left to the motion that shows it', () => {
+    const painter = { look: { shadow: { blur: 24, offsetY: 6 } }, pointToDevice: 2.8125 };
+    const wanted = frameStyle().reverse().map(({ card }) => ({ card, side: 'face', size: { w: 1024, h: 768 }, withShadow: true }));
+    const kept = affordableSprites(painter, wanted, 24e6);
+    assert.deepEqual(kept.map(({ card }) => card.id), ['shown', 'next', 'b']);
   });
 });

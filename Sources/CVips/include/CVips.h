@@ -26,6 +26,8 @@ typedef struct {
     char taken[32];
     /// EXIF orientation, 1 (upright) to 8.
     int orientation;
+    /// Pages (an animation's frames) the file holds; 1 for a still picture.
+    int pages;
 } CVipsHeader;
 
 /// Reads `path`'s header into `header`. Why a shim: vips_image_new_from_file is variadic, and one
@@ -43,9 +45,11 @@ int CVips_verify(const char *path, char *error, size_t errorSize);
 /// shrink-on-load, so a 24 MP original never sits whole in memory, and with fail_on=error, so a broken
 /// file fails instead of being cached grey. A CMYK JPEG is shrunk first and colour-converted at
 /// the output size (vips_thumbnail converts at the shrink-on-load size: several times the work).
+/// With `allPages`, every page of an animation is kept (each resized, with its frame delays and
+/// loop count), for a saver that keeps them (WebP); else only the first.
 /// Why a shim: vips_thumbnail and the savers are variadic. Returns 0 on success; on failure copies
 /// libvips' message into `error` (NUL-terminated, at most `errorSize` bytes).
 int CVips_thumbnailToFile(const char *input, const char *output, int width, int height, int quality,
-    char *error, size_t errorSize);
+    int allPages, char *error, size_t errorSize);
 
 #endif

@@ -40,6 +40,12 @@ final class PhotoVariants: Sendable {
     /// took 1.3× JPEG's time as WebP, a 2048-px one 2×, a 4096-px one 4×; and the bytes WebP saves
     /// matter most for the small variants a frame fetches often.
     static let largestWebP = 1536
+    /// The most decoded pixels, all frames together, of an animation (GIF, WebP) whose WebP variants
+    /// keep every frame; a longer or larger one shows its first frame. libvips decodes every frame
+    /// whole to resize it (no shrink-on-load): a 320×240 clip of 100 frames is 7.7 MP.
+    static let largestAnimation = 24_000_000
+    /// The loaders whose pages are an animation's frames (a HEIC's or a TIFF's are other pictures).
+    static let animationLoaders: Set<String> = ["gifload", "webpload"]
 
     /// What a variant is encoded as.
     enum Format: String, Sendable {
@@ -145,8 +151,11 @@ final class PhotoVariants: Sendable {
             Metrics.standard.conversions.add("failed")
             return finish(variant, .failure(.failed("cannot read its header")))
         }
-        let queued = budget.run(cost: Self.cost(of: header, longSide: variant.longSide)) { [self] in
-            finish(variant, Self.convert(variant, from: original, cache: cache, folder: cacheFolder))
+        let allFrames = Self.keepsFrames(header, format: variant.format)
+        let cost = Self.cost(of: header, longSide: variant.longSide) * Double(allFrames ? header.pages : 1)
+        let queued = budget.run(cost: cost) { [self] in
+            finish(
+                variant, Self.convert(variant, from: original, allFrames: allFrames, cache: cache, folder: cacheFolder))
         }
         if !queued {
             Metrics.standard.conversions.add("busy")
@@ -162,17 +171,34 @@ final class PhotoVariants: Sendable {
         for completion in waiting { completion(result) }
     }
 
+    /// Whether a variant in `format` of a file of `pages` pages of `width` × `height` read by
+    /// `loader` keeps every frame of its animation: WebP keeps them (JPEG cannot), for an animation
+    /// within `largestAnimation`.
+    static func keepsFrames(pages: Int, width: Int, height: Int, loader: String, format: Format) -> Bool {
+        guard format == .webp, pages > 1, animationLoaders.contains(loader) else { return false }
+        return pages * width * height <= largestAnimation
+    }
+
+    private static func keepsFrames(_ header: CVipsHeader, format: Format) -> Bool {
+        keepsFrames(
+            pages: Int(header.pages), width: Int(header.width), height: Int(header.height), loader: loader(of: header),
+            format: format)
+    }
+
+    private static func loader(of header: CVipsHeader) -> String {
+        withUnsafeBytes(of: header.loader) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
     private static func cost(of header: CVipsHeader, longSide: Int) -> Double {
-        let loader = withUnsafeBytes(of: header.loader) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        return PixelBudget.decodedMegapixels(
+        PixelBudget.decodedMegapixels(
             storedWidth: Int(header.storedWidth), storedHeight: Int(header.storedHeight),
-            uprightWidth: Int(header.width), uprightHeight: Int(header.height), loader: loader,
+            uprightWidth: Int(header.width), uprightHeight: Int(header.height), loader: loader(of: header),
             interlaced: header.interlaced != 0, width: longSide, height: longSide)
     }
 
-    private static func convert(_ variant: Variant, from original: String, cache: VariantCache, folder: String)
-        -> Result<Variant, Failure>
-    {
+    private static func convert(
+        _ variant: Variant, from original: String, allFrames: Bool, cache: VariantCache, folder: String
+    ) -> Result<Variant, Failure> {
         // A request for it may have come between the check and the conversion.
         if FileManager.default.fileExists(atPath: variant.path) { return .success(variant) }
         Metrics.standard.variantMisses.add()
@@ -186,7 +212,8 @@ final class PhotoVariants: Sendable {
         var message = [CChar](repeating: 0, count: 512)
         let side = Int32(variant.longSide)
         let started = DispatchTime.now().uptimeNanoseconds
-        let status = CVips_thumbnailToFile(original, temporary, side, side, Self.quality, &message, message.count)
+        let status = CVips_thumbnailToFile(
+            original, temporary, side, side, Self.quality, allFrames ? 1 : 0, &message, message.count)
         Metrics.standard.conversionDuration.observe(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
         Metrics.standard.conversions.add(status == 0 ? "ok" : "failed")
         var info = stat()

@@ -39,4 +39,11 @@ int CVipsTest_writeTransparentPNG(const char *path, int width, int height);
 /// success.
 int CVipsTest_mean(const char *path, double *mean);
 
+/// A width × height GIF of `frames` frames (each a different grey), animated. Why a shim: the
+/// operations and gifsave are variadic. Returns 0 on success.
+int CVipsTest_writeAnimatedGIF(const char *path, int width, int height, int frames);
+
+/// How many pages (an animation's frames) the image at `path` holds, or -1 when it cannot be read.
+int CVipsTest_pages(const char *path);
+
 #endif

@@ -22,10 +22,12 @@ const rect = document.getElementById('stage').getBoundingClientRect();
 return {left: rect.left, top: rect.top, width: rect.width, height: rect.height};
 """
 
-# The photo variants whose responses have arrived (each is decoded, then drawn, right after).
+# The photos whose variants have arrived (each is decoded, then drawn, right after); not their
+# previews (`w=32`, Resources/web/images.js), which only stand in while the variant loads.
 _PHOTOS_LOADED = """
-return new Set(performance.getEntriesByType('resource')
-  .map((entry) => new URL(entry.name).pathname).filter((path) => path.startsWith('/photos/'))).size;
+return new Set(performance.getEntriesByType('resource').map((entry) => new URL(entry.name))
+  .filter((url) => url.pathname.startsWith('/photos/') && url.searchParams.get('w') !== '32')
+  .map((url) => url.pathname)).size;
 """
 
 # Reads the drawn canvas: the colour at each device pixel of `points`, and how many distinct
