@@ -139,7 +139,10 @@ import Testing
         let (a, b) = try Self.group(on: redis)
         // The library fills in the background, and the room's owner is decided after start.
         var ids: [String: String] = [:]
-        #expect(try PersistenceTests.eventually(10) { ids = try Self.ids(a); return ids.count == 3 })
+        #expect(
+            try PersistenceTests.eventually(10) {
+                ids = try Self.ids(a); return ids.count == 3
+            })
         // Each instance serves the ids the other shows: both compute them alike.
         for id in ids.values {
             #expect(try a.http.get("/photos/\(id)?w=64").status == 200)

@@ -66,6 +66,18 @@ extension FolderListing {
         return names
     }
 
+    /// The names of everything in `path` but `.` and `..` (names that are not UTF-8 left out).
+    static func names(in path: String) -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let item = readdir(directory) {
+            guard let name = name(of: item), name != ".", name != ".." else { continue }
+            names.append(name)
+        }
+        return names
+    }
+
     /// The entry's name, or `nil` when it is not UTF-8 (a lossy decoding would name another file).
     private static func name(of item: UnsafeMutablePointer<dirent>) -> String? {
         withUnsafeBytes(of: &item.pointee.d_name) { String(validating: $0.prefix { $0 != 0 }, as: UTF8.self) }

@@ -111,13 +111,8 @@ extension PhotoUploads {
     /// The files waiting in `room`'s review queue with their sizes, oldest first.
     private func waitingFiles(room: String) -> [(String, Int64)] {
         let folder = reviewFolder(of: room)
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
         var files: [(String, Int64)] = []
-        while let item = readdir(directory) {
-            let name = withUnsafeBytes(of: item.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
+        for name in FolderListing.names(in: folder) {
             var info = Glibc.stat()
             guard !name.hasPrefix("."), lstat(folder + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG
             else { continue }

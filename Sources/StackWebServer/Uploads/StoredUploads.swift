@@ -15,9 +15,9 @@ struct StoredUploads: Sendable {
     }
 
     private mutating func scan(_ folder: String) {
-        for room in Self.names(in: folder) where room != ".review" {
+        for room in FolderListing.names(in: folder) where room != ".review" {
             let roomFolder = folder + "/" + room
-            for name in Self.names(in: roomFolder) {
+            for name in FolderListing.names(in: roomFolder) {
                 var info = Glibc.stat()
                 guard lstat(roomFolder + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
                 if name.hasPrefix(".upload-") {
@@ -53,18 +53,5 @@ struct StoredUploads: Sendable {
         var info = statvfs()
         guard statvfs(folder, &info) == 0 else { return 0 }
         return Int64(info.f_bavail) * Int64(info.f_frsize)
-    }
-
-    private static func names(in folder: String) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let item = readdir(directory) {
-            let name = withUnsafeBytes(of: item.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != ".", name != ".." { names.append(name) }
-        }
-        return names
     }
 }
