@@ -14,9 +14,16 @@ struct FrameLayout: StyleLayout, Equatable {
     /// The shown pair and the pair after it, waiting transparent where they will show.
     static let drawnLimit = 4
 
+    /// Two portraits shown side by side, at one height: their tops and bottoms align.
+    struct Pair: Equatable, Sendable {
+        var first: Photo
+        var second: Photo
+    }
+
     var stage: StageSize
-    /// The front two photos are portraits on a landscape stage: shown side by side.
-    var paired: Bool
+    /// The front two photos, portraits on a landscape stage: shown side by side.
+    var pair: Pair?
+    var paired: Bool { pair != nil }
     var transition: FrameTransition = .fade
 
     var drawnLimit: Int { Self.drawnLimit }
@@ -32,15 +39,22 @@ struct FrameLayout: StyleLayout, Equatable {
     private func isShown(_ position: Int) -> Bool { position == 0 || (paired && position == 1) }
 
     private func fittedTransform(of photo: Photo, position: Int) -> CardTransform {
-        if paired && position < 2 {
-            let halfWidth = (stage.width - Self.gap) / 2
-            let size = photo.fitted(width: halfWidth, height: stage.height)
-            let x = position == 0 ? halfWidth / 2 : stage.width - halfWidth / 2
-            return CardTransform(x: x, y: stage.height / 2, w: size.width, h: size.height)
-        }
+        if let pair, position < 2 { return pairTransform(pair, position: position) }
         let size = photo.fitted(width: stage.width, height: stage.height)
         return CardTransform(
             x: stage.width / 2, y: stage.height / 2, w: size.width, h: size.height, opacity: position == 0 ? 1 : 0)
+    }
+
+    /// The pair as large as the stage allows at one height, the gap between them, centred.
+    private func pairTransform(_ pair: Pair, position: Int) -> CardTransform {
+        func aspect(_ photo: Photo) -> Double { Double(photo.width) / Double(max(photo.height, 1)) }
+        let aspects = (aspect(pair.first), aspect(pair.second))
+        let height = min(stage.height, (stage.width - Self.gap) / (aspects.0 + aspects.1))
+        let widths = (aspects.0 * height, aspects.1 * height)
+        let left = (stage.width - widths.0 - widths.1 - Self.gap) / 2
+        let x = position == 0 ? left + widths.0 / 2 : left + widths.0 + Self.gap + widths.1 / 2
+        return CardTransform(
+            x: x, y: stage.height / 2, w: position == 0 ? widths.0 : widths.1, h: height)
     }
 
     /// With Ken Burns, a photo coming to show starts its motion whole, under the outgoing photo
