@@ -137,7 +137,9 @@ struct Router: RequestResponder {
         }
         // An id that is not a plain non-negative number is treated as absent: a fresh snapshot.
         let lastEventID = LastEventID.parse(request.header(.lastEventID))
-        return Response(status: 200, body: .eventStream { sink in room.subscribe(sink, lastEventID: lastEventID) })
+        let shape = request.query["shape"].flatMap { ShapeClass(reported: $0[...]) }
+        return Response(
+            status: 200, body: .eventStream { sink in room.subscribe(sink, lastEventID: lastEventID, shape: shape) })
     }
 
     private func pointer(_ room: Room, _ request: RoomInput) -> Response {
@@ -147,7 +149,8 @@ struct Router: RequestResponder {
         } catch {
             return .error(error.status, error.message)
         }
-        return apply(.pointerBatchReceived(samples, from: request.client), to: room, request: request)
+        return apply(
+            .pointerBatchReceived(samples, from: request.client, shape: request.shape), to: room, request: request)
     }
 
     private func command(_ room: Room, _ request: RoomInput) -> Response {

@@ -209,14 +209,14 @@ final class Room: Sendable {
 
     /// Adds a viewer's stream: its opening (replay or snapshot) is the first thing it gets, then
     /// every change, in order.
-    func subscribe(_ stream: any EventSink, lastEventID: Int?) {
+    func subscribe(_ stream: any EventSink, lastEventID: Int?, shape: ShapeClass? = nil) {
         let viewer = core.withLock { core -> ViewerID in
             let viewer = ViewerID(number: core.nextViewer)
             core.nextViewer += 1
             core.streams[viewer] = stream
             core.expectedViewers = max(0, core.expectedViewers - 1)
             let replayed = core.state.replayedOpenings
-            _ = try? apply(.viewerJoined(viewer, lastEventID: lastEventID), in: &core)
+            _ = try? apply(.viewerJoined(viewer, lastEventID: lastEventID, shape: shape), in: &core)
             if lastEventID != nil {
                 Metrics.standard.streamResumes.add(core.state.replayedOpenings > replayed ? "replay" : "snapshot")
             }
@@ -345,7 +345,9 @@ final class Room: Sendable {
         }
         var effects: [RoomEffect] = []
         switch event {
-        case .viewerJoined(let viewer, let lastEventID):
+        case .viewerJoined(let viewer, let lastEventID, _):
+            // What the owner published is laid out for the room's stage only: a follower's viewers
+            // are shown that (docs/architecture.md, "Screens of every shape").
             effects = try core.state.handle(.viewerAttached(viewer), at: scheduler.now())
             effects += core.relay.join(viewer, lastEventID: lastEventID)
         case .heartbeatDue:
@@ -380,10 +382,14 @@ final class Room: Sendable {
             switch effect {
             case .broadcast(let bytes):
                 for (viewer, stream) in core.streams where !stream.send(bytes) { refused.append(viewer) }
-            case .publish(let entry):
+            case .publish(let entry, let shaped):
                 entries.append(entry)
                 if case .base = entry { continue }
-                for (viewer, stream) in core.streams where !stream.send(entry.bytes) { refused.append(viewer) }
+                for (viewer, stream) in core.streams {
+                    let bytes =
+                        shaped.isEmpty ? entry.bytes : core.state.shapes[viewer].flatMap { shaped[$0] } ?? entry.bytes
+                    if !stream.send(bytes) { refused.append(viewer) }
+                }
             case .send(let bytes, let viewer):
                 if let stream = core.streams[viewer], !stream.send(bytes) { refused.append(viewer) }
             case .wake(let deadline):

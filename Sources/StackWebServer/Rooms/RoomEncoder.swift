@@ -22,6 +22,9 @@ enum RoomEncoder {
         /// room is as kept through this event; events numbered after it, before the snapshot, were
         /// not kept.
         var keptThrough: Int?
+        /// The shape class a snapshot is laid out for, when the viewer reported one: the page
+        /// reconnects with its new size when a resize takes its window out of the class.
+        var shape: ShapeClass?
     }
 
     /// `photos` gives each card's URL version and caption.
@@ -33,6 +36,16 @@ enum RoomEncoder {
             json.object("stage") { stage in
                 stage.field("w", summary.stage.width)
                 stage.field("h", summary.stage.height)
+            }
+            if let shape = summary.shape {
+                json.object("shape") { object in
+                    object.field("name", shape.rawValue)
+                    object.field("minAspect", shape.aspectRange.lowerBound)
+                    // The widest class takes every wider window: no upper bound.
+                    if shape.aspectRange.upperBound.isFinite {
+                        object.field("maxAspect", shape.aspectRange.upperBound)
+                    }
+                }
             }
             json.field("viewers", summary.viewers)
             json.array("cards") { list in
