@@ -24,6 +24,7 @@ import {
   isAnimating, isEmptyRoom, settle,
 } from './scene.js';
 import { newViewerID, takeToken } from './session.js';
+import { leftShape, pointerURL, reportedShape, withShape } from './shape.js';
 import { fitStage, toStagePoint } from './stage.js';
 
 // The stream usually opens within milliseconds; the badge waits this long before the first open
@@ -71,6 +72,10 @@ function start() {
   let drawnFrames = 0;
   let wakeLock = params.kiosk ? 'requested' : 'not in kiosk mode';
   let commandQueue = Promise.resolve();
+  let pageVersion = null;
+  let stopEvents = null;
+  // Opened again for another shape class, until the snapshot laid out for it comes.
+  let shapeAsked = false;
 
   const serverNow = () => Date.now() + estimateOffset(offsetSamples);
   const batcher = new PointerBatcher();
@@ -93,7 +98,7 @@ function start() {
     ? new PhotoBackdrop({ images, fallback: new GradientBackdrop(), reducedMotion: () => reducedMotion.matches })
     : new GradientBackdrop();
   const sendPointer = createOrderedSender(
-    (events) => postJSON(`${api}/pointer`, pointerBody(viewer, events), token),
+    (events) => postJSON(pointerURL(api, scene.shape), pointerBody(viewer, events), token),
     (error) => {
       console.warn('StackWeb:', error.message);
       // A page opened without the control link on a LAN server can only watch: say so.
@@ -244,6 +249,7 @@ function start() {
     canvas.width = size.width;
     canvas.height = size.height;
     view = { ...size, fit: null };
+    followShape();
     invalidate();
   }
 
@@ -277,6 +283,7 @@ function start() {
         images, scene.style);
     }
     if (type === 'change' && data.removedBy?.includes(viewer)) offerUndo();
+    if (type === 'snapshot') shapeAsked = false;
     if (type === 'snapshot' && !styleAsked) {
       styleAsked = true;
       if (scene.style !== params.style) sendCommand({ command: 'style', style: params.style });
@@ -295,6 +302,20 @@ function start() {
     connected = isOpen;
     if (!isOpen) graceOver = true;
     showStatus();
+  }
+
+  // The stream is laid out for the window's shape class; a resize within the class changes only
+  // the fit, one out of it opens the stream again (a fresh snapshot for the new class).
+  function follow() {
+    stopEvents?.();
+    const url = withShape(eventsURL(api, pageVersion), reportedShape(innerWidth, innerHeight));
+    stopEvents = followEvents(url, { onMessage, onStatus, onReload: () => location.reload() });
+  }
+
+  function followShape() {
+    if (!stopEvents || shapeAsked || !leftShape(scene.shape, innerWidth, innerHeight)) return;
+    shapeAsked = true;
+    follow();
   }
 
   function toStage(clientX, clientY) {
@@ -422,7 +443,8 @@ function start() {
   }, OFFLINE_GRACE_MS);
   showStatus();
   fetchPageVersion().then((version) => {
-    followEvents(eventsURL(api, version), { onMessage, onStatus, onReload: () => location.reload() });
+    pageVersion = version;
+    follow();
   });
 }
 
