@@ -15,8 +15,8 @@ import { whenIdle } from './idle.js';
 import { ImageCache } from './images.js';
 import { attachKeyboard, attachPointerInput } from './input.js';
 import { ACTIVITY_EVENTS, hideIdleCursor, holdWakeLock } from './kiosk.js';
-import { SLIDESHOW_DID_NOT_START, failureMessage, statusText } from './messages.js';
-import { captionText, clockText, drawAsleep, drawOverlays, untilNextMinute } from './overlay.js';
+import { SLIDESHOW_DID_NOT_START, failureMessage, shownCaption, statusText } from './messages.js';
+import { clockText, drawAsleep, drawOverlays, untilNextMinute } from './overlay.js';
 import { readParams } from './params.js';
 import { Renderer } from './render.js';
 import {
@@ -226,10 +226,10 @@ function start() {
     return entries.find(({ card }) => card.position === 0 && card.anim?.to?.opacity !== 0);
   }
 
-  // The caption of the front card and the time, as asked for.
+  // The caption of the photos shown (both of a pair) and the time, as asked for.
   function overlays(entries) {
     const front = frontEntry(entries);
-    const text = front && params.caption.length ? captionText(front.card.caption, params.caption) : '';
+    const text = front && params.caption.length ? shownCaption(scene, params.caption) : '';
     return {
       caption: text ? { text, transform: front.transform } : null,
       clock: params.clock ? clockText(new Date()) : null,
@@ -383,8 +383,10 @@ function start() {
       .sort((a, b) => a.position - b.position);
     const { seq, style, count, current, playing, asleep, viewers, heldBy } = scene;
     const stage = scene.stage ? { ...scene.stage } : null;
+    const shape = scene.shape?.name ?? null;
     return {
-      room: params.room, viewer, connected, seq, style, stage, count, current, playing, asleep, viewers, heldBy, cards,
+      room: params.room, viewer, connected, seq, style, stage, shape, count, current, playing, asleep, viewers, heldBy,
+      cards,
       coarse: coarse.shown,
       kiosk: params.kiosk, wakeLock, reducedMotion: reducedMotion.matches,
     };
