@@ -28,6 +28,6 @@ extension RoomInput {
         self.init(
             path: request.path, body: request.body, client: request.client,
             key: request.header(.idempotencyKey),
-            shape: request.query["shape"].flatMap { ShapeClass(reported: $0[...]) })
+            shape: Router.reportedShape(request))
     }
 }

@@ -241,13 +241,14 @@ final class Room: Sendable {
         }
     }
 
-    /// The room's current snapshot as JSON, where it runs here; `nil` in a group at an instance that
-    /// does not run it (the owner's published snapshot answers there).
-    func snapshotJSON() -> [UInt8]? {
+    /// The room's current snapshot as JSON, laid out for `shape` (nil: the room's stage), where it
+    /// runs here; `nil` in a group at an instance that does not run it (the owner's published
+    /// snapshot answers there).
+    func snapshotJSON(shape: ShapeClass? = nil) -> [UInt8]? {
         core.withLock { core in
             guard runsHere(core) else { return nil }
             loadIfNeeded(&core)
-            return core.state.snapshot(at: scheduler.now())
+            return core.state.snapshot(at: scheduler.now(), shape: shape)
         }
     }
 
