@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from support.page import StackWebPage
+from support.pointer import Finger, steps
 from support.screens import emulate, restore, shoot, write_flat_png
 from support.server import StackWebServer
 from support.waiting import wait_until
@@ -82,6 +83,14 @@ def frame_on(browser, shapes_server, room):
     browser.switch_to.window(home)
 
 
+def open_screen(driver, server, room, query, window, touch=False, shape=None):
+    """`room` opened in `driver` as a screen of `window` (width, height, dpr), laid out for `shape`."""
+    page = StackWebPage(driver, server, room, query).open()
+    emulate(driver, *window, touch=touch)
+    wait_until(lambda: page.state()["shape"], lambda seen: seen == shape, message=f"laid out for {shape}")
+    return page
+
+
 def covered(page, colour):
     return page.driver.execute_script(_COVERAGE, list(colour))
 
@@ -127,3 +136,36 @@ def test_a_pair_of_portraits_stands_at_one_height(frame_on):
     status = page.driver.find_element("id", "status").get_attribute("textContent")
     assert status.startswith("Photos 3–4 of 5"), status
     assert "portrait-3x4" in status and "portrait-2x3" in status, status
+
+
+def test_a_phone_drives_a_tv_each_seeing_its_own_shape(browser, second_browser, shapes_server, room):
+    """A phone used as a remote: its swipe on its own portrait layout changes the TV's photo, and both
+    show the same photo, each laid out for its screen."""
+    shapes_server.command(room, command="style", style="frame")
+    shapes_server.command(room, command="goto", index=len(PHOTOS) - 1)
+    tabs = {}
+    for driver in (browser, second_browser):
+        tabs[driver] = driver.current_window_handle
+        driver.switch_to.new_window("tab")
+    try:
+        tv = open_screen(second_browser, shapes_server, room, "&kiosk=1&style=frame", (1920, 1080, 1), shape="16x9")
+        phone = open_screen(browser, shapes_server, room, "&style=frame", (390, 844, 3), touch=True, shape="9x19.5")
+        # A swipe to the left across the phone's stage: the next photo (the first, the 16:9 one).
+        start = (330, 420)
+        (Finger(browser).move_to(*start).down().move_through(steps(start, (-260, 0), 8), 16).up().perform())
+        for page in (tv, phone):
+            wait_until(lambda: page.state()["current"], lambda seen: seen == 0, message="the next photo")
+            wait_until(lambda: [c["id"] for c in page.state()["cards"] if c["animating"]], lambda moving: not moving,
+                       message="at rest")
+        assert tv.state()["cards"][0]["id"] == phone.state()["cards"][0]["id"], "the same photo"
+        wait_until(lambda: covered(tv, WIDE)["count"] / (1920 * 1080), lambda share: share >= 0.95,
+                   message="the 16:9 photo filling the TV")
+        wait_until(lambda: covered(phone, WIDE), lambda seen: seen["right"] - seen["left"] + 1 >= 0.9 * seen["width"],
+                   message="the same photo across the phone's width")
+        shoot(browser, "remote-phone.png")
+        shoot(second_browser, "remote-tv.png")
+    finally:
+        for driver, home in tabs.items():
+            restore(driver)
+            driver.close()
+            driver.switch_to.window(home)
