@@ -205,4 +205,51 @@ import Testing
             #expect(t.y - t.h / 2 >= -40 && t.y + t.h / 2 <= stage.height + 1, "\(style) \(card.id) inside")
         }
     }
+
+    /// A 4:1 panorama after a 4:3 photo, and another 4:3 photo.
+    static let panoramaPhotos = [photo("p0", 1200, 900), photo("p1", 4000, 1000), photo("p2", 1200, 900)]
+
+    @Test func aPanoramaPansSlowlyAtAPhonesFullHeightFromWhenItCameToTheFront() throws {
+        var stack = Stack(photos: Self.panoramaPhotos, style: .frame, seed: 1)
+        let change = try stack.handle(.command(.next), at: now)
+        let phone = try #require(stack.reshaped(change, on: .tallPhone).cards.first { $0.id == "c1" })
+        let pan = try #require(phone.animation)
+        let stage = stack.stage(for: .tallPhone)
+        #expect(pan.curve == .linear && pan.start == now && pan.duration >= FrameLayout.shortestPan)
+        #expect(pan.from.h == stage.height && pan.to.h == stage.height && pan.from.w == 4 * stage.height)
+        #expect(pan.from.x - pan.from.w / 2 == 0, "starts at its left end")
+        #expect(abs((pan.to.x + pan.to.w / 2) - stage.width) < 1e-9, "ends at its right end")
+        #expect(pan.from.opacity == 1, "whole under the outgoing photo, which fades out over it")
+        // A viewer joining mid-pan continues it.
+        let joined = try #require(stack.drawnCards(at: now + 3000, on: .tallPhone).first { $0.id == "c1" })
+        #expect(joined.animation == pan)
+        // Where it would fill a third or more (the room's 4:3 stage, a TV) it is fitted whole, still.
+        let tv = try #require(stack.drawnCards(at: now + 3000, on: .widescreen).first { $0.id == "c1" })
+        #expect(tv.animation == nil && tv.transform.w == stack.stage(for: .widescreen).width)
+        #expect(try #require(stack.drawnCards(at: now + 3000).first { $0.id == "c1" }).animation == nil)
+    }
+
+    @Test func aPanoramaHeldByADragDoesNotPan() throws {
+        var stack = Stack(photos: Self.panoramaPhotos, style: .frame, seed: 1)
+        _ = try stack.handle(.command(.next), at: now)
+        _ = try stack.handle(Fixture.pointer(.down, 500, 400, t: 1000), at: now + 5000)
+        _ = try stack.handle(Fixture.pointer(.move, 450, 400, t: 1050), at: now + 5050)
+        let held = try #require(stack.drawnCards(at: now + 5050, on: .tallPhone).first { $0.id == "c1" })
+        #expect(held.animation == nil)
+    }
+
+    @Test func onlyAPanoramaPans() {
+        let layout = FrameLayout(stage: StageSize.default.shaped(.tallPhone), pair: nil)
+        #expect(layout.pan(of: Self.photo("p", 1600, 900), position: 0) == nil, "16:9 is no panorama")
+        #expect(layout.pan(of: Self.photo("p", 2100, 900), position: 0) == nil, "nor 21:9")
+        #expect(layout.pan(of: Self.photo("p", 4000, 1000), position: 1) == nil, "only the front one")
+        #expect(layout.pan(of: Self.photo("p", 4000, 1000), position: 0) != nil)
+        let wide = FrameLayout(stage: StageSize.default.shaped(.ultrawide), pair: nil)
+        #expect(wide.pan(of: Self.photo("p", 4000, 1000), position: 0) == nil, "fills over a third of 21:9")
+        // A tall panorama on a TV: across the full width, from its top end down.
+        let tv = FrameLayout(stage: StageSize.default.shaped(.widescreen), pair: nil)
+        let pan = tv.pan(of: Self.photo("p", 1000, 4000), position: 0)
+        #expect(pan?.from.w == tv.stage.width && pan?.from.h == 4 * tv.stage.width)
+        #expect(pan.map { $0.from.y - $0.from.h / 2 == 0 && abs($0.to.y + $0.to.h / 2 - 768) < 1e-9 } == true)
+    }
 }

@@ -22,6 +22,7 @@ PHOTOS = [
     ("03-portrait-3x4.png", 900, 1200, (40, 80, 230)),
     ("04-portrait-2x3.png", 800, 1200, (230, 200, 30)),
     ("05-landscape.png", 1200, 900, (200, 40, 200)),
+    ("06-panorama.png", 4000, 1000, (40, 210, 210)),
 ]
 WIDE, ULTRAWIDE, PORTRAIT, TALL_PORTRAIT = (PHOTOS[i][3] for i in range(4))
 
@@ -121,7 +122,8 @@ def test_a_portrait_fills_a_portrait_screens_width_alone(frame_on, screen, touch
     print(f"{shape}: the portrait spans {width:.4f} of the width")
     assert width >= 0.90, f"{shape}: the portrait spans {width:.3f} of the width ({seen})"
     assert covered(page, TALL_PORTRAIT)["count"] == 0, "a portrait screen shows no pair"
-    assert page.driver.find_element("id", "status").get_attribute("textContent").startswith("Photo 3 of 5")
+    status = page.driver.find_element("id", "status").get_attribute("textContent")
+    assert status.startswith(f"Photo 3 of {len(PHOTOS)}"), status
 
 
 def test_a_pair_of_portraits_stands_at_one_height(frame_on):
@@ -134,7 +136,7 @@ def test_a_pair_of_portraits_stands_at_one_height(frame_on):
     height = (first["bottom"] - first["top"] + 1) / first["height"]
     assert height >= 0.95, f"as tall as the screen: {height:.3f}"
     status = page.driver.find_element("id", "status").get_attribute("textContent")
-    assert status.startswith("Photos 3–4 of 5"), status
+    assert status.startswith(f"Photos 3–4 of {len(PHOTOS)}"), status
     assert "portrait-3x4" in status and "portrait-2x3" in status, status
 
 
@@ -169,3 +171,28 @@ def test_a_phone_drives_a_tv_each_seeing_its_own_shape(browser, second_browser, 
             restore(driver)
             driver.close()
             driver.switch_to.window(home)
+
+
+def test_a_panorama_pans_across_a_phone_at_its_full_height(browser, shapes_server, room):
+    """A 4:1 panorama would be a strip across a portrait phone (12 % of it): it is shown at the
+    phone's full height instead, and pans."""
+    panorama = len(PHOTOS) - 1
+    shapes_server.command(room, command="style", style="frame")
+    home = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    try:
+        phone = open_screen(browser, shapes_server, room, "&kiosk=1&style=frame", (390, 844, 3), touch=True,
+                            shape="9x19.5")
+        shapes_server.command(room, command="goto", index=panorama)
+        wait_until(lambda: phone.top_card(), lambda card: card["id"] == f"c{panorama}" and card["animating"],
+                   message="the panorama in front, moving")
+        card = phone.top_card()
+        stage = phone.state()["stage"]
+        assert card["h"] == stage["h"] and card["w"] == 4 * stage["h"], f"at the phone's full height: {card}"
+        first = card["x"]
+        wait_until(lambda: phone.top_card()["x"], lambda x: x < first - 20, message="the panorama panning")
+        shoot(browser, "frame-phone-panorama.png")
+    finally:
+        restore(browser)
+        browser.close()
+        browser.switch_to.window(home)

@@ -6,7 +6,6 @@
 /// the finger on every screen), at the class's size; a card out of every window's view on the room's
 /// stage (a flight's end, an arrival's start) is out of view on the class's too.
 struct ShapeView {
-    let shape: ShapeClass
     let stage: StageSize
     let layout: any StyleLayout
 

@@ -4,14 +4,14 @@ extension Stack {
     /// - Complexity: O(drawn cards).
     public func drawnCards(at now: Millis, on shape: ShapeClass?) -> [DrawnCard] {
         let drawn = drawnCards(at: now)
-        guard let view = shapeView(shape) else { return drawn }
+        guard let view = shapeView(shape) ?? roomView else { return drawn }
         return drawn.map { reshaped($0, on: view) }
     }
 
     /// `change` as a screen of `shape` must redraw it; `nil`: the room's own stage.
     /// - Complexity: O(cards in the change).
     public func reshaped(_ change: StackChange, on shape: ShapeClass?) -> StackChange {
-        guard let view = shapeView(shape) else { return change }
+        guard let view = shapeView(shape) ?? roomView else { return change }
         var reshaped = change
         reshaped.cards = change.cards.map { self.reshaped($0, on: view) }
         return reshaped
@@ -52,7 +52,13 @@ extension Stack {
         let layout = Self.layout(
             for: style, stage: shaped, swipeStacked: swipeStacked, count: count,
             pair: framePair(on: shaped), frameTransition: frameTransition)
-        return ShapeView(shape: shape, stage: shaped, layout: layout)
+        return ShapeView(stage: shaped, layout: layout)
+    }
+
+    /// The room's own stage as a view, where what viewers are sent differs from the model's cards:
+    /// the frame's panorama pans (`FrameLayout.pan`), a motion the model leaves to the screens.
+    private var roomView: ShapeView? {
+        style == .frame ? ShapeView(stage: stage, layout: layout) : nil
     }
 
     private func cardMapping(_ card: DrawnCard, on view: ShapeView) -> ShapeView.CardMapping {
@@ -75,6 +81,22 @@ extension Stack {
             animation.to = mapping.map(animation.to)
             reshaped.animation = animation
         }
+        if let pan = pan(of: card, resting: mapping.roomRest, on: view) {
+            reshaped.transform = pan.to
+            reshaped.animation = pan
+        }
         return reshaped
+    }
+
+    /// The front panorama's pan on `view`'s stage, from when it came to the front, while the model
+    /// has it resting or coming to rest there (not while it is held, flown or removed).
+    private func pan(of card: DrawnCard, resting roomRest: CardTransform, on view: ShapeView) -> CardAnimation? {
+        guard let frame = view.layout as? FrameLayout, let since = frontSince, card.position == 0,
+            let number = number(of: card.id), cards[number].isInStack, order.first == number,
+            (card.animation?.to ?? card.transform) == roomRest,
+            var pan = frame.pan(of: photos[number], position: 0)
+        else { return nil }
+        pan.start = since
+        return pan
     }
 }

@@ -13,6 +13,17 @@ struct FrameLayout: StyleLayout, Equatable {
     static let crossFade: Millis = 1000
     /// The shown pair and the pair after it, waiting transparent where they will show.
     static let drawnLimit = 4
+    /// A photo this much wider than tall (or taller than wide) is a panorama…
+    static let panoramaAspect = 2.5
+    /// …and is panned, at the stage's full height (width), where fitted whole it would fill less
+    /// than this share of the stage: a 4:1 photo on a phone, not on a TV.
+    static let panoramaShare = 1.0 / 3
+    /// The pan's pace: a stage's width (height) of travel in this long, and never quicker than
+    /// `shortestPan`: slow, for a frame on a wall; a long panorama on a phone takes `longestPan`,
+    /// so that its far end shows within a few slideshow steps.
+    static let panPerStage: Millis = 15_000
+    static let shortestPan: Millis = 10_000
+    static let longestPan: Millis = 30_000
 
     /// Two portraits shown side by side, at one height: their tops and bottoms align.
     struct Pair: Equatable, Sendable {
@@ -31,6 +42,7 @@ struct FrameLayout: StyleLayout, Equatable {
     /// Position 0 (and 1 when paired) shown, where its Ken Burns motion ends if it has one; the others
     /// transparent, fitted where a lone photo shows.
     func restTransform(of photo: Photo, tilt: Int8, position: Int) -> CardTransform {
+        if let pan = pan(of: photo, position: position) { return pan.to }
         let fitted = fittedTransform(of: photo, position: position)
         guard transition == .kenBurns && isShown(position) else { return fitted }
         return KenBurns(over: fitted, tilt: tilt).end
@@ -43,6 +55,31 @@ struct FrameLayout: StyleLayout, Equatable {
         let size = photo.fitted(width: stage.width, height: stage.height)
         return CardTransform(
             x: stage.width / 2, y: stage.height / 2, w: size.width, h: size.height, opacity: position == 0 ? 1 : 0)
+    }
+
+    /// The front photo's pan when it is a panorama that would fill under a third of this stage: from
+    /// one end to the other at the stage's full height (or width), linear; nil otherwise.
+    func pan(of photo: Photo, position: Int) -> CardAnimation? {
+        guard position == 0, !paired, photo.width > 0, photo.height > 0 else { return nil }
+        let aspect = Double(photo.width) / Double(photo.height)
+        guard max(aspect, 1 / aspect) >= Self.panoramaAspect else { return nil }
+        let fitted = photo.fitted(width: stage.width, height: stage.height)
+        guard fitted.width * fitted.height < Self.panoramaShare * stage.width * stage.height else { return nil }
+        let centre = (x: stage.width / 2, y: stage.height / 2)
+        let from: CardTransform
+        let to: CardTransform
+        if aspect > stage.width / stage.height {
+            let width = stage.height * aspect
+            from = CardTransform(x: width / 2, y: centre.y, w: width, h: stage.height)
+            to = CardTransform(x: stage.width - width / 2, y: centre.y, w: width, h: stage.height)
+        } else {
+            let height = stage.width / aspect
+            from = CardTransform(x: centre.x, y: height / 2, w: stage.width, h: height)
+            to = CardTransform(x: centre.x, y: stage.height - height / 2, w: stage.width, h: height)
+        }
+        let travel = abs(to.x - from.x) / stage.width + abs(to.y - from.y) / stage.height
+        let duration = min(Self.longestPan, max(Self.shortestPan, travel * Self.panPerStage))
+        return CardAnimation(start: 0, duration: duration, curve: .linear, from: from, to: to)
     }
 
     /// The pair as large as the stage allows at one height, the gap between them, centred.

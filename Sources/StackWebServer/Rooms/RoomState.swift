@@ -386,7 +386,7 @@ struct RoomState {
         guard !change.isEmpty || roomSummaryChanged else { return }
         seq += 1
         let summary = summary(at: now)
-        let data = RoomEncoder.change(summary, change: change, photos: library)
+        let data = RoomEncoder.change(summary, change: stack!.reshaped(change, on: nil), photos: library)
         let event = ServerSentEvent.encode(id: seq, event: "change", data: data)
         let shaped = shapedEvents { [stack, library, seq] shape in
             let reshaped = stack!.reshaped(change, on: shape)
