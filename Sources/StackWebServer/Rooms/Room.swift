@@ -89,9 +89,10 @@ final class Room: Sendable {
         self.unwatched = unwatched
         self.upcoming = upcoming
         // A room only watched is a view of its own at each instance: nothing of it goes to the group.
-        let state = RoomState(
+        var state = RoomState(
             name: name, settings: settings, library: library, asleep: asleep, now: scheduler.now(),
             ownership: group == nil || transient ? .alone : .follower)
+        state.laysOutShapes = group == nil
         core = Locked(Core(state: state, transient: transient))
         // A slideshow runs from the start, watched or not (a frame may connect later).
         _ = try? handle(.opened)

@@ -42,6 +42,10 @@ struct RoomState {
     private(set) var viewers: Set<ViewerID> = []
     /// The shape class of each viewer laid out apart from the room's stage.
     private(set) var shapes = ViewerShapes()
+    /// Whether screens are laid out for their shapes: alone, yes; in a group, every screen is shown
+    /// the room's stage, which is what the owner publishes to the other instances (a room only
+    /// watched here included: its screens must match those of the room once it is run).
+    var laysOutShapes = true
     /// In a group: the room's viewers at the other instances, as last counted.
     private(set) var viewersElsewhere = 0
     private(set) var slideshow: Slideshow
@@ -138,6 +142,7 @@ struct RoomState {
     /// snapshot, then every change as it happens, all laid out for its `shape`.
     private mutating func viewerJoined(_ viewer: ViewerID, lastEventID: Int?, shape: ShapeClass?, at now: Millis) {
         viewers.insert(viewer)
+        let shape = shownShape(shape)
         // A screen of the room's own shape shares the room's bytes.
         let laidOut = stack!.showsRoomStage(shape) ? nil : shape
         shapes.joined(viewer, shape: laidOut)
@@ -189,7 +194,7 @@ struct RoomState {
         var change = StackChange()
         for sample in samples where pointerRepeats.admit(sample.input, seq: sample.seq, at: now) {
             // Pointer samples never fail in the model; a refused one simply changes nothing.
-            let input = presses.map(sample.input, on: shape, stack: stack!, at: now)
+            let input = presses.map(sample.input, on: shownShape(shape), stack: stack!, at: now)
             if let next = try? stack!.handle(.pointer(input), at: now) { change.merge(next) }
         }
         publish(change, at: now)
