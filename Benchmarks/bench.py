@@ -3,7 +3,7 @@
 (tables, budgets met or missed, SVG charts in Benchmarks/charts/). Not a test: nothing here fails on
 a number; a measurement that cannot run is reported as skipped, with why.
 
-  python3 Benchmarks/bench.py [--bin .build/release/stackweb] [--only latency,fanout,idle,static,model,photos,client,frames,turn,state,profile,library,group,uploads]
+  python3 Benchmarks/bench.py [--bin .build/release/stackweb] [--only latency,fanout,idle,static,model,photos,client,frames,turn,state,profile,library,group,uploads,shapes]
                               [--report-only] [--out bench-out]
 
 BENCHMARKS.md is written whole by one run of every item, on one commit: its header names that commit
@@ -28,7 +28,7 @@ sys.path.insert(0, HERE)
 from common import log, raise_nofile, steal_share  # noqa: E402
 
 ITEMS = ["latency", "fanout", "idle", "static", "model", "photos", "client", "frames", "turn", "state", "profile",
-         "library", "group", "uploads"]
+         "library", "group", "uploads", "shapes"]
 
 
 def _version(command):
@@ -132,6 +132,7 @@ def run(args, wanted, out_dir):
     import bench_library
     import bench_photos
     import bench_profile
+    import bench_shapes
     import bench_state
     import bench_static
     import bench_turn
@@ -153,6 +154,7 @@ def run(args, wanted, out_dir):
         "library": lambda: bench_library.run(args.bin, out_dir),
         "group": lambda: bench_group.run(args.bin, exe, out_dir),
         "uploads": lambda: bench_uploads.run(args.bin, out_dir),
+        "shapes": lambda: bench_shapes.run(args.bin, exe, out_dir),
         "profile": lambda: {"server": bench_profile.server_profiles(args.bin, exe, out_dir),
                             "model": bench_profile.model_profile(args.build_dir)},
     }

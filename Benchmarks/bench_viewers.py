@@ -22,10 +22,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 class LoadClient:
     """`sseload client PORT ROOM`: one command per line, answered by data lines and an `ok` line."""
 
-    def __init__(self, exe, port, room, keyed=False):
-        """`keyed`: every POST carries an Idempotency-Key (as the page's do)."""
+    def __init__(self, exe, port, room, keyed=False, shapes=()):
+        """`keyed`: every POST carries an Idempotency-Key (as the page's do); `shapes`: the window
+        sizes the viewers report, dealt out in turn (none: the room's own stage)."""
         self.port = port
-        env = dict(os.environ, SSELOAD_IDEMPOTENCY="1") if keyed else None
+        env = dict(os.environ)
+        if keyed:
+            env["SSELOAD_IDEMPOTENCY"] = "1"
+        if shapes:
+            env["SSELOAD_SHAPES"] = ",".join(shapes)
         self.proc = subprocess.Popen([exe, "client", str(port), room], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, bufsize=0, env=env)
         self.pending = b""
@@ -191,8 +196,8 @@ def top_card(port, room, timeout=60.0):
         time.sleep(0.05)
 
 
-def _drag_phases(exe, port, pid, room, counts, moves, interval_ms, cap_s, floor_rounds, tag):
-    client = LoadClient(exe, port, room)
+def _drag_phases(exe, port, pid, room, counts, moves, interval_ms, cap_s, floor_rounds, tag, shapes=()):
+    client = LoadClient(exe, port, room, shapes=shapes)
     phases = []
     try:
         x, y = top_card(port, room)

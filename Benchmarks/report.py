@@ -437,6 +437,7 @@ def write(results, report_path, charts_dir, partial=False):
     out += group_section(results.get("group"))
     out += turn_section(results.get("turn"))
     out += uploads_section(results.get("uploads"))
+    out += shapes_section(results.get("shapes"))
 
     # profiles
     out += ["## Profiles", ""]
@@ -743,3 +744,23 @@ def turn_section(turn):
             "python3 Benchmarks/bench_turn.py --json turn.json",
             "```", ""]
     return out
+
+
+def shapes_section(shapes):
+    """Section 13: a change laid out and encoded once per shape class present, against one class."""
+    out = ["## 13. Screens of every shape: viewers over four shape classes against one", ""]
+    if not shapes or _skipped(shapes):
+        return out + [f"Skipped: {(shapes or {}).get('skipped', 'not run')}.", ""]
+    out += [f"One server, one run: {shapes['viewers']:,} viewers of a room all reporting a 1920×1080 window, and "
+            f"{shapes['viewers']:,} of another spread evenly over 1920×1080, 2560×1080, 390×844 and 1080×1920 (four "
+            f"shape classes, each change laid out and encoded four times), the same {shapes['changes']}-move drag in "
+            "each, alternately (`Benchmarks/bench_shapes.py`).", ""]
+    rows = []
+    for index, measured in enumerate(shapes["rounds"]):
+        one, four, ratio = measured["one"], measured["four"], measured["ratio"]
+        rows.append((str(index + 1), _num(one["server_cpu_ms_per_change"]), _num(four["server_cpu_ms_per_change"]),
+                     f"{ratio['server_cpu_ms_per_change']:.2f}×", _num(one["last_viewer"]["p50"]),
+                     _num(four["last_viewer"]["p50"]), f"{ratio['last_viewer_p50']:.2f}×"))
+    out += _table(["round", "CPU ms per change, 1 class", "4 classes", "ratio", "last viewer p50 ms, 1 class",
+                   "4 classes", "ratio"], rows)
+    return out + [""]

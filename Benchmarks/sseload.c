@@ -329,6 +329,27 @@ static void viewer_readable(Viewer *v, double at) {
     }
 }
 
+// SSELOAD_SHAPES=1920x1080,390x844,…: the window sizes viewers report, dealt out in turn (viewer i
+// reports the (i mod n)-th), so a room's viewers can be spread over the server's shape classes.
+static const char *viewer_shape(size_t index) {
+    static char shapes[16][24];
+    static size_t count = 0;
+    static int read_shapes = 0;
+    if (!read_shapes) {
+        read_shapes = 1;
+        const char *list = getenv("SSELOAD_SHAPES");
+        while (list && *list && count < 16) {
+            size_t length = strcspn(list, ",");
+            if (length > 0 && length < sizeof shapes[0]) {
+                memcpy(shapes[count], list, length);
+                shapes[count++][length] = 0;
+            }
+            list += length + (list[length] == ',');
+        }
+    }
+    return count ? shapes[index % count] : NULL;
+}
+
 static void viewer_event(Viewer *v, uint32_t events, double at) {
     if (v->state == CONNECTING) {
         if (events & (EPOLLERR | EPOLLHUP)) {
@@ -336,10 +357,11 @@ static void viewer_event(Viewer *v, uint32_t events, double at) {
             return;
         }
         if (events & EPOLLOUT) {
-            char request[256];
+            char request[320];
+            const char *shape = viewer_shape(v->index);
             int length = snprintf(request, sizeof request,
-                "GET /api/rooms/%s/events HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nAccept: text/event-stream\r\n\r\n",
-                room, v->port);
+                "GET /api/rooms/%s/events%s%s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nAccept: text/event-stream\r\n\r\n",
+                room, shape ? "?shape=" : "", shape ? shape : "", v->port);
             if (send(v->fd, request, (size_t)length, MSG_NOSIGNAL) != length) {
                 viewer_close(v, "send-failed");
                 return;

@@ -16,8 +16,8 @@ import { whenIdle } from './idle.js';
 import { ImageCache } from './images.js';
 import { attachKeyboard, attachPointerInput } from './input.js';
 import { ACTIVITY_EVENTS, hideIdleCursor, holdWakeLock } from './kiosk.js';
-import { SLIDESHOW_DID_NOT_START, failureMessage, statusText } from './messages.js';
-import { captionText, clockText, drawAsleep, drawOverlays, untilNextMinute } from './overlay.js';
+import { SLIDESHOW_DID_NOT_START, failureMessage, shownCaption, statusText } from './messages.js';
+import { clockText, drawAsleep, drawOverlays, untilNextMinute } from './overlay.js';
 import { readParams } from './params.js';
 import { Renderer } from './render.js';
 import {
@@ -25,6 +25,7 @@ import {
   isAnimating, isEmptyRoom, settle,
 } from './scene.js';
 import { newViewerID, takeToken } from './session.js';
+import { leftShape, pointerURL, reportedShape, withShape } from './shape.js';
 import { fitStage, toStagePoint } from './stage.js';
 
 // The stream usually opens within milliseconds; the badge waits this long before the first open
@@ -77,6 +78,10 @@ function start() {
   let drawnFrames = 0;
   let wakeLock = params.kiosk ? 'requested' : 'not in kiosk mode';
   let commandQueue = Promise.resolve();
+  let pageVersion = null;
+  let stopEvents = null;
+  // Opened again for another shape class, until the snapshot laid out for it comes.
+  let shapeAsked = false;
 
   const serverNow = () => Date.now() + estimateOffset(offsetSamples);
   const batcher = new PointerBatcher();
@@ -102,7 +107,7 @@ function start() {
     ? new PhotoBackdrop({ images, fallback: new GradientBackdrop(), reducedMotion: () => reducedMotion.matches })
     : new GradientBackdrop();
   const sendPointer = createOrderedSender(
-    (events) => postJSON(`${api}/pointer`, pointerBody(viewer, events), token),
+    (events) => postJSON(pointerURL(api, scene.shape), pointerBody(viewer, events), token),
     (error) => {
       console.warn('StackWeb:', error.message);
       // A page opened without the control link on a LAN server can only watch: say so.
@@ -262,10 +267,10 @@ function start() {
     return entries.find(({ card }) => card.position === 0 && card.anim?.to?.opacity !== 0);
   }
 
-  // The caption of the front card and the time, as asked for.
+  // The caption of the photos shown (both of a pair) and the time, as asked for.
   function overlays(entries) {
     const front = frontEntry(entries);
-    const text = front && params.caption.length ? captionText(front.card.caption, params.caption) : '';
+    const text = front && params.caption.length ? shownCaption(scene, params.caption) : '';
     return {
       caption: text ? { text, transform: front.transform } : null,
       clock: params.clock ? clockText(new Date()) : null,
@@ -285,6 +290,7 @@ function start() {
     canvas.width = size.width;
     canvas.height = size.height;
     view = { ...size, fit: null };
+    followShape();
     invalidate();
   }
 
@@ -318,6 +324,7 @@ function start() {
         images, scene.style);
     }
     if (type === 'change' && data.removedBy?.includes(viewer)) offerUndo();
+    if (type === 'snapshot') shapeAsked = false;
     if (type === 'snapshot' && !styleAsked) {
       styleAsked = true;
       if (scene.style !== params.style) sendCommand({ command: 'style', style: params.style });
@@ -336,6 +343,20 @@ function start() {
     connected = isOpen;
     if (!isOpen) graceOver = true;
     showStatus();
+  }
+
+  // The stream is laid out for the window's shape class; a resize within the class changes only
+  // the fit, one out of it opens the stream again (a fresh snapshot for the new class).
+  function follow() {
+    stopEvents?.();
+    const url = withShape(eventsURL(api, pageVersion), reportedShape(innerWidth, innerHeight));
+    stopEvents = followEvents(url, { onMessage, onStatus, onReload: () => location.reload() });
+  }
+
+  function followShape() {
+    if (!stopEvents || shapeAsked || !leftShape(scene.shape, innerWidth, innerHeight)) return;
+    shapeAsked = true;
+    follow();
   }
 
   function toStage(clientX, clientY) {
@@ -403,8 +424,10 @@ function start() {
       .sort((a, b) => a.position - b.position);
     const { seq, style, count, current, playing, asleep, viewers, heldBy } = scene;
     const stage = scene.stage ? { ...scene.stage } : null;
+    const shape = scene.shape?.name ?? null;
     return {
-      room: params.room, viewer, connected, seq, style, stage, count, current, playing, asleep, viewers, heldBy, cards,
+      room: params.room, viewer, connected, seq, style, stage, shape, count, current, playing, asleep, viewers, heldBy,
+      cards,
       coarse: coarse.shown,
       kiosk: params.kiosk, wakeLock, reducedMotion: reducedMotion.matches,
     };
@@ -470,7 +493,8 @@ function start() {
   }, OFFLINE_GRACE_MS);
   showStatus();
   fetchPageVersion().then((version) => {
-    followEvents(eventsURL(api, version), { onMessage, onStatus, onReload: () => location.reload() });
+    pageVersion = version;
+    follow();
   });
 }
 

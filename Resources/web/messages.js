@@ -29,15 +29,39 @@ export function photoNumber(current, count) {
 }
 
 /**
- * "Photo 3 of 20", with the front photo's caption when it has one: its date and name (whatever the
- * page draws, a screen reader hears both), or the caption itself when it is a string.
+ * The photo shown beside the front one: the frame style's second portrait of a pair (the server
+ * shows position 1 only then, and only on a landscape screen), or null.
+ */
+export function pairedCard(scene) {
+  if (scene.style !== 'frame') return null;
+  for (const card of scene.cards.values()) {
+    if (card.position === 1 && (card.anim?.to?.opacity ?? card.opacity) > 0) return card;
+  }
+  return null;
+}
+
+/** The captions of the photos shown, front first: one, or both of a pair joined by " & ". */
+export function shownCaption(scene, parts = undefined, locale = undefined) {
+  const front = captionText(frontCard(scene.cards)?.caption, parts, locale);
+  const paired = pairedCard(scene);
+  const second = paired ? captionText(paired.caption, parts, locale) : '';
+  return [front, second].filter(Boolean).join(' & ');
+}
+
+/**
+ * "Photo 3 of 20" ("Photos 3–4 of 20" while a pair shows), with the captions of the photos shown
+ * when they have one: date and name (whatever the page draws, a screen reader hears both), or the
+ * caption itself when it is a string.
  */
 export function statusText(scene, locale = undefined) {
   if (scene.seq < 0) return 'Connecting…';
   if (scene.asleep) return 'Asleep';
   if (scene.count === 0) return 'No photos';
-  const line = `Photo ${photoNumber(scene.current, scene.count)} of ${scene.count}`;
-  const caption = captionText(frontCard(scene.cards)?.caption, undefined, locale);
+  const first = photoNumber(scene.current, scene.count);
+  const line = pairedCard(scene)
+    ? `Photos ${first}–${(first % scene.count) + 1} of ${scene.count}`
+    : `Photo ${first} of ${scene.count}`;
+  const caption = shownCaption(scene, undefined, locale);
   return caption ? `${line}: ${caption}` : line;
 }
 

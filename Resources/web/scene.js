@@ -42,7 +42,7 @@ function normalizeCard(card, { reducedMotion = false } = {}) {
 
 function roomFields(message) {
   const fields = {};
-  for (const key of ['room', 'seq', 'style', 'stage', 'count', 'current', 'playing', 'stacked', 'asleep', 'viewers', 'heldBy']) {
+  for (const key of ['room', 'seq', 'style', 'stage', 'shape', 'count', 'current', 'playing', 'stacked', 'asleep', 'viewers', 'heldBy']) {
     if (message[key] !== undefined) fields[key] = message[key];
   }
   return fields;

@@ -222,6 +222,7 @@ extension Stack {
             "unseenRemoved": unseenRemoved == other.unseenRemoved,
             "removedByHand": removedByHand == other.removedByHand,
             "goneFromFolder": goneFromFolder == other.goneFromFolder, "removers": removers == other.removers,
+            "frontSince": frontSince == other.frontSince,
         ]
         let stored = Mirror(reflecting: self).children.compactMap(\.label)
         return stored.filter { compared[$0] != true }

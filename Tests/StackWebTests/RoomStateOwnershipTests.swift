@@ -16,7 +16,7 @@ import Testing
 
     static func text(_ effect: RoomEffect) -> String {
         switch effect {
-        case .publish(let entry): String(decoding: entry.bytes, as: UTF8.self)
+        case .publish(let entry, _): String(decoding: entry.bytes, as: UTF8.self)
         case .broadcast(let bytes), .send(let bytes, _): String(decoding: bytes, as: UTF8.self)
         default: ""
         }

@@ -19,7 +19,7 @@ import Testing
     }
 
     static func changeText(_ effects: [RoomEffect]) -> String? {
-        for case .publish(.change(_, let bytes)) in effects { return String(decoding: bytes, as: UTF8.self) }
+        for case .publish(.change(_, let bytes), _) in effects { return String(decoding: bytes, as: UTF8.self) }
         return nil
     }
 

@@ -8,7 +8,7 @@ import pytest
 
 from support.page import PHOTO_MIN_COLOURS, StackWebPage
 from support.photos import write_animated_gif, write_noise_png
-from support.screen import emulate, fresh_tab
+from support.screens import emulate, fresh_tab
 from support.server import StackWebServer
 from support.waiting import wait_until
 

@@ -8,22 +8,15 @@ from selenium.webdriver.common.by import By
 
 from support.page import StackWebPage
 from support.pointer import Finger
-from support.screen import emulate, restore
-from support.server import REPO_ROOT, StackWebServer
+from support.screens import emulate, restore, shoot
+from support.server import StackWebServer
 from support.waiting import wait_until
 
-SHOTS = REPO_ROOT / ".build" / "e2e-screenshots"
 PHONE = (390, 844, 3)
 TV = (1920, 1080, 1)
 MIN_TARGET_CSS_PX = 44
 # A transformed element's box is computed in floats: 44 CSS px can measure 43.999996.
 SUBPIXEL = 0.01
-
-
-def shoot(driver, name):
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    driver.execute_script("window.dispatchEvent(new PointerEvent('pointermove'))")
-    assert driver.save_screenshot(str(SHOTS / name))
 
 
 def visible_rects(driver, selector):

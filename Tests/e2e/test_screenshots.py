@@ -10,7 +10,7 @@ from selenium.webdriver.common.by import By
 
 from support.page import VIEWPORT, StackWebPage
 from support.pointer import FOLLOW_TOLERANCE, Mouse, steps
-from support.screen import emulate, fresh_tab, restore
+from support.screens import emulate, fresh_tab, restore
 from support.server import REPO_ROOT, StackWebServer
 from support.stage import is_near
 from support.waiting import wait_until

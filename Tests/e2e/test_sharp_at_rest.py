@@ -15,7 +15,7 @@ import pytest
 
 from support.page import StackWebPage
 from support.photos import write_noise_png
-from support.screen import block_identity, emulate, fresh_tab
+from support.screens import block_identity, emulate, fresh_tab
 from support.server import StackWebServer
 from support.waiting import wait_until
 

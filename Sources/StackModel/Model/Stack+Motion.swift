@@ -2,11 +2,17 @@
 extension Stack {
     /// Where the card rests in `layout` (the stack's own by default), fullscreen and flip included.
     func restTransform(of card: Int, in layout: (any StyleLayout)? = nil) -> CardTransform {
-        let position = position(of: card)
+        restTransform(of: card, at: position(of: card), in: layout ?? self.layout, on: stage)
+    }
+
+    /// Where the card would rest at `position` in `layout` on `stage` (a screen's shape has its own).
+    func restTransform(of card: Int, at position: Int, in layout: any StyleLayout, on stage: StageSize)
+        -> CardTransform
+    {
         var rest =
             isFullscreen && position == 0
             ? stage.fullscreen(photos[card])
-            : (layout ?? self.layout).restTransform(of: photos[card], tilt: cards[card].tilt, position: position)
+            : layout.restTransform(of: photos[card], tilt: cards[card].tilt, position: position)
         if cards[card].isFlipped { rest.flip = .pi }
         return rest
     }

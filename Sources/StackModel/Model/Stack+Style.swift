@@ -1,10 +1,10 @@
 /// Switching styles: every card drawn in either style moves from where it is to its new place.
 extension Stack {
     /// The one layout of `style` on `stage`. `count` sizes the grid's tiles (nil: the smallest,
-    /// as for a stack too large to fit); `pairsPortraits` says whether the frame shows its front two
-    /// photos side by side, `frameTransition` how it changes photos.
+    /// as for a stack too large to fit); `pair`, the frame's front two photos when it shows them side
+    /// by side; `frameTransition` how it changes photos.
     static func layout(
-        for style: StyleName, stage: StageSize, swipeStacked: Bool, count: Int? = nil, pairsPortraits: Bool = false,
+        for style: StyleName, stage: StageSize, swipeStacked: Bool, count: Int? = nil, pair: FrameLayout.Pair? = nil,
         frameTransition: FrameTransition = .fade
     ) -> any StyleLayout {
         switch style {
@@ -13,7 +13,7 @@ extension Stack {
         case .grid: GridLayout(stage: stage, count: count)
         case .deck: DeckLayout(stage: stage)
         case .swipe: SwipeLayout(stage: stage, stacked: swipeStacked)
-        case .frame: FrameLayout(stage: stage, paired: pairsPortraits, transition: frameTransition)
+        case .frame: FrameLayout(stage: stage, pair: pair, transition: frameTransition)
         }
     }
 
@@ -24,13 +24,21 @@ extension Stack {
         stage.width > stage.height && count >= 2 && photos[order[0]].isPortrait && photos[order[1]].isPortrait
     }
 
+    /// The front two photos, when the frame shows them side by side on a stage of `stage`'s shape:
+    /// only where the room's stage pairs them (so `next` goes by two on every screen) and `stage` is
+    /// landscape (a portrait screen shows the first of the two alone, as large as it can).
+    func framePair(on stage: StageSize) -> FrameLayout.Pair? {
+        guard frontPhotosPair, stage.isLandscape else { return nil }
+        return FrameLayout.Pair(first: photos[order[0]], second: photos[order[1]])
+    }
+
     /// Rebuilds the layout from what it depends on besides the style: the card count (the grid's
     /// tiles) and the front photos (the frame's pair). Called once per event, before the moved cards
     /// settle, so a card whose place this moves goes there like any other.
     /// - Complexity: O(1), O(columns) for the grid.
     mutating func refreshLayout() {
         layout = Self.layout(
-            for: style, stage: stage, swipeStacked: swipeStacked, count: count, pairsPortraits: frontPhotosPair,
+            for: style, stage: stage, swipeStacked: swipeStacked, count: count, pair: framePair(on: stage),
             frameTransition: frameTransition)
     }
 

@@ -65,6 +65,9 @@ public struct Stack: Sendable {
     /// The viewers whose tap removed a card during the event being handled (`StackChange.removedBy`);
     /// empty between events.
     var removers: [String] = []
+    /// When the front card came to the front, if the stack has seen it happen: a panorama there
+    /// pans from then (`FrameLayout.pan`). Not kept: a restored stack's front does not pan.
+    var frontSince: Millis?
 
     /// One card per photo, in photo-list order, each with a random tilt drawn from `seed`.
     /// - Complexity: O(photos.count).
@@ -155,8 +158,10 @@ public struct Stack: Sendable {
     {
         let before = drawn(at: now)
         let summary = self.summary
+        let front = order.first
         reflow = nil
         try body(&self)
+        if order.first != front { frontSince = now }
         refreshLayout()
         settleMovedCards(before: before, at: now)
         let after = drawn(at: now)

@@ -32,7 +32,9 @@ extension Configuration {
             help: "style of new rooms: " + supportedStyles.map { "`\($0.rawValue)`" }.joined(separator: ", "),
             default: .value(StyleName.pile.rawValue), set: setStyle),
         CommandLineOption(
-            "--stage", "WxH", help: "the stage in points that every page fits to its window",
+            "--stage", "WxH",
+            help: "the room's stage in points; each screen gets it widened to its own shape and fits that to its "
+                + "window",
             default: .value("1024x768"), set: setStage),
         CommandLineOption(
             "--resources", "DIR", help: "the folder holding `web/` and `demo-photos/`",

@@ -31,7 +31,7 @@ struct Request: Sendable {
 
     /// The query arguments some handler reads; the server looks up only these (collecting every
     /// header and argument would cost a tenth of a static request's time).
-    static let knownQueryArguments = ["page", "w", "h"]
+    static let knownQueryArguments = ["page", "w", "h", "shape"]
 
     /// A request whose header names are lower-cased already (the server's lookups).
     init(

@@ -1,3 +1,5 @@
+import StackModel
+
 /// A person's input to a room (a pointer batch, a command) as the router applies it: posted here, or
 /// carried here by another instance of the group (`ForwardedInput`) — the same body, decoded by the
 /// same functions into the same room event either way.
@@ -14,6 +16,10 @@ struct RoomInput: Sendable {
     /// For forwarded input, when its poster stops waiting (Redis's time, ms): what it changes must be
     /// kept by then or not at all.
     var keepBy: Int64?
+    /// The poster's shape class (`?shape=`): its pointer samples are in that class's stage points.
+    /// Input carried from another instance has none: that instance's viewers are shown the room's
+    /// own stage.
+    var shape: ShapeClass?
 }
 
 extension RoomInput {
@@ -21,6 +27,7 @@ extension RoomInput {
     init(_ request: Request) {
         self.init(
             path: request.path, body: request.body, client: request.client,
-            key: request.header(.idempotencyKey))
+            key: request.header(.idempotencyKey),
+            shape: Router.reportedShape(request))
     }
 }

@@ -95,7 +95,7 @@ struct Router: RequestResponder {
         case .health: return health()
         case .metrics: return metrics()
         case .rooms: return roomList()
-        case .snapshot(let name): return withRoom(name, use: .look) { snapshot(of: $0) }
+        case .snapshot(let name): return withRoom(name, use: .look) { snapshot(of: $0, request: request) }
         case .events(let name): return withRoom(name, use: .watch) { events(of: $0, request: request) }
         case .pointer(let name): return withRoom(name, use: .control) { pointer($0, RoomInput(request)) }
         case .commands(let name): return withRoom(name, use: .control) { command($0, RoomInput(request)) }
@@ -165,7 +165,9 @@ struct Router: RequestResponder {
         }
         // An id that is not a plain non-negative number is treated as absent: a fresh snapshot.
         let lastEventID = LastEventID.parse(request.header(.lastEventID))
-        return Response(status: 200, body: .eventStream { sink in room.subscribe(sink, lastEventID: lastEventID) })
+        let shape = Self.reportedShape(request)
+        return Response(
+            status: 200, body: .eventStream { sink in room.subscribe(sink, lastEventID: lastEventID, shape: shape) })
     }
 
     private func pointer(_ room: Room, _ request: RoomInput) -> Response {
@@ -175,7 +177,8 @@ struct Router: RequestResponder {
         } catch {
             return .error(error.status, error.message)
         }
-        return apply(.pointerBatchReceived(samples, from: request.client), to: room, request: request)
+        return apply(
+            .pointerBatchReceived(samples, from: request.client, shape: request.shape), to: room, request: request)
     }
 
     private func command(_ room: Room, _ request: RoomInput) -> Response {
@@ -326,9 +329,15 @@ struct Router: RequestResponder {
         return response
     }
 
-    /// The room's snapshot: its own where it runs here, else the one its owner last published.
-    private func snapshot(of room: Room) -> Response {
-        if let json = room.snapshotJSON() { return .json(json) }
+    /// The shape class a request's `?shape=WxH` names (the reporting page's window), if it names one.
+    static func reportedShape(_ request: Request) -> ShapeClass? {
+        request.query["shape"].flatMap { ShapeClass(reported: $0[...]) }
+    }
+
+    /// The room's snapshot: its own where it runs here (laid out for `?shape=` when asked), else the
+    /// one its owner last published.
+    private func snapshot(of room: Room, request: Request) -> Response {
+        if let json = room.snapshotJSON(shape: Self.reportedShape(request)) { return .json(json) }
         guard let group = rooms.group else { return .error(500, "the room has no snapshot") }
         return Response(
             status: 200,

@@ -1,8 +1,25 @@
+import StackModel
+
 /// The most recent encoded change events of a room, so a viewer that reconnects with
 /// `Last-Event-ID` gets exactly what it missed instead of a fresh snapshot.
+///
+/// Each event is kept as every shape class present when it happened got it (`shaped`), beside the
+/// room's own stage's bytes: a viewer resumes with its own class's bytes, or, if its class was not
+/// present for some event it missed, with a snapshot.
 struct ReplayBuffer {
+    struct Event {
+        var seq: Int
+        var bytes: [UInt8]
+        var shaped: [ShapeClass: [UInt8]]
+
+        func bytes(for shape: ShapeClass?) -> [UInt8]? {
+            guard let shape else { return bytes }
+            return shaped[shape]
+        }
+    }
+
     let capacity: Int
-    private var events: [(seq: Int, bytes: [UInt8])] = []
+    private var events: [Event] = []
     private var head = 0
 
     init(capacity: Int) {
@@ -10,23 +27,31 @@ struct ReplayBuffer {
         self.capacity = capacity
     }
 
-    mutating func append(seq: Int, bytes: [UInt8]) {
+    mutating func append(seq: Int, bytes: [UInt8], shaped: [ShapeClass: [UInt8]] = [:]) {
+        let event = Event(seq: seq, bytes: bytes, shaped: shaped)
         if events.count < capacity {
-            events.append((seq, bytes))
+            events.append(event)
         } else {
-            events[head] = (seq, bytes)
+            events[head] = event
             head = (head + 1) % capacity
         }
     }
 
-    /// The events after `seq`, oldest first; `nil` when the buffer no longer reaches back that far
-    /// (or `seq` is from the future), so the caller must send a snapshot instead.
+    /// The events after `seq`, oldest first, as `shape` got them (`nil`: the room's stage); `nil`
+    /// when the buffer no longer reaches back that far, holds one of them without `shape`'s bytes
+    /// (nobody of that shape watched then), or `seq` is from the future: the caller must send a
+    /// snapshot instead.
     /// - Complexity: O(capacity)
-    func events(after seq: Int, latest: Int) -> [[UInt8]]? {
+    func events(after seq: Int, latest: Int, shape: ShapeClass? = nil) -> [[UInt8]]? {
         guard seq <= latest else { return nil }
         if seq == latest { return [] }
         let ordered = events[head...] + events[..<head]
         guard let oldest = ordered.first, oldest.seq <= seq + 1 else { return nil }
-        return ordered.filter { $0.seq > seq }.map(\.bytes)
+        var missed: [[UInt8]] = []
+        for event in ordered where event.seq > seq {
+            guard let bytes = event.bytes(for: shape) else { return nil }
+            missed.append(bytes)
+        }
+        return missed
     }
 }

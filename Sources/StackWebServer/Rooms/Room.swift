@@ -95,9 +95,10 @@ final class Room: Sendable {
         self.unwatched = unwatched
         self.upcoming = upcoming
         // A room only watched is a view of its own at each instance: nothing of it goes to the group.
-        let state = RoomState(
+        var state = RoomState(
             name: name, settings: settings, library: library, asleep: asleep, now: scheduler.now(),
             ownership: group == nil || transient ? .alone : .follower)
+        state.laysOutShapes = group == nil
         core = Locked(Core(state: state, transient: transient))
         // A slideshow runs from the start, watched or not (a frame may connect later).
         _ = try? handle(.opened)
@@ -215,14 +216,14 @@ final class Room: Sendable {
 
     /// Adds a viewer's stream: its opening (replay or snapshot) is the first thing it gets, then
     /// every change, in order.
-    func subscribe(_ stream: any EventSink, lastEventID: Int?) {
+    func subscribe(_ stream: any EventSink, lastEventID: Int?, shape: ShapeClass? = nil) {
         let viewer = core.withLock { core -> ViewerID in
             let viewer = ViewerID(number: core.nextViewer)
             core.nextViewer += 1
             core.streams[viewer] = stream
             core.expectedViewers = max(0, core.expectedViewers - 1)
             let replayed = core.state.replayedOpenings
-            _ = try? apply(.viewerJoined(viewer, lastEventID: lastEventID), in: &core)
+            _ = try? apply(.viewerJoined(viewer, lastEventID: lastEventID, shape: shape), in: &core)
             if lastEventID != nil {
                 Metrics.standard.streamResumes.add(core.state.replayedOpenings > replayed ? "replay" : "snapshot")
             }
@@ -247,13 +248,14 @@ final class Room: Sendable {
         }
     }
 
-    /// The room's current snapshot as JSON, where it runs here; `nil` in a group at an instance that
-    /// does not run it (the owner's published snapshot answers there).
-    func snapshotJSON() -> [UInt8]? {
+    /// The room's current snapshot as JSON, laid out for `shape` (nil: the room's stage), where it
+    /// runs here; `nil` in a group at an instance that does not run it (the owner's published
+    /// snapshot answers there).
+    func snapshotJSON(shape: ShapeClass? = nil) -> [UInt8]? {
         core.withLock { core in
             guard runsHere(core) else { return nil }
             loadIfNeeded(&core)
-            return core.state.snapshot(at: scheduler.now())
+            return core.state.snapshot(at: scheduler.now(), shape: shape)
         }
     }
 
@@ -371,7 +373,9 @@ final class Room: Sendable {
         }
         var effects: [RoomEffect] = []
         switch event {
-        case .viewerJoined(let viewer, let lastEventID):
+        case .viewerJoined(let viewer, let lastEventID, _):
+            // What the owner published is laid out for the room's stage only: a follower's viewers
+            // are shown that (docs/architecture.md, "Screens of every shape").
             effects = try core.state.handle(.viewerAttached(viewer), at: scheduler.now())
             effects += core.relay.join(viewer, lastEventID: lastEventID)
         case .heartbeatDue:
@@ -406,10 +410,14 @@ final class Room: Sendable {
             switch effect {
             case .broadcast(let bytes):
                 for (viewer, stream) in core.streams where !stream.send(bytes) { refused.append(viewer) }
-            case .publish(let entry):
+            case .publish(let entry, let shaped):
                 entries.append(entry)
                 if case .base = entry { continue }
-                for (viewer, stream) in core.streams where !stream.send(entry.bytes) { refused.append(viewer) }
+                for (viewer, stream) in core.streams {
+                    let bytes =
+                        shaped.isEmpty ? entry.bytes : core.state.shapes[viewer].flatMap { shaped[$0] } ?? entry.bytes
+                    if !stream.send(bytes) { refused.append(viewer) }
+                }
             case .send(let bytes, let viewer):
                 if let stream = core.streams[viewer], !stream.send(bytes) { refused.append(viewer) }
             case .wake(let deadline):

@@ -24,6 +24,9 @@ enum RoomEncoder {
         var keptThrough: Int?
         /// Captions name the photo's folders too (`RoomSettings.captionFolders`); not sent itself.
         var captionFolders = false
+        /// The shape class a snapshot is laid out for, when the viewer reported one: the page
+        /// reconnects with its new size when a resize takes its window out of the class.
+        var shape: ShapeClass?
     }
 
     /// `photos` gives each card's URL version and caption.
@@ -35,6 +38,16 @@ enum RoomEncoder {
             json.object("stage") { stage in
                 stage.field("w", summary.stage.width)
                 stage.field("h", summary.stage.height)
+            }
+            if let shape = summary.shape {
+                json.object("shape") { object in
+                    object.field("name", shape.rawValue)
+                    object.field("minAspect", shape.aspectRange.lowerBound)
+                    // The widest class takes every wider window: no upper bound.
+                    if shape.aspectRange.upperBound.isFinite {
+                        object.field("maxAspect", shape.aspectRange.upperBound)
+                    }
+                }
             }
             json.field("viewers", summary.viewers)
             json.array("cards") { list in

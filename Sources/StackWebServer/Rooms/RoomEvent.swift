@@ -11,8 +11,9 @@ struct ViewerID: Hashable, Sendable {
 enum RoomEvent: Sendable {
     /// The room was made (first use since the server started).
     case opened
-    /// A viewer opened the event stream, resuming after `lastEventID` when it sent one.
-    case viewerJoined(ViewerID, lastEventID: Int?)
+    /// A viewer opened the event stream, resuming after `lastEventID` when it sent one, from a
+    /// screen of `shape` (nil: it reported none, and is shown the room's own stage).
+    case viewerJoined(ViewerID, lastEventID: Int?, shape: ShapeClass? = nil)
     /// A viewer opened the event stream at an instance of a group that does not run the room: it is
     /// counted here, and its opening and the changes come from the owner through the group.
     case viewerAttached(ViewerID)
@@ -20,8 +21,9 @@ enum RoomEvent: Sendable {
     case viewersElsewhereCounted(Int)
     /// A viewer's stream ended (closed by the peer, or dropped as too slow).
     case viewerLeft(ViewerID)
-    /// A page posted a batch of pointer samples, in the page's order, from the client at `address`.
-    case pointerBatchReceived([APIRequest.PointerSample], from: String)
+    /// A page posted a batch of pointer samples, in the page's order, from the client at `address`,
+    /// in the stage points of its `shape` (nil: the room's own stage).
+    case pointerBatchReceived([APIRequest.PointerSample], from: String, shape: ShapeClass? = nil)
     /// Someone with control rights sent a command.
     case commandReceived(StackCommand)
     /// ▶ or ⏸ was pressed.
@@ -85,8 +87,9 @@ enum RoomEffect: Equatable, Sendable {
     /// presence count, a heartbeat.
     case broadcast([UInt8])
     /// A numbered event of the room's history: a change or a snapshot to every viewer here and, in a
-    /// group, to the group (a base snapshot to the group only).
-    case publish(RoomRelay.Entry)
+    /// group, to the group (a base snapshot to the group only). `shaped`: the same event laid out
+    /// for each shape class present here, for that class's viewers; the entry's bytes for the others.
+    case publish(RoomRelay.Entry, shaped: [ShapeClass: [UInt8]] = [:])
     /// Bytes to one viewer only (its opening: a replay or a snapshot).
     case send([UInt8], to: ViewerID)
     /// Deliver `RoomEvent.timerFired` at this server time.

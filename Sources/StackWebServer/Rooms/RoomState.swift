@@ -40,6 +40,12 @@ struct RoomState {
     /// Answers given to requests that carried an `Idempotency-Key`.
     private(set) var answered = IdempotencyLedger()
     private(set) var viewers: Set<ViewerID> = []
+    /// The shape class of each viewer laid out apart from the room's stage.
+    private(set) var shapes = ViewerShapes()
+    /// Whether screens are laid out for their shapes: alone, yes; in a group, every screen is shown
+    /// the room's stage, which is what the owner publishes to the other instances (a room only
+    /// watched here included: its screens must match those of the room once it is run).
+    var laysOutShapes = true
     /// In a group: the room's viewers at the other instances, as last counted.
     private(set) var viewersElsewhere = 0
     private(set) var slideshow: Slideshow
@@ -54,6 +60,7 @@ struct RoomState {
     private var presenceDue: Millis?
     private var pointerLimiter = PointerRateLimiter()
     private var pointerRepeats = PointerRepeatFilter()
+    private var presses = PressMapper()
     /// The front card's photo when a change was last published: a new one asks for the next ones.
     private var front: String?
     /// What the event being handled asks for, handed back by `handle`.
@@ -97,7 +104,8 @@ struct RoomState {
         let seqBefore = seq
         switch event {
         case .opened: break
-        case .viewerJoined(let viewer, let lastEventID): viewerJoined(viewer, lastEventID: lastEventID, at: now)
+        case .viewerJoined(let viewer, let lastEventID, let shape):
+            viewerJoined(viewer, lastEventID: lastEventID, shape: shape, at: now)
         case .viewerAttached(let viewer): viewerAttached(viewer, at: now)
         case .viewerLeft(let viewer): viewerLeft(viewer, at: now)
         case .viewersElsewhereCounted(let count):
@@ -105,7 +113,8 @@ struct RoomState {
                 viewersElsewhere = count
                 viewerCountChanged(at: now)
             }
-        case .pointerBatchReceived(let samples, let address): try pointerBatchReceived(samples, from: address, at: now)
+        case .pointerBatchReceived(let samples, let address, let shape):
+            try pointerBatchReceived(samples, from: address, on: shape, at: now)
         case .commandReceived(let command): try commandReceived(command, at: now)
         case .playPressed: playingChanged(to: true, at: now)
         case .pausePressed: playingChanged(to: false, at: now)
@@ -132,18 +141,22 @@ struct RoomState {
     // MARK: - Viewers
 
     /// A new viewer gets `retry:` and either the events it missed since `lastEventID` or a
-    /// snapshot, then every change as it happens.
-    private mutating func viewerJoined(_ viewer: ViewerID, lastEventID: Int?, at now: Millis) {
+    /// snapshot, then every change as it happens, all laid out for its `shape`.
+    private mutating func viewerJoined(_ viewer: ViewerID, lastEventID: Int?, shape: ShapeClass?, at now: Millis) {
         viewers.insert(viewer)
+        let shape = shownShape(shape)
+        // A screen of the room's own shape shares the room's bytes.
+        let laidOut = stack!.showsRoomStage(shape) ? nil : shape
+        shapes.joined(viewer, shape: laidOut)
         lastActivity = now
         var opening = Array("retry: 1000\n\n".utf8)
-        if let lastEventID, let missed = replay.events(after: lastEventID, latest: seq),
+        if let lastEventID, let missed = replay.events(after: lastEventID, latest: seq, shape: laidOut),
             missed.reduce(0, { $0 + $1.count }) <= RoomSettings.maxReplayBytes
         {
             for event in missed { opening += event }
             replayedOpenings += 1
         } else {
-            opening += snapshotEvent(at: now)
+            opening += snapshotEvent(at: now, shape: shape)
         }
         effects.append(.send(opening, to: viewer))
         viewerCountChanged(at: now)
@@ -157,6 +170,7 @@ struct RoomState {
 
     private mutating func viewerLeft(_ viewer: ViewerID, at now: Millis) {
         guard viewers.remove(viewer) != nil else { return }
+        shapes.left(viewer)
         lastActivity = now
         viewerCountChanged(at: now)
     }
@@ -168,8 +182,9 @@ struct RoomState {
 
     // MARK: - Input
 
+    /// `shape`: the sender's shape class; its samples are in that class's stage points.
     private mutating func pointerBatchReceived(
-        _ samples: [APIRequest.PointerSample], from address: String, at now: Millis
+        _ samples: [APIRequest.PointerSample], from address: String, on shape: ShapeClass?, at now: Millis
     ) throws(RoomRefusal) {
         if let viewer = samples.first?.input.viewer,
             !pointerLimiter.allow(samples.count, from: viewer, at: address, now: now)
@@ -181,7 +196,8 @@ struct RoomState {
         var change = StackChange()
         for sample in samples where pointerRepeats.admit(sample.input, seq: sample.seq, at: now) {
             // Pointer samples never fail in the model; a refused one simply changes nothing.
-            if let next = try? stack!.handle(.pointer(sample.input), at: now) { change.merge(next) }
+            let input = presses.map(sample.input, on: shownShape(shape), stack: stack!, at: now)
+            if let next = try? stack!.handle(.pointer(input), at: now) { change.merge(next) }
         }
         publish(change, at: now)
         // Dragging changes nothing lasting unless the gesture reorders the stack (a flick, a deck
@@ -352,23 +368,40 @@ struct RoomState {
         seq += 1
         replay = ReplayBuffer(capacity: RoomSettings.replayCapacity)
         changesSinceBase = 0
-        effects.append(.publish(.takeover(seq: seq, bytes: snapshotEvent(at: now, keptThrough: keptThrough))))
+        let takeover = RoomRelay.Entry.takeover(seq: seq, bytes: snapshotEvent(at: now, keptThrough: keptThrough))
+        effects.append(
+            .publish(takeover, shaped: shapedEvents { snapshotEvent(at: now, keptThrough: keptThrough, shape: $0) }))
     }
 
-    private func snapshotEvent(at now: Millis, keptThrough: Int? = nil) -> [UInt8] {
-        ServerSentEvent.encode(id: seq, event: "snapshot", data: snapshot(at: now, keptThrough: keptThrough))
+    private func snapshotEvent(at now: Millis, keptThrough: Int? = nil, shape: ShapeClass? = nil) -> [UInt8] {
+        ServerSentEvent.encode(
+            id: seq, event: "snapshot", data: snapshot(at: now, keptThrough: keptThrough, shape: shape))
+    }
+
+    /// `encode` run once for each shape class present that has a layout of its own.
+    private func shapedEvents(_ encode: (ShapeClass) -> [UInt8]) -> [ShapeClass: [UInt8]] {
+        var shaped: [ShapeClass: [UInt8]] = [:]
+        for shape in shapes.present { shaped[shape] = encode(shape) }
+        return shaped
     }
 
     // MARK: - Output
 
-    /// Numbers the change, encodes it once for every viewer and keeps it for replays.
+    /// Numbers the change, encodes it once for the room's stage and once for each other shape class
+    /// present (the cost grows with the classes, not the viewers), and keeps it for replays.
     private mutating func publish(_ change: StackChange, roomSummaryChanged: Bool = false, at now: Millis) {
         guard !change.isEmpty || roomSummaryChanged else { return }
         seq += 1
-        let data = RoomEncoder.change(summary(at: now), change: change, photos: library)
+        let summary = summary(at: now)
+        let data = RoomEncoder.change(summary, change: stack!.reshaped(change, on: nil), photos: library)
         let event = ServerSentEvent.encode(id: seq, event: "change", data: data)
-        replay.append(seq: seq, bytes: event)
-        effects.append(.publish(.change(seq: seq, bytes: event)))
+        let shaped = shapedEvents { [stack, library, seq] shape in
+            let reshaped = stack!.reshaped(change, on: shape)
+            return ServerSentEvent.encode(
+                id: seq, event: "change", data: RoomEncoder.change(summary, change: reshaped, photos: library))
+        }
+        replay.append(seq: seq, bytes: event, shaped: shaped)
+        effects.append(.publish(.change(seq: seq, bytes: event), shaped: shaped))
         // In a group, viewers joining at another instance start from the latest snapshot published.
         guard case .owner = ownership else { return }
         changesSinceBase += 1

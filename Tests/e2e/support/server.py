@@ -11,6 +11,7 @@ import tempfile
 import urllib.request
 from pathlib import Path
 
+from .page import VIEWPORT
 from .waiting import wait_until
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
@@ -120,8 +121,11 @@ class StackWebServer:
         with self._open(request) as response:
             return json.load(response)
 
-    def snapshot(self, room):
-        return self.get_json(f"/api/rooms/{room}")
+    def snapshot(self, room, window=VIEWPORT):
+        """The room as a page in a `window` (width, height) sees it: laid out for that screen's
+        shape, as the tests' pages are (the browsers open at VIEWPORT); None: the room's own stage."""
+        shape = f"?shape={window[0]}x{window[1]}" if window else ""
+        return self.get_json(f"/api/rooms/{room}{shape}")
 
     def command(self, room, **body):
         return self.post_json(f"/api/rooms/{room}/commands", body)

@@ -1,9 +1,15 @@
-"""Screens of other sizes and pixel ratios for one tab (Chromium's device-metrics emulation), a tab
-set up before its page loads, and what a screenshot shows of how sharply a photo is drawn."""
+"""Screens of every shape and pixel ratio in one Chromium tab (device metrics and touch emulated),
+a tab set up before its page loads, screenshots, photos of one flat colour to measure what a photo
+covers, and what a screenshot shows of how sharply a photo is drawn."""
 
 import contextlib
+import struct
+import zlib
 
+from .server import REPO_ROOT
 from .waiting import wait_until
+
+SHOTS = REPO_ROOT / ".build" / "e2e-screenshots"
 
 
 @contextlib.contextmanager
@@ -75,3 +81,21 @@ def block_identity(driver, css_box):
     share = driver.execute_async_script(_BLOCK_IDENTITY, png, box)
     assert share is not None, "the screenshot did not decode"
     return share
+
+
+def shoot(driver, name):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    driver.execute_script("window.dispatchEvent(new PointerEvent('pointermove'))")
+    assert driver.save_screenshot(str(SHOTS / name))
+
+
+def write_flat_png(path, width, height, colour):
+    """A `width`×`height` PNG of one colour (r, g, b): made here, so the tests need no image library."""
+    row = b"\x00" + bytes(colour) * width
+    raw = zlib.compress(row * height, 9)
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", raw) + chunk(b"IEND", b""))
