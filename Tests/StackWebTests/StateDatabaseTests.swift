@@ -54,6 +54,52 @@ import Testing
         #expect(snapshot["stacked"] as? Bool == true)
     }
 
+    /// A database of the version before the slideshow was kept opens with the column added, its
+    /// rooms following the server's default; a database that has the column already (brought to
+    /// the same version by another change) is opened as it is.
+    @Test(arguments: [false, true])
+    func aVersion3DatabaseGainsThePausedColumnOnce(columnThere: Bool) throws {
+        let path = PersistenceTests.temporaryPath()
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        do {
+            let old = try SQLiteDatabase(path: path)
+            try old.execute(
+                """
+                CREATE TABLE rooms (
+                    name TEXT PRIMARY KEY, style TEXT NOT NULL, swipe_stacked INTEGER NOT NULL,
+                    head INTEGER NOT NULL, first_slot INTEGER\(columnThere ? ", paused INTEGER" : "")) WITHOUT ROWID;
+                CREATE TABLE room_cards (
+                    room TEXT NOT NULL, slot INTEGER NOT NULL, photo TEXT NOT NULL, tilt INTEGER NOT NULL,
+                    PRIMARY KEY (room, slot)) WITHOUT ROWID;
+                CREATE TABLE room_removed (
+                    room TEXT NOT NULL, photo TEXT NOT NULL, PRIMARY KEY (room, photo)) WITHOUT ROWID;
+                CREATE TABLE room_answers (
+                    room TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, at INTEGER NOT NULL,
+                    PRIMARY KEY (room, key)) WITHOUT ROWID;
+                INSERT INTO rooms VALUES ('main', 'deck', 0, 0, NULL\(columnThere ? ", NULL" : ""));
+                PRAGMA user_version = 3;
+                PRAGMA application_id = \(SQLiteSchema.applicationID);
+                """)
+        }
+        let configure = { (configuration: inout Configuration) in
+            configuration.state = path
+            configuration.interval = 60
+        }
+        do {
+            let server = try TestServer(configure: configure)
+            #expect(try server.snapshot()["style"] as? String == "deck")
+            #expect(try server.snapshot()["playing"] as? Bool == true)
+            #expect(try server.command(#"{"command":"pause"}"#).status == 200)
+        }
+        let rows = try SQLiteDatabase(path: path)
+        #expect(try rows.integerPragma("user_version") == SQLiteSchema.version)
+        let columns = try rows.prepare("SELECT count(*) FROM pragma_table_info('rooms') WHERE name = 'paused'")
+        #expect(try columns.step() && columns.int(0) == 1)
+        let restarted = try TestServer(configure: configure)
+        #expect(try restarted.snapshot()["playing"] as? Bool == false)
+    }
+
     @Test func aPhotoInsertedTwiceKeepsEveryCardAcrossARestart() throws {
         let path = PersistenceTests.temporaryPath()
         let photo: String
