@@ -221,9 +221,9 @@ struct RoomState {
     }
 
     /// Follows the photo folder: cards of removed photos leave (fading out, the next card coming to
-    /// the front if it was there), new photos join the back of the stack (the slideshow reaches
-    /// them in turn, and nobody's place is taken), and cards of replaced photos are sent again, with
-    /// their new URL. Not a person's act: the slideshow's timing is kept.
+    /// the front if it was there), new photos take their place in `--order` (never in front of the
+    /// card showing: the slideshow reaches them in turn), and cards of replaced photos are sent
+    /// again, with their new URL. Not a person's act: the slideshow's timing is kept.
     private mutating func libraryChanged(_ libraryChange: LibraryChange, library: PhotoLibrary, at now: Millis) {
         self.library = library
         // An unloaded room is restored from the library as it is by then.
@@ -231,7 +231,7 @@ struct RoomState {
         self.stack = nil  // Uniquely referenced while it changes: a large stack is not copied.
         let change = stack.follow(
             libraryChange, at: now, maxCards: settings.maxCards,
-            libraryOrder: libraryChange.order == .date ? library.entries.map(\.photo.id) : nil)
+            libraryOrder: libraryChange.order == nil ? nil : library.entries.map(\.photo.id))
         self.stack = stack
         publish(change, at: now)
         if change.summaryChanged { save(.background) }
