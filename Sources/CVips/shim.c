@@ -95,9 +95,10 @@ static int CVips_finish(VipsImage *image, int status, char *error, size_t errorS
 
 /// Pulls every pixel of `image` through its pipeline here, on the calling thread: one region over
 /// all of it. A sink (vips_avg, a write) would start a libvips threadpool per file instead: with
-/// files verified side by side, thousands of short-lived pools a minute, which libvips 8.14's
-/// threadset does not survive (a race at a worker's exit, fixed in 8.15.5, frees it twice: the
-/// double free of a parallel start-up scan), and whose hand-offs cost more than a small decode.
+/// files verified side by side, thousands of short-lived pools a minute, on libvips 8.14 whose
+/// threadset has a race at a worker's exit and one in the threadpool's error handling (both fixed in
+/// 8.15.5): the likeliest cause of the double free a parallel start-up scan once hit. The pools'
+/// hand-offs also cost more than a small decode.
 static int CVips_pull(VipsImage *image)
 {
     VipsRegion *region = vips_region_new(image);
