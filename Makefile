@@ -42,7 +42,7 @@ DEB_PATH := .build/deb
 ## `make test` build it beside the debug build (two SwiftPM builds in one folder wait for each other).
 DEB_SCRATCH := .build/deb-pkg
 
-.PHONY: deps run-deps deb-deps test-deps pip-deps build release deb run test test-swift build-tsan test-tsan test-web \
+.PHONY: deps run-deps deb-deps test-deps pip-deps build release deb readme-depends run test test-swift build-tsan test-tsan test-web \
 	test-e2e test-history test-nemesis test-deb fuzz-smoke build-fuzz fuzz-smoke-run fuzz lint install clean bench bench-deps
 
 ## Installs only what is missing: apt-get is slow even when it has nothing to do.
@@ -81,6 +81,11 @@ release: run-deps
 deb: run-deps deb-deps
 	swift build -c release --static-swift-stdlib --product stackweb --scratch-path $(DEB_SCRATCH)
 	scripts/make-deb.sh $(DEB_SCRATCH)/release/stackweb $(DEB_PATH)
+
+## The README's list of the package's runtime dependencies, written from the built package's Depends
+## (Tests/package checks that they agree).
+readme-depends: deb
+	scripts/deb-depends.sh $$(ls $(DEB_PATH)/stackweb_*.deb) README.md
 
 run: release
 	$(RELEASE_BIN) --host $(HOST) --port $(PORT) --state $(STATE) $(ARGS)

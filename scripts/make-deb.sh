@@ -35,6 +35,8 @@ install -m 644 $packaging/stackweb.service "$root/lib/systemd/system/stackweb.se
 install -m 600 $packaging/default "$root/etc/default/stackweb"
 gzip -9n <docs/stackweb.1 >"$root/usr/share/man/man1/stackweb.1.gz"
 install -m 644 $packaging/copyright "$root/usr/share/doc/stackweb/copyright"
+# Each override says why it is one (lintian reads this path).
+install -D -m 644 $packaging/lintian-overrides "$root/usr/share/lintian/overrides/stackweb"
 gzip -9n <$packaging/changelog >"$root/usr/share/doc/stackweb/changelog.gz"
 find "$root/usr" -type d -exec chmod 755 {} +
 find "$root/usr/share" -type f -exec chmod 644 {} +
