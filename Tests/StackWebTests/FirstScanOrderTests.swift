@@ -68,6 +68,35 @@ import Testing
         server.kill9()
     }
 
+    /// The reading of a new folder is said twice in the log: when it begins (the files to read) and
+    /// when it ends (the photos, the files skipped, the time), and once only.
+    @Test func theLogSaysWhenReadingBeginsAndEndsWithCountsAndTime() throws {
+        let (folder, relatives) = try Self.folder(count: 60)
+        try Data("not a photo".utf8).write(to: URL(fileURLWithPath: folder + "/junk.jpg"))
+        let (log, lines) = OperatorLogTests.capture(.json)
+        var configuration = Configuration()
+        configuration.port = 0
+        configuration.resources = TestServer.repositoryRoot.appendingPathComponent("Resources").path
+        configuration.photos = folder
+        configuration.cache =
+            FileManager.default.temporaryDirectory.appendingPathComponent(
+                "cache-\(UUID().uuidString)"
+            ).path
+        let app = try Application(configuration: configuration, store: MemoryRoomStore(), log: log)
+        defer { app.stop() }
+        #expect(PersistenceTests.eventually(30) { !app.isReadingPhotos })
+        let events = lines.withLock { $0 }.compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }
+        let begun = events.filter { $0["event"] as? String == "photos.indexing" }
+        let ended = events.filter { $0["event"] as? String == "photos.indexed" }
+        #expect(begun.count == 1 && ended.count == 1, "\(events.map { $0["event"] ?? "" })")
+        #expect(begun.first?["files"] as? Int == relatives.count + 1)
+        #expect(ended.first?["photos"] as? Int == relatives.count)
+        #expect(ended.first?["skipped"] as? Int == 1)
+        #expect((ended.first?["milliseconds"] as? Int ?? -1) >= 0)
+    }
+
     /// The main room's saved cycle, read from its front card.
     static func savedOrder(_ path: String) throws -> [String] {
         let database = try SQLiteDatabase(path: path)

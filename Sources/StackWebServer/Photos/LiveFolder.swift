@@ -156,9 +156,10 @@ final class LiveFolder: Sendable {
         remaining.withLock { $0 = trial.backlogCount }
         var change = found ?? LibraryChange()
         change.complete = !followup.more
+        // Said before `reading` turns false: whoever waits for the reading to end finds the line.
+        noteReading(trial)
         reading.withLock { $0 = followup.more }
         if !change.isEmpty || change.complete { publish(change, library: trial.library) }
-        noteReading(trial)
         let count = trial.library.entries.count
         log.record(
             "folder.back", "photo folder \(folder) is back: \(count) photos",
@@ -199,8 +200,8 @@ final class LiveFolder: Sendable {
         var change = found ?? LibraryChange()
         change.complete = reading.withLock { $0 } && !followup.more
         if !change.isEmpty || change.complete { publish(change, library: new) }
-        reading.withLock { $0 = followup.more }
         if let current = scanner.withLock({ $0 }) { noteReading(current) }
+        reading.withLock { $0 = followup.more }
         return followup
     }
 
