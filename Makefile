@@ -3,6 +3,7 @@
 #   make test   everything CI runs: lint, Swift tests (plain and under ThreadSanitizer), page tests, fuzzing, browser tests
 #               (adds the test tools: browsers, redis-server, nginx, promtool, …)
 #   make deb    the Debian package (release build with the Swift runtime linked in): .build/deb/stackweb_*.deb
+#   make readme-depends   the README's list of the package's dependencies, from the built package
 #   make bench  the benchmarks (release build, loopback): writes BENCHMARKS.md and Benchmarks/charts/
 SHELL := /bin/bash
 .DEFAULT_GOAL := build
@@ -27,7 +28,8 @@ DEB_APT_PACKAGES := dpkg-dev
 TEST_APT_PACKAGES := chromium chromium-driver firefox-esr nodejs openssl curl groff-base redis-server nginx
 # promtool, which checks /metrics, comes with prometheus (a 19 MB download): installed without what
 # it recommends (the node exporter and other services Debian would start).
-TEST_APT_PACKAGES_NO_RECOMMENDS := prometheus
+# lintian, which the package's test runs (no errors, no warnings), likewise without its recommends.
+TEST_APT_PACKAGES_NO_RECOMMENDS := prometheus lintian
 PIP_REQUIREMENTS := Tests/e2e/requirements.txt
 # `make bench`: the load generator, the nginx it compares with, its C client's compiler, the
 # profilers, Chromium for the page's frames, redis-server for a group, openssl for TLS.
