@@ -68,7 +68,7 @@ build_targets() {
   # What a harness needs to import the library: the Swift modules, the module maps of the C modules it
   # imports (SwiftPM's own: generated ones for the shim targets, the packaged ones for the system
   # libraries) and the C libraries' headers and flags, as SwiftPM gets them from pkg-config.
-  read -r -a c_include <<< "$(pkg-config --cflags-only-I libmicrohttpd vips hiredis | sed 's/-I/-Xcc -I/g')"
+  read -r -a c_include <<< "$(pkg-config --cflags-only-I libmicrohttpd gnutls vips hiredis | sed 's/-I/-Xcc -I/g')"
   read -r -a c_libs <<< "$(pkg-config --libs libmicrohttpd gnutls vips sqlite3 hiredis)"
   flags=(-sanitize=fuzzer,address -parse-as-library -g -O -swift-version 6 -I "$bin/Modules")
   flags+=("${c_include[@]}")

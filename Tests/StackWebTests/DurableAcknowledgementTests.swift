@@ -115,4 +115,33 @@ import Testing
         // Looks of the moment are not kept, so they need no disk.
         #expect(try server.command(#"{"command":"flip"}"#).status == 200)
     }
+
+    /// A command that changes nothing (the room shows grid already) is answered with the room's
+    /// seq: that state must be kept before the answer says so, and undone with it.
+    @Test func aCommandThatChangesNothingWaitsForTheStateItFound() throws {
+        let store = SlowStore(delay: 0.5)
+        let server = try TestServer(store: store)
+        let writesBefore = store.writesFinished
+        let first = Self.commandInBackground(server, #"{"command":"style","style":"grid"}"#)
+        #expect(PersistenceTests.eventually { (try? server.snapshot()["style"] as? String) == "grid" })
+        let again = try server.command(#"{"command":"style","style":"grid"}"#)
+        #expect(again.status == 200)
+        #expect(
+            store.writesFinished > writesBefore, "the no-op was answered before the state it found was kept")
+        #expect(PersistenceTests.eventually { first.withLock { $0 != nil } })
+        #expect(try again.json()["seq"] as? Int == first.withLock { try? $0?.0.json()["seq"] as? Int })
+    }
+
+    @Test func aCommandThatChangesNothingOnAStateNotKeptIsNotApplied() throws {
+        let store = SlowStore(delay: 0.5, outcome: .failure(StoreFailure(description: "No space left on device")))
+        let server = try TestServer(store: store)
+        let first = Self.commandInBackground(server, #"{"command":"style","style":"grid"}"#)
+        #expect(PersistenceTests.eventually { (try? server.snapshot()["style"] as? String) == "grid" })
+        let again = try server.command(#"{"command":"style","style":"grid"}"#)
+        #expect(again.status == 503, "a no-op on a state that was then undone was answered \(again.status)")
+        #expect((try again.json()["outcome"] as? String) == "not-applied")
+        #expect(PersistenceTests.eventually { first.withLock { $0 != nil } })
+        #expect(first.withLock { $0?.0.status } == 503)
+        #expect(try server.snapshot()["style"] as? String != "grid")
+    }
 }

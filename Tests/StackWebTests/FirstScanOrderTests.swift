@@ -43,7 +43,10 @@ import Testing
         let state = PersistenceTests.temporaryPath()
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)").path
         let server = try ServerProcess.start(
-            arguments: ["--photos", folder, "--order", "name", "--style", "grid", "--state", state, "--cache", cache],
+            arguments: [
+                "--photos", folder, "--order", "name", "--style", "grid", "--caption-folders", "--state", state,
+                "--cache", cache,
+            ],
             readPhotos: false)
         let http = HTTPTestClient(port: server.port)
         var readsDuringTheScan = 0
@@ -63,7 +66,8 @@ import Testing
         #expect(outOfOrder.count == 0, "reads out of order, the first: \(outOfOrder.first ?? "")")
         #expect(try Self.drawn(http).names == Array(relatives.prefix(try Self.drawn(http).names.count)))
         // The saved order is the finished one: the stack from its front card, all photos by name.
-        let ids = relatives.map { PhotoLibrary.id(of: $0) }
+        let photoIDs = try PhotoIDs.kept(in: state)
+        let ids = relatives.map { photoIDs.id(of: $0) }
         #expect(try PersistenceTests.eventually(5) { try Self.savedOrder(state) == ids })
         server.kill9()
     }

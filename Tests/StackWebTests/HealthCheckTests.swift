@@ -62,7 +62,7 @@ import Testing
             $0.cache = base + "/file/cache"
         }
         let failed = Metrics.standard.conversions.value("failed")
-        let reply = try server.http.get("/photos/\(PhotoLibrary.id(of: "a.jpg"))?w=128")
+        let reply = try server.http.get("/photos/\(server.photoID("a.jpg"))?w=128")
         #expect(reply.status == 500)
         let body = String(decoding: reply.body, as: UTF8.self)
         #expect(!body.contains(base), "the answer names a path: \(body)")

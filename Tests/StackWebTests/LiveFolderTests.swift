@@ -41,7 +41,7 @@ import Testing
         _ = try Self.change(viewer) { $0["count"] as? Int == 4 }
         // It joined the back: the front card is the one it was.
         #expect(try server.snapshot()["current"] as? Int == 0)
-        let id = PhotoLibrary.id(of: "later.jpg")
+        let id = server.photoID("later.jpg")
         #expect(try server.http.get("/photos/\(id)").status == 200)
     }
 
@@ -105,7 +105,7 @@ import Testing
     @Test func theDiffTellsAddedRemovedRenamedAndReplaced() {
         func entry(_ relative: String, width: Int = 4, size: Int64 = 10, seconds: Int = 1) -> PhotoLibrary.Entry {
             PhotoLibrary.Entry(
-                photo: Photo(id: PhotoLibrary.id(of: relative), width: width, height: 3), path: "/p/" + relative,
+                photo: Photo(id: PhotoIDs.test.id(of: relative), width: width, height: 3), path: "/p/" + relative,
                 relative: relative, size: size, modified: timespec(tv_sec: seconds, tv_nsec: 0), taken: nil)
         }
         let old = PhotoLibrary(entries: [
@@ -116,10 +116,10 @@ import Testing
             entry("e.jpg"), entry("f.jpg"),
         ])
         let change = LibraryChange(from: old, to: new)
-        #expect(change.added.map(\.id) == [PhotoLibrary.id(of: "b2.jpg"), PhotoLibrary.id(of: "f.jpg")])
-        #expect(change.removed == [PhotoLibrary.id(of: "b.jpg")])
-        #expect(change.replaced == [PhotoLibrary.id(of: "c.jpg")])
-        #expect(change.reshaped.map(\.id) == [PhotoLibrary.id(of: "d.jpg")])
+        #expect(change.added.map(\.id) == [PhotoIDs.test.id(of: "b2.jpg"), PhotoIDs.test.id(of: "f.jpg")])
+        #expect(change.removed == [PhotoIDs.test.id(of: "b.jpg")])
+        #expect(change.replaced == [PhotoIDs.test.id(of: "c.jpg")])
+        #expect(change.reshaped.map(\.id) == [PhotoIDs.test.id(of: "d.jpg")])
         #expect(LibraryChange(from: new, to: new).isEmpty)
     }
 

@@ -33,7 +33,7 @@ import Testing
         #expect(CVipsTest_writeJPEG(folder + "/huge.jpg", 7200, 7000, 1) == 0)
         let server = try TestServer { $0.photos = folder }
         #expect(try Self.names(server) == ["a.jpg"])
-        #expect(try server.http.get("/photos/\(PhotoLibrary.id(of: "huge.jpg"))").status == 404)
+        #expect(try server.http.get("/photos/\(server.photoID("huge.jpg"))").status == 404)
     }
 
     /// A JPEG declaring 7,000 × 7,000 (within the pixel limit) that holds a 64 × 48 picture's few
@@ -54,7 +54,7 @@ import Testing
         #expect(CVipsTest_writeJPEG(folder + "/big.jpg", 1600, 1200, 1) == 0)
         let lines = Locked<[String]>([])
         var scanner = try #require(
-            PhotoScanner(folder: folder, order: .name, maxPixels: 1_000_000) { line in
+            PhotoScanner(folder: folder, order: .name, ids: .test, maxPixels: 1_000_000) { line in
                 lines.withLock { $0.append(line) }
             })
         _ = scanner.scanAll(now: .infinity)

@@ -17,9 +17,9 @@ import Testing
 
         init(folder: String, timing: FolderWatcher.Timing = Follower.quick) throws {
             CVipsSetup.start()
-            library = Locked(try PhotoLibrary.scan(folder: folder))
+            library = Locked(try PhotoLibrary.scan(folder: folder, ids: .test))
             live = try LiveFolder(
-                folder: folder, order: .name, library: library, timing: timing,
+                folder: folder, order: .name, ids: .test, library: library, timing: timing,
                 log: OperatorLog(format: .text) { [logged] line in logged.withLock { $0.append(line) } },
                 onChange: { [changes] change, _ in changes.withLock { $0.append(change) } })
         }
@@ -122,7 +122,7 @@ import Testing
         #expect(follower.shows(["a.jpg", "b.jpg", "2024/c.jpg"]))
         try FileManager.default.removeItem(atPath: folder + "/a.jpg")
         #expect(follower.shows(["b.jpg", "2024/c.jpg"]))
-        #expect(follower.changes.withLock { $0.contains { $0.removed == [PhotoLibrary.id(of: "a.jpg")] } })
+        #expect(follower.changes.withLock { $0.contains { $0.removed == [PhotoIDs.test.id(of: "a.jpg")] } })
     }
 
     @Test func aPhotoDeletedOnAShareIsNotServedAfterTheRescan() throws {
@@ -132,7 +132,7 @@ import Testing
             $0.photos = folder
             $0.rescan = 0.5
         }
-        let id = PhotoLibrary.id(of: "a.jpg")
+        let id = server.photoID("a.jpg")
         #expect(try server.http.get("/photos/\(id)").status == 200)
         try FileManager.default.removeItem(atPath: folder + "/a.jpg")
         #expect(try PersistenceTests.eventually(5) { try server.snapshot()["count"] as? Int == 1 })
@@ -147,7 +147,7 @@ import Testing
         let server = try TestServer { $0.photos = folder }
         #expect(try server.snapshot()["count"] as? Int == 2)
         try FileManager.default.removeItem(atPath: folder)
-        let id = PhotoLibrary.id(of: "a.jpg")
+        let id = server.photoID("a.jpg")
         #expect(PersistenceTests.eventually(8) { (try? server.http.get("/photos/\(id)").status) == 503 })
         #expect(try server.snapshot()["count"] as? Int == 2)
         try Self.photos(folder, ["c.jpg"])

@@ -44,7 +44,7 @@ import Testing
         try Data("<html>not a photo</html>".utf8).write(to: URL(fileURLWithPath: folder + "/fake.jpg"))
         let logged = Locked<[String]>([])
         let log: @Sendable (String) -> Void = { line in logged.withLock { $0.append(line) } }
-        var scanner = try #require(PhotoScanner(folder: folder, order: .name, log: log))
+        var scanner = try #require(PhotoScanner(folder: folder, order: .name, ids: .test, log: log))
         _ = scanner.scanAll(now: .infinity)
         #expect(scanner.library.entries.map(\.relative) == ["good.jpg"])
         // Scanned again (a periodic rescan): not read, not logged again.
@@ -55,7 +55,7 @@ import Testing
         // Through the server: never a card, never served.
         let server = try TestServer { $0.photos = folder }
         #expect(try server.snapshot()["count"] as? Int == 1)
-        #expect(try server.http.get("/photos/\(PhotoLibrary.id(of: "cut.png"))?w=256").status == 404)
+        #expect(try server.http.get("/photos/\(server.photoID("cut.png"))?w=256").status == 404)
     }
 
     @Test func junkAndHiddenFoldersAreIgnored() throws {
@@ -83,7 +83,7 @@ import Testing
         #expect(CVipsTest_writePNG16(folder + "/scan.png", 900, 600) == 0)
         let server = try PhotoVariantTests.server(photos: folder)
         for (name, size) in [("print.jpg", (256, 171)), ("scan.png", (256, 171))] {
-            let reply = try server.http.get("/photos/\(PhotoLibrary.id(of: name))?w=256")
+            let reply = try server.http.get("/photos/\(server.photoID(name))?w=256")
             #expect(reply.status == 200, "\(name): \(reply.text.prefix(200))")
             #expect(try PhotoVariantTests.size(of: reply.body) == size, "\(name)")
         }

@@ -91,14 +91,16 @@ import Testing
             try FileManager.default.copyItem(atPath: folder + "/large-0.jpg", toPath: folder + "/large-\(index).jpg")
         }
         let cache = try PhotoFolderLifecycleTests.base()
-        let server = try ServerProcess.start(arguments: ["--photos", folder, "--cache", cache])
+        let state = try PhotoFolderLifecycleTests.base() + "/state.db"
+        let server = try ServerProcess.start(arguments: ["--photos", folder, "--cache", cache, "--state", state])
         defer { server.stop() }
         #expect(server.shows(photos: 8))
+        let ids = try PhotoIDs.kept(in: state)
         let http = HTTPTestClient(port: server.port)
         let before = try server.peakMemoryKiB()
         let statuses = Locked<[Int]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { index in
-            let id = PhotoLibrary.id(of: "large-\(index).jpg")
+            let id = ids.id(of: "large-\(index).jpg")
             let status = (try? http.get("/photos/\(id)?w=1536"))?.status ?? 0
             statuses.withLock { $0.append(status) }
         }

@@ -46,26 +46,63 @@ struct RedisPresenceTests {
 }
 
 /// The token rules hold group-wide: a generated control token is the group's, whichever instance
-/// drew it, so a control URL works through any instance.
+/// drew it, so a control URL works through any instance — and Redis keeps only its SHA-256.
 @Suite(.enabled(if: RedisServer.isInstalled, "needs redis-server"))
 struct RedisTokenTests {
-    @Test func aGeneratedTokenIsTheGroups() throws {
+    static let next = RedisOwnershipTests.next
+
+    @Test func aGeneratedTokenIsTheGroupsAndRedisHoldsOnlyItsDigest() throws {
         let redis = try RedisServer()
+        let folder = try PhotoFolderLifecycleTests.base()
         let arguments = ["--host", "0.0.0.0", "--redis", redis.urlText]
-        let first = try ServerProcess.start(arguments: arguments + ["--instance-id", "a"])
+        // The first keeps the token it drew in its state folder (systemd's StateDirectory=).
+        let first = try ServerProcess.start(
+            arguments: arguments + ["--instance-id", "a"], environment: ["STATE_DIRECTORY": folder])
         let second = try ServerProcess.start(arguments: arguments + ["--instance-id", "b"])
         defer {
             first.end()
             second.end()
         }
-        let token = try #require(try redis.connection().command([Array("GET".utf8), RedisKeys.token]).text)
+        let token = try String(contentsOfFile: folder + "/token", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(token.count == 32)
-        for server in [first, second] {
-            let http = HTTPTestClient(port: server.port)
-            #expect(try http.post("/api/rooms/main/commands", json: RedisOwnershipTests.next).status == 401)
+        let connection = redis.connection()
+        #expect(try connection.command([Array("GET".utf8), RedisKeys.clearToken]).bytes == nil)
+        #expect(
+            try connection.command([Array("GET".utf8), RedisKeys.tokenDigest]).text == GroupToken.hexDigest(token))
+        for key in try connection.command("KEYS", "*").array?.compactMap(\.bytes) ?? [] {
+            guard try connection.command([Array("TYPE".utf8), key]).text == "string" else { continue }
+            let value = try connection.command([Array("GET".utf8), key]).text ?? ""
+            #expect(!value.contains(token), "\(String(decoding: key, as: UTF8.self)) holds the token")
+        }
+        try Self.expectControlled(by: token, at: [first.port, second.port])
+    }
+
+    /// A group an earlier version started kept its token in clear: its digest takes its place, and
+    /// the token the operator has goes on working.
+    @Test func aClearTokenAnEarlierVersionKeptIsCarriedOverAsItsDigest() throws {
+        let redis = try RedisServer()
+        let token = "0123456789abcdef0123456789abcdef"
+        let connection = redis.connection()
+        _ = try connection.command([Array("SET".utf8), RedisKeys.clearToken, Array(token.utf8)])
+        let server = try ServerProcess.start(arguments: ["--host", "0.0.0.0", "--redis", redis.urlText])
+        defer { server.end() }
+        #expect(try connection.command([Array("GET".utf8), RedisKeys.clearToken]).bytes == nil)
+        #expect(
+            try connection.command([Array("GET".utf8), RedisKeys.tokenDigest]).text == GroupToken.hexDigest(token))
+        try Self.expectControlled(by: token, at: [server.port])
+    }
+
+    /// Each server refuses a POST without a token and takes one with `token`.
+    static func expectControlled(by token: String, at ports: [UInt16]) throws {
+        for port in ports {
+            let http = HTTPTestClient(port: port)
+            #expect(try http.post("/api/rooms/main/commands", json: next).status == 401)
+            #expect(
+                try http.post("/api/rooms/main/commands", json: next, headers: ["Authorization": "Bearer x\(token)"])
+                    .status == 403)
             let reply = try http.post(
-                "/api/rooms/main/commands", json: RedisOwnershipTests.next,
-                headers: ["Authorization": "Bearer \(token)"])
+                "/api/rooms/main/commands", json: next, headers: ["Authorization": "Bearer \(token)"])
             #expect(reply.status == 200)
         }
     }

@@ -54,11 +54,11 @@ import Testing
         #expect(snapshot["stacked"] as? Bool == true)
     }
 
-    /// A database of the version before the slideshow was kept opens with the column added, its
-    /// rooms following the server's default; a database that has the column already (brought to
-    /// the same version by another change) is opened as it is.
-    @Test(arguments: [false, true])
-    func aVersion3DatabaseGainsThePausedColumnOnce(columnThere: Bool) throws {
+    /// A database of a version before the slideshow was kept (3, or 4 with the photo ids' secret)
+    /// opens with the column added, its rooms following the server's default; a database that has
+    /// the column already is opened as it is.
+    @Test(arguments: [(3, false), (3, true), (4, false)])
+    func anOlderDatabaseGainsThePausedColumnOnce(userVersion: Int, columnThere: Bool) throws {
         let path = PersistenceTests.temporaryPath()
         try FileManager.default.createDirectory(
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -77,8 +77,9 @@ import Testing
                 CREATE TABLE room_answers (
                     room TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, at INTEGER NOT NULL,
                     PRIMARY KEY (room, key)) WITHOUT ROWID;
+                \(userVersion >= 4 ? "CREATE TABLE secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);" : "")
                 INSERT INTO rooms VALUES ('main', 'deck', 0, 0, NULL\(columnThere ? ", NULL" : ""));
-                PRAGMA user_version = 3;
+                PRAGMA user_version = \(userVersion);
                 PRAGMA application_id = \(SQLiteSchema.applicationID);
                 """)
         }
@@ -121,18 +122,19 @@ import Testing
         let path = PersistenceTests.temporaryPath()
         let folder = (path as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let server = try TestServer()
-        let ids = try #require(
-            (try server.snapshot()["cards"] as? [[String: Any]])?.compactMap { $0["photo"] as? String })
-        let reversed = Array(ids.reversed())
-        let file = StateFile(rooms: ["hall": SavedStack(style: .grid, order: reversed, tilts: reversed.map { _ in 2 })])
+        // Written by an earlier version: with the ids it gave (`PhotoIDs.legacyID`).
+        let demo = TestServer.repositoryRoot.appendingPathComponent("Resources/demo-photos").path
+        let reversed = try FileManager.default.contentsOfDirectory(atPath: demo).filter(PhotoLibrary.isImageName)
+            .sorted().reversed().map { $0 }
+        let order = reversed.map(PhotoIDs.legacyID)
+        let file = StateFile(rooms: ["hall": SavedStack(style: .grid, order: order, tilts: order.map { _ in 2 })])
         try JSONEncoder().encode(file).write(to: URL(fileURLWithPath: path))
         for _ in 0..<2 {
             let restarted = try TestServer { $0.state = path }
             let snapshot = try restarted.snapshot(room: "hall")
             #expect(snapshot["style"] as? String == "grid")
             let front = (snapshot["cards"] as? [[String: Any]])?.first { $0["position"] as? Int == 0 }
-            #expect(front?["photo"] as? String == reversed.first)
+            #expect(front?["photo"] as? String == restarted.photoID(reversed[0]))
         }
         let names = try FileManager.default.contentsOfDirectory(atPath: folder)
         #expect(names.contains("state.db.imported.json"))

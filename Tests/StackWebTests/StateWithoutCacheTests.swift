@@ -135,9 +135,10 @@ import Testing
         }
         // Neither the front photo nor the last: one in the middle.
         let deleted = before.order[4]
+        let ids = try PhotoIDs.kept(in: setup.state)
         let file = try #require(
             try FileManager.default.subpathsOfDirectory(atPath: setup.photos).first {
-                PhotoLibrary.id(of: $0) == deleted
+                ids.id(of: $0) == deleted
             })
         try FileManager.default.removeItem(atPath: setup.photos + "/" + file)
         let (server, _) = try setup.restart(["--order", "date"])

@@ -114,16 +114,18 @@ import Testing
             try FileManager.default.copyItem(atPath: folder + "/photo-0.jpg", toPath: folder + "/photo-\(index).jpg")
         }
         let cache = try PhotoFolderLifecycleTests.base()
-        let server = try ServerProcess.start(arguments: ["--photos", folder, "--cache", cache])
+        let state = try PhotoFolderLifecycleTests.base() + "/state.db"
+        let server = try ServerProcess.start(arguments: ["--photos", folder, "--cache", cache, "--state", state])
         defer { server.stop() }
         #expect(server.shows(photos: 10))
+        let ids = try PhotoIDs.kept(in: state)
         let http = HTTPTestClient(port: server.port)
         let pid = server.process.processIdentifier
         let threadsBefore = Self.threads(of: pid)
 
         var list: [(path: String, accept: String)] = []
         for index in 0..<10 {
-            let id = PhotoLibrary.id(of: "photo-\(index).jpg")
+            let id = ids.id(of: "photo-\(index).jpg")
             for width in Self.sides {
                 for height in Self.sides {
                     for accept in ["image/avif,image/webp,*/*", "image/jpeg,*/*"] {

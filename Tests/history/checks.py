@@ -234,6 +234,20 @@ def check_acknowledged_effects(history):
                        f"changes were taken back ({'its state is that of event ' + str(since) if since else 'a state no event had'}"
                        f"; {len(lost)} acks since, latest first)",
             "before": short(previous), "snapshot": short(event), "acks_taken_back": lost[:6]})
+    # The same, from the snapshot's own word, for changes no reader saw next to it.
+    taken = {(a["key"], a["seq"]) for v in violations for a in v.get("acks_taken_back", [])}
+    for snapshot, kept in fresh_starts(history):
+        lost = [a for a in history.acks if a["seq"] is not None and kept < a["seq"] < snapshot["id"]
+                and (a["command"]["key"], a["seq"]) not in taken]
+        if lost:
+            taken.update((a["command"]["key"], a["seq"]) for a in lost)
+            violations.append({
+                "rule": "1c taken back by a snapshot",
+                "message": f"snapshot {snapshot['id']} keeps the history through {kept}, but acknowledged "
+                           f"changes were numbered in between ({len(lost)} acks, latest first)",
+                "snapshot": short(snapshot),
+                "acks_taken_back": [short_command(a["command"]) | {"seq": a["seq"]}
+                                    for a in sorted(lost, key=lambda a: -a["seq"])][:6]})
     final = history.data.get("final", {})
     owner = final.get("owner")
     owner_get = (final.get("gets", {}).get(owner) or {}).get("state") if owner else None
@@ -434,8 +448,24 @@ def taken_back(history):
             continue
         since = restored_from(history, previous, event)
         ids.update(i for i in history.observed_ids if (since is None or i > since) and i <= previous["id"])
+    for snapshot, kept in fresh_starts(history):
+        ids.update(i for i in history.observed_ids if kept < i < snapshot["id"])
     history._taken_back = ids
     return ids
+
+
+def fresh_starts(history):
+    """Each snapshot that starts the room's history afresh with its `keptThrough`, once per id. Every
+    id numbered between the two was not kept, whichever readers saw it: an owner killed with changes
+    shown only to its own viewers has no reader that sees both them and the next owner's snapshot."""
+    seen = {}
+    for event in history.events:
+        if event["type"] != "snapshot" or event["id"] is None or not isinstance(event["data"], dict):
+            continue
+        kept = event["data"].get("keptThrough")
+        if isinstance(kept, int) and event["id"] not in seen:
+            seen[event["id"]] = (event, kept)
+    return [seen[i] for i in sorted(seen)]
 
 
 def attribute_changes(history):

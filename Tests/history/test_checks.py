@@ -153,3 +153,21 @@ def test_changes_shown_then_undone_by_a_snapshot_that_says_so():
     data["commands"].append(command("v", {"command": "style", "style": "grid"}, [attempt(200, 4.25, 4.3, seq=5)], 4.25))
     found = violations(data)
     assert found.get("1 acknowledged effects kept") == 1, found
+
+
+def test_changes_an_owner_showed_only_its_own_viewers_before_it_died():
+    """The owner (web-1) showed a change answered 503 to its own viewer only, and was killed; the
+    next owner's snapshot, seen elsewhere, keeps the history through the id before it. No reader saw
+    the two side by side: the snapshot's word alone says the change was not applied — and an ack
+    among such changes is taken back, a violation."""
+    data = good_history()
+    data["commands"].append(command("w", {"command": "style", "style": "deck"}, [attempt(503, 4.0, 4.6)], 4.0))
+    data["events"].append(event("web-1", 1, 4, "change", style="deck", current=1, time=4.2))
+    for reader, connection in (("web-2", 2), ("web-3", 1)):
+        data["events"].append(event(reader, connection, 20, "snapshot", style="grid", current=1, time=5.0,
+                                    keptThrough=3))
+    data["final"] = final(20, current=1)
+    assert violations(data) == {}, violations(data)
+    data["commands"].append(command("x", {"command": "style", "style": "deck"}, [attempt(200, 4.1, 4.3, seq=4)], 4.1))
+    found = run_checks(data)["1 acknowledged effects kept"][0]
+    assert [v["rule"] for v in found] == ["1c taken back by a snapshot"], found

@@ -19,8 +19,12 @@ public final class Application {
     let configuration: Configuration
     /// The lines for the operator (`--log-format`), the control token kept out of them.
     public let log: OperatorLog
-    /// The token every POST must carry, or `nil` when anyone may control.
+    /// The token every POST must carry, or `nil` when anyone may control — or when this instance
+    /// knows only its digest (`groupToken`).
     let controlToken: String?
+    /// In a `--redis` group without `--token`: the group's generated token, whose digest every
+    /// instance checks POSTs against.
+    let groupToken: GroupToken?
     /// The file a generated token was written to (`ControlTokenNotice`), if any.
     let tokenFile: String?
     let rooms: RoomRegistry
@@ -37,6 +41,8 @@ public final class Application {
     private let sleep: SleepClock?
     /// In a group, the leases, publisher and follower of the rooms.
     private let group: RedisGroup?
+    /// What each photo is named, keyed with the secret kept with the state.
+    let photoIDs: PhotoIDs
 
     public convenience init(configuration: Configuration) throws {
         let log = OperatorLog.standardError(format: configuration.logFormat, redacting: configuration.token)
@@ -84,11 +90,9 @@ public final class Application {
         self.configuration = configuration
         let instanceID = configuration.redis.map { _ in configuration.instanceID ?? Application.randomInstanceID() }
         self.instanceID = instanceID
-        let token = configuration.controlToken {
-            // A group has one generated token: the first instance to start draws it, the others take it.
-            let drawn = AccessPolicy.generateToken()
-            return configuration.redis.flatMap { try? RedisKeys.sharedToken(drawn, at: $0) } ?? drawn
-        }
+        let groupToken = Application.groupToken(configuration)
+        self.groupToken = groupToken
+        let token = groupToken.map(\.token) ?? configuration.controlToken { AccessPolicy.generateToken() }
         controlToken = token
         let log = (log ?? OperatorLog.standardError(format: configuration.logFormat)).redacting(token)
         self.log = log
@@ -102,16 +106,21 @@ public final class Application {
         // server listens with them at once; the watcher's thread reads the rest, which reach the
         // rooms as ordinary library changes. An empty folder starts empty (a frame waiting for photos).
         let index = PhotoIndex(path: cacheFolder + "/" + PhotoIndex.fileName, log: log.messages(as: "warning"))
+        let photoIDs = PhotoIDs(
+            secret: Array(try store.secret(named: PhotoIDs.secretName, drawn: PhotoIDs.drawSecret()).utf8))
+        self.photoIDs = photoIDs
         guard opendir(folder).map({ closedir($0) }) != nil,
             var scanner = PhotoScanner(
-                folder: folder, order: configuration.order, index: index, maxPixels: configuration.maxPixels,
-                log: log.messages(as: "photo.skipped"))
+                folder: folder, order: configuration.order, ids: photoIDs, index: index,
+                maxPixels: configuration.maxPixels, log: log.messages(as: "photo.skipped"))
         else {
             throw Failure.unreadableFolder(folder, reason: String(cString: strerror(errno)))
         }
         scanner.inspectionBudget = 0
         _ = scanner.scanAll(now: .infinity)
         self.index = index
+        // Stacks saved by a version before keyed ids name photos by their old ids.
+        let renamed = scanner.legacyIDs()
 
         let library = Locked(scanner.library)
         let reading = Locked(scanner.hasBacklog)
@@ -131,29 +140,35 @@ public final class Application {
         let settings = RoomSettings(
             idleUnload: configuration.idleUnloadSeconds * 1000,
             slideshowInterval: configuration.interval.map { $0 * 1000 },
-            maxCards: configuration.maxCards)
+            maxCards: configuration.maxCards, captionFolders: configuration.captionFolders)
         let photoAnswers = PhotoAnswers(
             variants: PhotoVariants(cacheFolder: cacheFolder, cacheLimit: configuration.cacheSize),
             folderPresent: status.folderPresent, log: log)
         let groupStore = store as? RedisRoomStore
+        let stacked = StackedPhotos()
+        // Each second in a group, for every room: only its removals are renamed, not its order.
+        let keptOut = { @Sendable (room: String, saved: SavedStack) in
+            stacked.roomSaved(room, removed: saved.removed.map { renamed[$0] ?? $0 })
+        }
+        for (room, saved) in store.savedRooms { keptOut(room, saved) }
         var group: RedisGroup?
         if let redis = configuration.redis, let instanceID {
             group = RedisGroup(
                 url: redis, instanceID: instanceID, defaultStyle: style, log: log.messages(as: "group.warning"),
-                events: log)
+                events: log, stateRead: keptOut)
         }
         self.group = group
         rooms = RoomRegistry(
             maxRooms: configuration.maxRooms, store: store, settings: settings, scheduler: scheduler, library: library,
             asleep: { sleep?.asleep ?? false }, listedRooms: configuration.rooms, log: log, group: group,
-            upcoming: { photos in photoAnswers.prefetch(photos, library: library) }
+            upcoming: { photos in photoAnswers.prefetch(photos, library: library) }, stacked: stacked
         ) { name, saved in
             // New tilts come from the room's name, so a room without saved state looks the same each start.
             let seed = FNV1a.hash(name.utf8)
             // The folder as it is now: a room restored after an unload sees photos added meanwhile.
             let photos = library.withLock { $0.photos }
             if let saved {
-                var stack = Stack(photos: photos, stage: stage, saved: saved, seed: seed)
+                var stack = Stack(photos: photos, stage: stage, saved: saved.renamingPhotos(renamed), seed: seed)
                 stack.frameTransition = transition
                 // The folder read whole: a saved photo it lacks is gone. Until then (a cache folder
                 // found empty), its place waits for it.
@@ -180,11 +195,13 @@ public final class Application {
             staticFiles: try StaticFiles.load(folder: resources + "/web"), rooms: rooms, photos: library,
             photoAnswers: photoAnswers,
             maxBodyBytes: limits.maxBodyBytes,
-            access: AccessPolicy(token: controlToken, commands: CommandRateLimiter(limits)),
+            access: AccessPolicy(
+                tokenDigest: groupToken?.digest ?? controlToken.map { Digest.sha256(Array($0.utf8)) },
+                commands: CommandRateLimiter(limits)),
             filter: .standard(
                 extraHosts: configuration.allowedHosts, hostname: NetworkAddresses.hostname(),
                 scheme: tls == nil ? "http" : "https"),
-            photosReading: reading, status: status)
+            photosReading: reading, status: status, stackedPhotos: stacked)
         server = try HTTPServer(
             host: configuration.host, port: configuration.port, limits: limits, tls: tls,
             security: SecurityHeaders(allowsEmbedding: configuration.allowEmbedding), responder: router)
@@ -198,7 +215,7 @@ public final class Application {
         heartbeat.resume()
 
         watcher = Application.watch(
-            folder: folder, order: configuration.order, rescan: configuration.rescan, library: library,
+            folder: folder, order: configuration.order, ids: photoIDs, rescan: configuration.rescan, library: library,
             scanner: scanner, index: index, reading: reading, status: status, maxPixels: configuration.maxPixels,
             rooms: rooms,
             log: log)
@@ -208,6 +225,19 @@ public final class Application {
         group?.start(rooms: rooms, store: groupStore) { input, deadline, answer in
             router.answer(forwarded: input, keepBy: deadline, answer)
         }
+    }
+
+    /// A group has one generated token: the first instance to start draws it, the others take its
+    /// digest. `nil` alone, with a given token or none, or with Redis unreachable (then this
+    /// instance draws a token of its own, as alone).
+    private static func groupToken(_ configuration: Configuration) -> GroupToken? {
+        guard let redis = configuration.redis, configuration.token == nil, !configuration.noToken,
+            !configuration.isLoopback
+        else { return nil }
+        let file = ControlTokenNotice.file(environment: ProcessInfo.processInfo.environment, state: configuration.state)
+        let remembered = file.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }?
+            .split(separator: "\n").first.map(String.init)
+        return try? GroupToken.resolve(drawn: AccessPolicy.generateToken(), remembered: remembered, at: redis)
     }
 
     /// Eight random hex digits: enough to tell a group's instances apart in logs and in Redis.
@@ -258,9 +288,10 @@ public final class Application {
         if let redis = configuration.redis, let instanceID {
             lines.append("  group:   instance \(instanceID) of the group at \(redis)")
         }
-        if let controlToken {
+        if controlToken != nil || groupToken != nil {
             let base = "\(scheme)://\(hosts.first ?? shownHost):\(server.port)/"
-            let source: ControlTokenNotice.Source = configuration.token != nil ? .given : .generated(file: tokenFile)
+            let source: ControlTokenNotice.Source =
+                configuration.token != nil ? .given : controlToken == nil ? .group : .generated(file: tokenFile)
             lines += ControlTokenNotice.lines(base: base, token: controlToken, source: source, toTerminal: toTerminal)
             lines.append("  (the control URL lets its holder drive every room; share the view URL with viewers)")
         }
@@ -289,7 +320,7 @@ public final class Application {
         if let redis = configuration.redis, let instanceID {
             records.append(["kind": "group", "instance": instanceID, "redis": redis.description])
         }
-        if controlToken != nil {
+        if controlToken != nil || groupToken != nil {
             records.append(["kind": "control", "url": "\(scheme)://\(hosts[0]):\(server.port)/?token=<token>"])
         }
         return records

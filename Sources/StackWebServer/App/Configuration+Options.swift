@@ -149,6 +149,12 @@ extension Configuration {
                 let other sites' pages show this one in a frame (every answer says `frame-ancestors 'none'` \
                 otherwise)
                 """, sets: \.allowEmbedding),
+        .flag(
+            "--caption-folders",
+            help: """
+                captions (`?caption=name`) name a photo by its path below `DIR`, folders and all; without it, \
+                by its file name alone, so that folder names are not shown to every viewer
+                """, sets: \.captionFolders),
         CommandLineOption(
             "--max-pixels", "N",
             help: """

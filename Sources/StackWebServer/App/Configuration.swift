@@ -29,6 +29,8 @@ public struct Configuration: Equatable, Sendable {
     var allowedHosts: [String] = []
     /// `--allow-embedding`: other sites may frame the page.
     var allowEmbedding = false
+    /// `--caption-folders`: captions show the photo's folders, not only its file name.
+    var captionFolders = false
     /// Seconds between automatic advances; `nil` means no slideshow.
     var interval: Double?
     /// How the `frame` style changes photos.

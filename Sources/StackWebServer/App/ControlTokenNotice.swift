@@ -35,15 +35,19 @@ enum ControlTokenNotice {
     enum Source: Equatable {
         case given
         case generated(file: String?)
+        /// A `--redis` group's token that another instance drew: this one knows only its digest.
+        case group
     }
 
     /// The control line(s) start-up prints for `base` (the URL without a query).
-    static func lines(base: String, token: String, source: Source, toTerminal: Bool) -> [String] {
-        guard !toTerminal else { return ["  control: \(base)?token=\(token)"] }
+    static func lines(base: String, token: String?, source: Source, toTerminal: Bool) -> [String] {
+        if toTerminal, let token { return ["  control: \(base)?token=\(token)"] }
         let where_: String
         switch source {
         case .given: where_ = "the token given with --token or STACKWEB_TOKEN"
         case .generated(let file?): where_ = "the token is in \(file), readable by this user only"
+        case .group:
+            where_ = "the group's generated token, printed by the instance that drew it, the first to start"
         case .generated(nil):
             where_ =
                 "the generated token is shown on a terminal only; set --token (or STACKWEB_TOKEN), or --state to keep it in a file"

@@ -3,13 +3,19 @@
 /// Viewing (every GET) stays open either way. The token travels only in the `Authorization`
 /// header of POSTs: it is never written into the page or an event stream.
 struct AccessPolicy: Sendable {
-    /// `nil` when anyone may control (bound to loopback, or `--no-token`).
-    let token: String?
+    /// The SHA-256 of the control token; `nil` when anyone may control (bound to loopback, or
+    /// `--no-token`). A digest, not the token: an instance of a group may know only the digest of
+    /// the token another instance drew (`GroupToken`).
+    let tokenDigest: [UInt8]?
     /// How many commands each holder may send; `nil`: no limit (the fuzzers' routers).
     var commands: CommandRateLimiter?
 
     init(token: String?, commands: CommandRateLimiter? = nil) {
-        self.token = token
+        self.init(tokenDigest: token.map { Digest.sha256(Array($0.utf8)) }, commands: commands)
+    }
+
+    init(tokenDigest: [UInt8]?, commands: CommandRateLimiter? = nil) {
+        self.tokenDigest = tokenDigest
         self.commands = commands
     }
 
@@ -25,14 +31,14 @@ struct AccessPolicy: Sendable {
     }
 
     private func tokenRefusal(for request: Request) -> Response? {
-        guard let token else { return nil }
+        guard let tokenDigest else { return nil }
         guard let authorization = request.header(.authorization) else {
             var response = Response.error(401, "controlling this server needs Authorization: Bearer <token>")
             response.headers.append(("WWW-Authenticate", "Bearer"))
             return response
         }
         guard let credentials = Self.bearerCredentials(authorization),
-            Self.constantTimeEqual(Array(credentials), Array(token.utf8))
+            Self.constantTimeEqual(Digest.sha256(Array(credentials)), tokenDigest)
         else {
             return .error(403, "wrong control token")
         }

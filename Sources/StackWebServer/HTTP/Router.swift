@@ -18,6 +18,8 @@ struct Router: RequestResponder {
     var photosReading = Locked(false)
     /// The state, cache and photo folder as `/healthz` and `/metrics` report them.
     var status = ServerStatus()
+    /// Which photos some room's stack holds: the others are not served.
+    var stackedPhotos = StackedPhotos()
 
     func refusal(forHead request: Request) -> Response? {
         guard let refusal = headRefusal(request) else { return nil }
@@ -346,7 +348,10 @@ struct Router: RequestResponder {
     /// snapped up to the ladder (never enlarged). Only the request is read here; the files are
     /// opened off this thread.
     private func photo(id: String, request: Request) -> Response {
-        guard let entry = photos.withLock({ $0.entry(id: id) }) else { return .error(404, "no photo \(id.prefix(40))") }
+        // Removed from every room: answered as an id that names nothing, so ids cannot be probed.
+        guard let entry = photos.withLock({ $0.entry(id: id) }), stackedPhotos.holds(id) else {
+            return .error(404, "no photo \(id.prefix(40))")
+        }
         // WebP for browsers that say they take it (every current one): about a third smaller.
         let webP = request.header(.accept)?.contains("image/webp") == true
         var ask = PhotoAnswers.Ask(entry: entry, box: nil, acceptsWebP: webP, ifNoneMatch: request.header(.ifNoneMatch))

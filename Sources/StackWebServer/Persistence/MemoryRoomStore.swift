@@ -17,5 +17,7 @@ final class MemoryRoomStore: RoomStore {
 
     func flush() {}
 
+    var savedRooms: [String: SavedStack] { rooms.withLock { $0 } }
+
     var failure: StoreFailure? { nil }
 }

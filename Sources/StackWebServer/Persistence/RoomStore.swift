@@ -34,6 +34,13 @@ protocol RoomStore: Sendable {
 
     /// Why the store cannot keep changes now (a full disk), until it can again; `nil` while healthy.
     var failure: StoreFailure? { get }
+
+    /// The secret kept under `name` with the rooms' state, or `drawn` when none is kept yet (then
+    /// kept from now on). At start only: it may wait for the disk or the network.
+    func secret(named name: String, drawn: String) throws -> String
+
+    /// Every room's lasting state as the store had it at start and saved since, by room.
+    var savedRooms: [String: SavedStack] { get }
 }
 
 extension RoomStore {
@@ -45,6 +52,11 @@ extension RoomStore {
     }
 
     func answers(room: String) -> [StoredAnswer] { [] }
+
+    var savedRooms: [String: SavedStack] { [:] }
+
+    /// A store that keeps nothing past the process keeps no secret either: `drawn`, for this run.
+    func secret(named name: String, drawn: String) throws -> String { drawn }
 }
 
 /// The answer a room gave to a lasting change sent with an `Idempotency-Key`.

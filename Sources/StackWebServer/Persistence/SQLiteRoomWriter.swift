@@ -110,6 +110,19 @@ final class SQLiteRoomWriter: @unchecked Sendable {
     }
 
     /// The answers kept since `since` (server time, ms), by room.
+    /// The secret kept under `name` (hex), `drawn` first if there is none: drawn once, the same
+    /// at every start after, and carried by a backup with the rooms it keeps meaning to.
+    func secret(named name: String, drawn: String) throws(SQLiteError) -> String {
+        // Here too, not only in the schema: a database brought to this version without the table.
+        try database.execute("CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        try database.prepare("INSERT OR IGNORE INTO secrets (name, value) VALUES (?1, ?2)").run([
+            .text(name), .text(drawn),
+        ])
+        let kept = try database.prepare("SELECT value FROM secrets WHERE name = ?1").bind([.text(name)])
+        guard try kept.step() else { return drawn }
+        return kept.text(0)
+    }
+
     func answers(since: Double) -> [String: [StoredAnswer]] {
         var found: [String: [StoredAnswer]] = [:]
         guard let statement = try? database.prepare("SELECT room, key, seq, at FROM room_answers WHERE at >= ?1"),

@@ -10,10 +10,11 @@ enum SQLiteSchema {
     /// "SWEB", in the database header at offset 68.
     static let applicationID = 0x5357_4542
     /// 2: `rooms.first_slot`, the card `current` counts from. 3: `room_answers`, the answers to
-    /// requests with an `Idempotency-Key`, kept with the changes they answer. 4: `rooms.paused`, the
-    /// slideshow as a person left it (NULL: nobody chose; the server's default).
-    static let version = 4
-    static let tables: Set<String> = ["rooms", "room_cards", "room_removed", "room_answers"]
+    /// requests with an `Idempotency-Key`, kept with the changes they answer.
+    /// 4: `secrets`, what the photo ids are keyed with (`PhotoIDs`). 5: `rooms.paused`, the slideshow
+    /// as a person left it (NULL: nobody chose; the server's default).
+    static let version = 5
+    static let tables: Set<String> = ["rooms", "room_cards", "room_removed", "room_answers", "secrets"]
 
     /// Checks that the database at `path` (opened as `database`) is ours or empty, then makes or
     /// updates its tables and stamps it. Throws `StateRefusal` for one that is not ours, and
@@ -52,12 +53,13 @@ enum SQLiteSchema {
                 CREATE TABLE IF NOT EXISTS room_answers (
                     room TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, at INTEGER NOT NULL,
                     PRIMARY KEY (room, key)) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
                 PRAGMA user_version = \(version);
                 PRAGMA application_id = \(applicationID);
                 """)
             // Version 1 had no first card: its rooms count `current` as they did (NULL).
             try addColumnIfMissing("first_slot", to: "rooms", in: database)
-            // Before version 4 nobody's choice was kept: those rooms follow the server's default (NULL).
+            // Before version 5 nobody's choice was kept: those rooms follow the server's default (NULL).
             try addColumnIfMissing("paused", to: "rooms", in: database)
         }
     }

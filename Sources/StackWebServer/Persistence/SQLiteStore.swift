@@ -74,6 +74,12 @@ final class SQLiteStore: RoomStore {
         shared.withLock { $0.latest[room] }
     }
 
+    var savedRooms: [String: SavedStack] { shared.withLock { $0.latest } }
+
+    func secret(named name: String, drawn: String) throws -> String {
+        try queue.sync { () throws(SQLiteError) in try writer.secret(named: name, drawn: drawn) }
+    }
+
     var savesRequested: Int { shared.withLock { $0.saves } }
 
     /// Card rows the writer has inserted or updated since the store opened.

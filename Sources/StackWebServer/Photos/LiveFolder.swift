@@ -34,6 +34,8 @@ final class LiveFolder: Sendable {
     private let emptyReported = Locked(false)
     /// Photos with more pixels are skipped (`--max-pixels`).
     private let maxPixels: Int
+    /// What each photo is named: the ids `library` holds.
+    private let ids: PhotoIDs
     /// Seconds of reading new files per turn of the watcher's loop: between turns it notices `stop`.
     static let inspectionBudget = 0.5
 
@@ -44,7 +46,8 @@ final class LiveFolder: Sendable {
     /// `index`: where verdicts are kept across restarts. `status`: told whether the folder is there
     /// and how many photos wait to be read.
     init(
-        folder: String, order: PhotoLibrary.Order, library: Locked<PhotoLibrary>, scanner started: PhotoScanner? = nil,
+        folder: String, order: PhotoLibrary.Order, ids: PhotoIDs, library: Locked<PhotoLibrary>,
+        scanner started: PhotoScanner? = nil,
         index: PhotoIndex? = nil, reading: Locked<Bool> = Locked(false), status: ServerStatus = ServerStatus(),
         timing: FolderWatcher.Timing,
         maxPixels: Int = PhotoInspector.defaultMaxPixels, log: OperatorLog,
@@ -58,6 +61,7 @@ final class LiveFolder: Sendable {
         available = status.folderPresent
         remaining = status.remaining
         self.maxPixels = maxPixels
+        self.ids = ids
         self.log = log
         self.onChange = onChange
         // The first scan on the watcher's thread reuses every verdict of the start-up scan.
@@ -65,7 +69,8 @@ final class LiveFolder: Sendable {
         var scanner =
             started
             ?? PhotoScanner(
-                folder: folder, order: order, reusing: current, shown: true, index: index, maxPixels: maxPixels,
+                folder: folder, order: order, ids: ids, reusing: current, shown: true, index: index,
+                maxPixels: maxPixels,
                 log: log.messages(as: "photo.skipped"))
         scanner?.inspectionBudget = Self.inspectionBudget
         self.scanner = Locked(scanner)
@@ -125,7 +130,7 @@ final class LiveFolder: Sendable {
     /// A scanner for the folder that shows `shown` now, its verdicts reused.
     private func makeScanner(reusing shown: PhotoLibrary?) -> PhotoScanner? {
         var made = PhotoScanner(
-            folder: folder, order: order, reusing: shown, shown: true, index: index, maxPixels: maxPixels,
+            folder: folder, order: order, ids: ids, reusing: shown, shown: true, index: index, maxPixels: maxPixels,
             log: log.messages(as: "photo.skipped"))
         made?.inspectionBudget = Self.inspectionBudget
         return made

@@ -109,10 +109,11 @@ struct PhotoLibrary: Sendable {
 
     /// Scans `folder` recursively, in `order`, keeping only files that decode whole. A file that
     /// `previous` already read, unchanged since, is not read again.
-    static func scan(folder: String, order: Order = .name, reusing previous: PhotoLibrary? = nil) throws
-        -> PhotoLibrary
+    static func scan(folder: String, order: Order = .name, ids: PhotoIDs, reusing previous: PhotoLibrary? = nil)
+        throws -> PhotoLibrary
     {
-        guard var scanner = PhotoScanner(folder: folder, order: order, reusing: previous, log: { _ in }) else {
+        guard var scanner = PhotoScanner(folder: folder, order: order, ids: ids, reusing: previous, log: { _ in })
+        else {
             throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: folder])
         }
         // At start-up nothing is half-written that was not already: take every file as it is.
@@ -139,9 +140,6 @@ struct PhotoLibrary: Sendable {
         merged += incoming[next...]
         return PhotoLibrary(entries: merged)
     }
-
-    /// Ids come from the path relative to the folder, so saved state still matches after a restart.
-    static func id(of relative: String) -> String { "p" + FNV1a.hex(relative.utf8).prefix(12) }
 
     /// EXIF's "2024:07:14 10:22:33" as "2024-07-14 10:22:33"; nil when absent or not a date.
     static func takenDate(_ exif: [CChar]) -> String? {

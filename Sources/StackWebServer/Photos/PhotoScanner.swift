@@ -26,6 +26,8 @@ struct PhotoScanner {
     var inspectionBudget: Double?
     /// Photos with more pixels are skipped (`--max-pixels`).
     let maxPixels: Int
+    /// What each photo is named.
+    let ids: PhotoIDs
     private(set) var library: PhotoLibrary
     private let log: @Sendable (String) -> Void
 
@@ -59,6 +61,20 @@ struct PhotoScanner {
     /// How many files were refused (do not decode whole, too large), at their current identity.
     var skippedCount: Int { rejected.count }
 
+    /// The id earlier versions gave each image file listed (read yet or not) → its id now: what
+    /// turns a stack saved by them into this version's ids (`SavedStack.renamingPhotos`).
+    /// - Complexity: O(files listed).
+    func legacyIDs() -> [String: String] {
+        var renamed: [String: String] = [:]
+        for (folder, names) in files {
+            for name in names {
+                let relative = prefix(folder) + name
+                renamed[PhotoIDs.legacyID(of: relative)] = accepted[relative]?.photo.id ?? ids.id(of: relative)
+            }
+        }
+        return renamed
+    }
+
     /// Folders holding files that are not complete yet.
     var pendingFolders: Set<String> { Set(pending.keys.map(Self.parent)) }
 
@@ -66,8 +82,8 @@ struct PhotoScanner {
     /// now, so the first scan reports only what differs from it.
     /// `index`: its records are earlier verdicts too (read once here), and new verdicts are written to it.
     init?(
-        folder: String, order: PhotoLibrary.Order, reusing previous: PhotoLibrary? = nil, shown: Bool = false,
-        index: PhotoIndex? = nil, maxPixels: Int = PhotoInspector.defaultMaxPixels,
+        folder: String, order: PhotoLibrary.Order, ids: PhotoIDs, reusing previous: PhotoLibrary? = nil,
+        shown: Bool = false, index: PhotoIndex? = nil, maxPixels: Int = PhotoInspector.defaultMaxPixels,
         log: @escaping @Sendable (String) -> Void
     ) {
         let root = Self.realPath(folder)
@@ -78,6 +94,7 @@ struct PhotoScanner {
         self.root = root
         self.order = order
         self.maxPixels = maxPixels
+        self.ids = ids
         self.log = log
         library = shown ? previous ?? PhotoLibrary(entries: []) : PhotoLibrary(entries: [])
         // A photo over the pixel limit (lowered since) is not reused: it is read again, and refused.
@@ -93,7 +110,7 @@ struct PhotoScanner {
                     continue
                 } else if record.whole {
                     let photo = Photo(
-                        id: PhotoLibrary.id(of: record.relative), width: record.width, height: record.height)
+                        id: ids.id(of: record.relative), width: record.width, height: record.height)
                     known[record.relative] = PhotoLibrary.Entry(
                         photo: photo, path: root + "/" + record.relative, relative: record.relative,
                         identity: record.identity, taken: record.taken)
@@ -251,7 +268,7 @@ struct PhotoScanner {
     ) {
         switch result {
         case .success(let header):
-            let id = accepted[relative]?.photo.id ?? PhotoLibrary.id(of: relative)
+            let id = accepted[relative]?.photo.id ?? ids.id(of: relative)
             let entry = PhotoLibrary.Entry(
                 photo: Photo(id: id, width: header.width, height: header.height), path: root + "/" + relative,
                 relative: relative, identity: identity, taken: header.taken)

@@ -38,8 +38,14 @@ final class GroupPresence: Sendable {
     /// Made once, scheduled once in `start`, cancelled once in `stop`: the timer's own calls are thread-safe.
     nonisolated(unsafe) private let timer: any DispatchSourceTimer
     private let counted = Locked<[String: RoomListing]?>(nil)
+    /// Told each room's lasting state as read: which photos it keeps out, whoever runs it.
+    private let stateRead: @Sendable (String, SavedStack) -> Void
 
-    init(url: RedisURL, instanceID: String, defaultStyle: StyleName) {
+    init(
+        url: RedisURL, instanceID: String, defaultStyle: StyleName,
+        stateRead: @escaping @Sendable (String, SavedStack) -> Void = { _, _ in }
+    ) {
+        self.stateRead = stateRead
         connection = RedisConnection(url: url)
         self.instanceID = instanceID
         self.defaultStyle = defaultStyle
@@ -92,6 +98,7 @@ final class GroupPresence: Sendable {
             guard let fields = reply.array, let total = fields.first?.integer else { continue }
             let saved = fields.dropFirst().first?.bytes.flatMap { SavedStack(json: $0, defaultStyle: defaultStyle) }
             let seq = fields.dropFirst(2).first?.text.flatMap(RedisStreamID.init)?.seq ?? 0
+            if let saved { stateRead(name, saved) }
             if let room = here.first(where: { $0.name == name }) {
                 _ = try? room.handle(.viewersElsewhereCounted(max(0, total - (local[name] ?? 0))))
             }

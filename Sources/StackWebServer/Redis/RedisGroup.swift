@@ -52,7 +52,7 @@ final class RedisGroup: RoomGroup {
 
     init(
         url: RedisURL, instanceID: String, defaultStyle: StyleName, log: @escaping @Sendable (String) -> Void,
-        events: OperatorLog = .silent
+        events: OperatorLog = .silent, stateRead: @escaping @Sendable (String, SavedStack) -> Void = { _, _ in }
     ) {
         self.events = events
         self.url = url
@@ -60,7 +60,8 @@ final class RedisGroup: RoomGroup {
         leases = RoomLeases(
             instanceID: instanceID, connection: RedisConnection(url: url, timeout: 1), defaultStyle: defaultStyle)
         publisher = RoomPublisher(connection: RedisConnection(url: url), log: log)
-        presence = GroupPresence(url: url, instanceID: instanceID, defaultStyle: defaultStyle)
+        presence = GroupPresence(
+            url: url, instanceID: instanceID, defaultStyle: defaultStyle, stateRead: stateRead)
         reads = RedisConnection(url: url)
         takeoverDelay =
             ProcessInfo.processInfo.environment["STACKWEB_TEST_TAKEOVER_DELAY_MS"].flatMap(Double.init).map {

@@ -40,17 +40,29 @@ enum RedisKeys {
     /// Each instance's count of the room's viewers, with the time it lapses (a hash by instance id).
     static func viewers(_ room: String) -> [UInt8] { key(room, "viewers") }
 
-    /// The control token a group generated (its first instance drew it), when no `--token` was given.
-    static let token = Array("stackweb:token".utf8)
+    /// The SHA-256 (hex) of the control token a group generated (its first instance drew it and
+    /// printed it), when no `--token` was given: every instance checks bearer tokens against it,
+    /// and nobody who reads Redis learns the token.
+    static let tokenDigest = Array("stackweb:token-sha256".utf8)
 
-    /// `drawn` as the group's generated token if it has none yet, else the one it has. At start only.
-    static func sharedToken(_ drawn: String, at url: RedisURL) throws(RedisError) -> String {
-        let connection = RedisConnection(url: url)
+    /// Where earlier versions kept a group's generated token in clear: read once to carry it over
+    /// as its digest, then deleted.
+    static let clearToken = Array("stackweb:token".utf8)
+
+    /// A secret of the group's, such as what photo ids are keyed with (`RoomStore.secret`).
+    static func secret(_ name: String) -> [UInt8] { Array("stackweb:secret:\(name)".utf8) }
+
+    /// `value` as `key`'s value if it has none yet (`SET NX`), else the one it has.
+    static func setOnce(_ key: [UInt8], to value: [UInt8], at connection: RedisConnection) throws(RedisError)
+        -> String
+    {
         let replies = try connection.pipeline([
-            [Array("SET".utf8), token, Array(drawn.utf8), Array("NX".utf8)], [Array("GET".utf8), token],
+            [Array("SET".utf8), key, value, Array("NX".utf8)], [Array("GET".utf8), key],
         ])
-        guard let shared = replies.last?.text else { throw .unexpected("no token after SET NX") }
-        return shared
+        guard let kept = replies.last?.text else {
+            throw .unexpected("no value at \(String(decoding: key, as: UTF8.self)) after SET NX")
+        }
+        return kept
     }
 
     private static func key(_ room: String, _ name: String) -> [UInt8] {

@@ -10,9 +10,12 @@ import StackModel
 /// and the ones taken over since.
 final class RedisRoomStore: RoomStore {
     private let states: Locked<[String: SavedStack]>
+    /// Where the group's secrets are kept (read at start only).
+    private let connection: RedisConnection
 
     /// Reads every room's state from Redis (so `load` answers at once, from memory).
     init(connection: RedisConnection, defaultStyle: StyleName) throws(RedisError) {
+        self.connection = connection
         let names = try connection.command([Array("SMEMBERS".utf8), RedisKeys.rooms]).array?.compactMap(\.text) ?? []
         let replies = try connection.pipeline(names.map { [Array("GET".utf8), RedisKeys.state($0)] })
         var states: [String: SavedStack] = [:]
@@ -26,6 +29,14 @@ final class RedisRoomStore: RoomStore {
 
     func load(room: String) -> SavedStack? {
         states.withLock { $0[room] }
+    }
+
+    var savedRooms: [String: SavedStack] { states.withLock { $0 } }
+
+    /// The group's secret: the first instance to start keeps what it drew (`SET NX`), every other
+    /// takes that one, so that all compute the same photo ids.
+    func secret(named name: String, drawn: String) throws -> String {
+        try RedisKeys.setOnce(RedisKeys.secret(name), to: Array(drawn.utf8), at: connection)
     }
 
     /// This instance took the room over; `saved` is its state as Redis held it then.

@@ -22,6 +22,8 @@ final class Room: Sendable {
     private let upcoming: @Sendable ([String]) -> Void
     /// In a group, which instance runs the room; `nil` alone (this one runs it).
     private let group: (any RoomGroup)?
+    /// Told the photos each save keeps out of the stack, for `GET /photos/{id}`.
+    private let stacked: StackedPhotos?
 
     private struct Core {
         var state: RoomState
@@ -60,11 +62,13 @@ final class Room: Sendable {
         var saved: SavedStack?
     }
 
-    /// A lasting change someone waits to hear is kept.
+    /// A lasting change someone waits to hear is kept; or a lasting command that changed nothing,
+    /// whose answer waits until the state it found is kept (`unchanged`).
     struct Waiting {
         var seq: Int
         var key: String?
         var durability: Durability
+        var unchanged = false
     }
 
     /// What an accepted event did: the room's `seq` after it, and, when it changed lasting state,
@@ -78,9 +82,11 @@ final class Room: Sendable {
         name: String, settings: RoomSettings, library: PhotoLibrary, asleep: Bool, scheduler: any RoomScheduler,
         store: any RoomStore, transient: Bool = false, group: (any RoomGroup)? = nil,
         restore: @escaping @Sendable (SavedStack?) -> Stack, unwatched: @escaping @Sendable (Room) -> Void = { _ in },
-        upcoming: @escaping @Sendable ([String]) -> Void = { _ in }, log: OperatorLog = .silent
+        upcoming: @escaping @Sendable ([String]) -> Void = { _ in }, stacked: StackedPhotos? = nil,
+        log: OperatorLog = .silent
     ) {
         self.log = log
+        self.stacked = stacked
         self.name = name
         self.group = group
         self.scheduler = scheduler
@@ -299,7 +305,7 @@ final class Room: Sendable {
             case .refused(let refusal): throw refusal
             case .applied(let seq):
                 // Still on its way to the store: the retry waits for the same outcome.
-                let waiting = core.waiting.first { $0.seq == seq }?.durability
+                let waiting = core.waiting.first { $0.key == key }?.durability
                 return Applied(seq: seq, durability: waiting)
             }
         }
@@ -329,7 +335,27 @@ final class Room: Sendable {
             Metrics.standard.roomsUnloaded.add()
             log.record("room.unloaded", "room \(name) unloaded", ["room": .string(name)])
         }
-        return Applied(seq: core.state.seq, durability: perform(effects, in: &core))
+        var durability = perform(effects, in: &core)
+        if durability == nil, case .commandReceived(let command) = event, command.changesLastingState {
+            durability = awaitKept(in: &core)
+        }
+        return Applied(seq: core.state.seq, durability: durability)
+    }
+
+    /// A lasting command that changed nothing (the room already showed what it asked for) is
+    /// answered with the room's `seq`, whose state may not be kept yet: a change still waiting for
+    /// the store, or shown here and not yet taken by the group. Its answer waits for that state to be
+    /// kept (and says "not applied" if it is undone), as the change's own answer does; `nil` when it
+    /// is kept already.
+    private func awaitKept(in core: inout Core) -> Durability? {
+        guard !core.transient else { return nil }
+        // Alone, only lasting changes go to the store; in a group, every event is published in order
+        // and the history holds the state once it holds its event.
+        let seq = group == nil ? core.waiting.last?.seq : (core.kept.seq < core.state.seq ? core.state.seq : nil)
+        guard let seq = seq ?? core.waiting.last?.seq else { return nil }
+        let durability = Durability()
+        core.waiting.append(Waiting(seq: seq, key: core.key, durability: durability, unchanged: true))
+        return durability
     }
 
     /// An event at an instance of a group that does not run the room: its viewers here are served
@@ -396,6 +422,7 @@ final class Room: Sendable {
             }
         }
         if let (saved, urgency) = lasting, !core.transient {
+            stacked?.roomSaved(name, removed: saved.removed)
             durability = keep(saved, urgency: urgency, entries: entries, in: &core)
         } else if group != nil, !core.transient {
             publish(entries, keep: nil, durability: nil, in: &core)
@@ -526,7 +553,7 @@ final class Room: Sendable {
                 if report.kind == .change || report.kind == .rebase, report.seq > core.kept.seq {
                     core.kept.seq = report.seq
                 }
-                guard let saved = report.saved else { return }
+                guard let saved = report.saved else { return completeWaiting(upTo: nil, in: &core) }
                 if report.seq >= core.kept.seq { core.kept = Kept(seq: report.seq, saved: saved) }
                 if report.kind == .rebase { core.forgotten.subtract(report.forgotten) }
                 completeWaiting(upTo: report.seq, in: &core)
@@ -550,16 +577,22 @@ final class Room: Sendable {
         }
     }
 
-    private func completeWaiting(upTo seq: Int, in core: inout Core) {
-        while let first = core.waiting.first, first.seq <= seq {
+    /// Completes, in order, the changes kept through `seq` (`nil`: no lasting state was just kept)
+    /// and the unchanged answers whose state is kept now.
+    private func completeWaiting(upTo seq: Int?, in core: inout Core) {
+        while let first = core.waiting.first,
+            first.unchanged ? first.seq <= core.kept.seq : seq.map { first.seq <= $0 } ?? false
+        {
             core.waiting.removeFirst()
             first.durability.complete(.success(()))
         }
     }
 
-    private func failWaiting(in core: inout Core, with failure: StoreFailure) {
-        let waiting = core.waiting
-        core.waiting = []
+    /// Tells the acknowledgements waiting (those of events after `seq`, when given) that `failure`
+    /// befell them.
+    private func failWaiting(in core: inout Core, with failure: StoreFailure, after seq: Int = .min) {
+        let waiting = core.waiting.filter { $0.seq > seq }
+        core.waiting.removeAll { $0.seq > seq }
         for entry in waiting {
             // A change whose outcome is unknown may be kept with its answer: that answer stays.
             if let key = entry.key, !failure.outcomeUnknown { core.forgotten.insert(key) }
@@ -570,7 +603,15 @@ final class Room: Sendable {
     /// Undoes what was not kept: every acknowledgement waiting is told `failure` (when given), and the
     /// room goes back to its state as last kept, published as a rebase to every viewer.
     private func rollBack(in core: inout Core, told failure: StoreFailure?) {
-        if let failure { failWaiting(in: &core, with: failure) }
+        if let failure {
+            failWaiting(in: &core, with: failure)
+        } else {
+            // What waits on events after the kept state (an answer to a command that changed nothing)
+            // is taken back with them.
+            failWaiting(
+                in: &core, with: StoreFailure(description: "room \(name) went back to its last kept state"),
+                after: core.kept.seq)
+        }
         guard let stack = core.state.stack else { return }
         if stack.saved() == core.kept.saved {
             // Nothing lasting was lost (a drag, a flip): the room stays as it is and only its history

@@ -22,6 +22,8 @@ enum RoomEncoder {
         /// room is as kept through this event; events numbered after it, before the snapshot, were
         /// not kept.
         var keptThrough: Int?
+        /// Captions name the photo's folders too (`RoomSettings.captionFolders`); not sent itself.
+        var captionFolders = false
     }
 
     /// `photos` gives each card's URL version and caption.
@@ -36,7 +38,7 @@ enum RoomEncoder {
             }
             json.field("viewers", summary.viewers)
             json.array("cards") { list in
-                for card in cards { write(card, at: summary.serverTime, photos: photos, into: &list) }
+                for card in cards { write(card, summary: summary, photos: photos, into: &list) }
             }
         }
         return writer.bytes
@@ -47,7 +49,7 @@ enum RoomEncoder {
         writer.object { json in
             writeSummary(summary, into: &json)
             json.array("cards") { list in
-                for card in change.cards { write(card, at: summary.serverTime, photos: photos, into: &list) }
+                for card in change.cards { write(card, summary: summary, photos: photos, into: &list) }
             }
             json.array("removed") { list in
                 for id in change.removed { list.string(id) }
@@ -75,8 +77,11 @@ enum RoomEncoder {
         if let keptThrough = summary.keptThrough { json.field("keptThrough", keptThrough) }
     }
 
-    /// A card's transform at `now`, plus the rest of its motion while it moves.
-    private static func write(_ card: DrawnCard, at now: Millis, photos: PhotoLibrary, into json: inout JSONWriter) {
+    /// A card's transform at the summary's time, plus the rest of its motion while it moves.
+    private static func write(
+        _ card: DrawnCard, summary: Summary, photos: PhotoLibrary, into json: inout JSONWriter
+    ) {
+        let now = summary.serverTime
         let entry = photos.entry(id: card.photo)
         json.object { json in
             json.field("id", card.id)
@@ -86,7 +91,7 @@ enum RoomEncoder {
             if let entry {
                 json.object("caption") { caption in
                     if let taken = entry.taken { caption.field("date", String(taken.prefix(10))) }
-                    caption.field("name", entry.relative)
+                    caption.field("name", summary.captionFolders ? entry.relative : PhotoScanner.name(entry.relative))
                 }
             }
             json.field("position", card.position)

@@ -36,6 +36,8 @@ final class RoomRegistry: Sendable {
     private let upcoming: @Sendable ([String]) -> Void
     /// In a group (`--redis`), which rooms this instance runs; `nil` alone.
     let group: (any RoomGroup)?
+    /// Which photos the rooms' stacks hold, told by every save.
+    let stacked: StackedPhotos
 
     private struct Rooms {
         var real: [String: Room] = [:]
@@ -46,10 +48,11 @@ final class RoomRegistry: Sendable {
         maxRooms: Int, store: any RoomStore, settings: RoomSettings, scheduler: any RoomScheduler,
         library: Locked<PhotoLibrary>, asleep: @escaping @Sendable () -> Bool = { false },
         listedRooms: [String]? = nil, log: OperatorLog = .silent, group: (any RoomGroup)? = nil,
-        upcoming: @escaping @Sendable ([String]) -> Void = { _ in },
+        upcoming: @escaping @Sendable ([String]) -> Void = { _ in }, stacked: StackedPhotos = StackedPhotos(),
         makeStack: @escaping @Sendable (String, SavedStack?) -> Stack
     ) {
         self.log = log
+        self.stacked = stacked
         self.group = group
         self.upcoming = upcoming
         self.listedRooms = listedRooms.map(Set.init)
@@ -170,6 +173,7 @@ final class RoomRegistry: Sendable {
             name: name, settings: settings, library: library.withLock { $0 }, asleep: asleep(), scheduler: scheduler,
             store: store, transient: transient, group: group,
             restore: { [makeStack] saved in makeStack(name, saved) },
-            unwatched: { [weak self] room in self?.release(ifUnwatched: room) }, upcoming: upcoming, log: log)
+            unwatched: { [weak self] room in self?.release(ifUnwatched: room) }, upcoming: upcoming,
+            stacked: transient ? nil : stacked, log: log)
     }
 }

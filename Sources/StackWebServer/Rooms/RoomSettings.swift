@@ -29,4 +29,7 @@ struct RoomSettings: Sendable, Equatable {
     /// `--max-cards`: the most cards one stack holds; an `insert` past it is refused (409) and a
     /// folder with more photos shows the first ones. Bounds a room's memory and its saves.
     var maxCards = 100_000
+    /// `--caption-folders`: captions name a photo by its path below the folder; without it, by its
+    /// file name alone (folder names may say more than the owner means every viewer to read).
+    var captionFolders = false
 }

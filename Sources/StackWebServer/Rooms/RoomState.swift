@@ -122,6 +122,8 @@ struct RoomState {
             keepRefused(keptSeq: keptSeq, stack: stack, paused: paused, at: now)
         case .groupMissedChanges(let keptThrough):
             guard isLoaded else { break }
+            // What was answered after the kept state was not kept either: a retry applies it anew.
+            answered.forget(after: keptThrough)
             rebase(at: now, keptThrough: keptThrough)
             save(.restored)
         }

@@ -64,7 +64,9 @@ final class FuzzServer: Sendable {
             let photos = FuzzServer.makePhotos(demo: resources + "/demo-photos")
             atexit { try? FileManager.default.removeItem(atPath: FuzzServer.folder) }
             do {
-                library = Locked(try PhotoLibrary.scan(folder: photos, order: Configuration().order))
+                // A fixed secret: the same ids at every run, so that a crash replays.
+                let ids = PhotoIDs(secret: Array("fuzz-router".utf8))
+                library = Locked(try PhotoLibrary.scan(folder: photos, order: Configuration().order, ids: ids))
                 staticFiles = try StaticFiles.load(folder: resources + "/web")
             } catch {
                 fatalError("fuzz-router: cannot read \(photos) or \(resources)/web: \(error)")

@@ -85,12 +85,12 @@ extension Room {
     static func forTests(
         photos count: Int = 12, settings: RoomSettings = RoomSettings(),
         scheduler: VirtualScheduler = VirtualScheduler(),
-        store: any RoomStore = RecordingStore(), asleep: Bool = false
+        store: any RoomStore = RecordingStore(), asleep: Bool = false, group: (any RoomGroup)? = nil
     ) -> Room {
         let photos = (0..<count).map { Photo(id: "p\($0)", width: 4, height: 3) }
         return Room(
             name: "r", settings: settings, library: PhotoLibrary(entries: []), asleep: asleep, scheduler: scheduler,
-            store: store,
+            store: store, group: group,
             restore: { saved in
                 saved.map { Stack(photos: photos, saved: $0, seed: 1) } ?? Stack(photos: photos, seed: 1)
             })

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+@testable import StackWebServer
+
+/// A state kept by the version before keyed photo ids names photos by FNV-1a of their paths: after
+/// the upgrade it restores the same order, front card and removed photos, and is saved with the
+/// new ids; a backup carries the secret the ids are keyed with.
+@Suite struct PhotoIDMigrationTests {
+    /// The state database as the previous version wrote it (schema 3): room `main` in the grid,
+    /// `c.jpg` in front, then `a.jpg`; `b.jpg` removed.
+    static func previousState(at path: String) throws {
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let database = try SQLiteDatabase(path: path)
+        let (a, b, c) = (
+            PhotoIDTests.guessed("a.jpg"), PhotoIDTests.guessed("album/b.jpg"), PhotoIDTests.guessed("album/c.jpg")
+        )
+        try database.execute(
+            """
+            CREATE TABLE rooms (
+                name TEXT PRIMARY KEY, style TEXT NOT NULL, swipe_stacked INTEGER NOT NULL,
+                head INTEGER NOT NULL, first_slot INTEGER) WITHOUT ROWID;
+            CREATE TABLE room_cards (
+                room TEXT NOT NULL, slot INTEGER NOT NULL, photo TEXT NOT NULL, tilt INTEGER NOT NULL,
+                PRIMARY KEY (room, slot)) WITHOUT ROWID;
+            CREATE TABLE room_removed (
+                room TEXT NOT NULL, photo TEXT NOT NULL, PRIMARY KEY (room, photo)) WITHOUT ROWID;
+            CREATE TABLE room_answers (
+                room TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, at INTEGER NOT NULL,
+                PRIMARY KEY (room, key)) WITHOUT ROWID;
+            INSERT INTO rooms VALUES ('main', 'grid', 0, 0, 0);
+            INSERT INTO room_cards VALUES ('main', 0, '\(c)', 2), ('main', 1, '\(a)', -3);
+            INSERT INTO room_removed VALUES ('main', '\(b)');
+            PRAGMA user_version = 3;
+            PRAGMA application_id = \(SQLiteSchema.applicationID);
+            """)
+    }
+
+    /// The photo ids the database's rooms name, cards and removed ones.
+    static func savedIDs(at path: String) throws -> [String] {
+        let database = try SQLiteDatabase(path: path)
+        let query = try database.prepare("SELECT photo FROM room_cards UNION ALL SELECT photo FROM room_removed")
+        var ids: [String] = []
+        while try query.step() { ids.append(query.text(0)) }
+        return ids
+    }
+
+    static func names(_ server: TestServer) throws -> [String] {
+        try PhotoOrderTests.names(server).map { String($0.split(separator: "/").last!) }
+    }
+
+    @Test func aStateSavedWithTheOldIDsRestoresTheSameOrderAndIsSavedWithTheNewOnes() throws {
+        let photos = try PhotoIDTests.folder()
+        let state = PersistenceTests.temporaryPath()
+        try Self.previousState(at: state)
+        do {
+            let server = try PhotoIDTests.server(photos: photos, state: state)
+            let snapshot = try server.snapshot()
+            #expect(try Self.names(server) == ["c.jpg", "a.jpg"])
+            #expect(snapshot["count"] as? Int == 2)
+            #expect(snapshot["current"] as? Int == 0)
+            // Removed from the only room: not served.
+            #expect(try server.http.get("/photos/\(server.photoID("album/b.jpg"))").status == 404)
+            #expect(try server.command(#"{"command":"next"}"#).status == 200)
+        }
+        let saved = try Self.savedIDs(at: state)
+        #expect(saved.count == 3)
+        let old = Set(PhotoIDTests.files.map(PhotoIDTests.guessed))
+        #expect(saved.allSatisfy { !old.contains($0) })
+        let restarted = try PhotoIDTests.server(photos: photos, state: state)
+        #expect(try Self.names(restarted) == ["a.jpg", "c.jpg"])
+        #expect(try Set(Self.savedIDs(at: state)) == Set(saved))
+    }
+
+    @Test func aBackupCarriesTheSecretTheIDsAreKeyedWith() throws {
+        let photos = try PhotoIDTests.folder()
+        let state = PersistenceTests.temporaryPath()
+        let ids = try PhotoIDTests.ids(try PhotoIDTests.server(photos: photos, state: state))
+        #expect(ids["a.jpg"] != PhotoIDTests.guessed("a.jpg"))
+        let backup = (state as NSString).deletingLastPathComponent + "/backup.db"
+        _ = try StateBackup.backup(state: state, to: backup)
+        let elsewhere = PersistenceTests.temporaryPath()
+        try FileManager.default.createDirectory(
+            atPath: (elsewhere as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        _ = try StateBackup.restore(state: elsewhere, from: backup)
+        #expect(try PhotoIDTests.ids(try PhotoIDTests.server(photos: photos, state: elsewhere)) == ids)
+    }
+}
