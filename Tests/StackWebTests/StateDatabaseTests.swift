@@ -65,23 +65,13 @@ import Testing
         do {
             let old = try SQLiteDatabase(path: path)
             try old.execute(
-                """
-                CREATE TABLE rooms (
-                    name TEXT PRIMARY KEY, style TEXT NOT NULL, swipe_stacked INTEGER NOT NULL,
-                    head INTEGER NOT NULL, first_slot INTEGER\(columnThere ? ", paused INTEGER" : "")) WITHOUT ROWID;
-                CREATE TABLE room_cards (
-                    room TEXT NOT NULL, slot INTEGER NOT NULL, photo TEXT NOT NULL, tilt INTEGER NOT NULL,
-                    PRIMARY KEY (room, slot)) WITHOUT ROWID;
-                CREATE TABLE room_removed (
-                    room TEXT NOT NULL, photo TEXT NOT NULL, PRIMARY KEY (room, photo)) WITHOUT ROWID;
-                CREATE TABLE room_answers (
-                    room TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, at INTEGER NOT NULL,
-                    PRIMARY KEY (room, key)) WITHOUT ROWID;
-                \(userVersion >= 4 ? "CREATE TABLE secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);" : "")
-                INSERT INTO rooms VALUES ('main', 'deck', 0, 0, NULL\(columnThere ? ", NULL" : ""));
-                PRAGMA user_version = \(userVersion);
-                PRAGMA application_id = \(SQLiteSchema.applicationID);
-                """)
+                OldStateSchema.version3Tables(paused: columnThere)
+                    + """
+                    \(userVersion >= 4 ? "CREATE TABLE secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);" : "")
+                    INSERT INTO rooms VALUES ('main', 'deck', 0, 0, NULL\(columnThere ? ", NULL" : ""));
+                    PRAGMA user_version = \(userVersion);
+                    PRAGMA application_id = \(SQLiteSchema.applicationID);
+                    """)
         }
         let configure = { (configuration: inout Configuration) in
             configuration.state = path
