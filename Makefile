@@ -3,6 +3,7 @@
 #   make test   everything CI runs: lint, Swift tests (plain and under ThreadSanitizer), page tests, fuzzing, browser tests
 #               (adds the test tools: browsers, redis-server, nginx, promtool, …)
 #   make deb    the Debian package (release build with the Swift runtime linked in): .build/deb/stackweb_*.deb
+#   make readme-depends   the README's list of the package's dependencies, from the built package
 #   make bench  the benchmarks (release build, loopback): writes BENCHMARKS.md and Benchmarks/charts/
 #   make screenshots  the README's pictures, taken again (docs/screenshots/)
 SHELL := /bin/bash
@@ -28,7 +29,8 @@ DEB_APT_PACKAGES := dpkg-dev
 TEST_APT_PACKAGES := chromium chromium-driver firefox-esr nodejs openssl curl groff-base redis-server nginx
 # promtool, which checks /metrics, comes with prometheus (a 19 MB download): installed without what
 # it recommends (the node exporter and other services Debian would start).
-TEST_APT_PACKAGES_NO_RECOMMENDS := prometheus
+# lintian, which the package's test runs (no errors, no warnings), likewise without its recommends.
+TEST_APT_PACKAGES_NO_RECOMMENDS := prometheus lintian
 PIP_REQUIREMENTS := Tests/e2e/requirements.txt
 # `make bench`: the load generator, the nginx it compares with, its C client's compiler, the
 # profilers, Chromium for the page's frames, redis-server for a group, openssl for TLS.
@@ -43,8 +45,9 @@ DEB_PATH := .build/deb
 ## `make test` build it beside the debug build (two SwiftPM builds in one folder wait for each other).
 DEB_SCRATCH := .build/deb-pkg
 
-.PHONY: deps run-deps deb-deps test-deps pip-deps build release deb run test test-swift build-tsan test-tsan test-web \
-	test-e2e screenshots test-history test-nemesis test-deb fuzz-smoke build-fuzz fuzz-smoke-run fuzz lint install clean bench bench-deps
+.PHONY: deps run-deps deb-deps test-deps pip-deps build release deb readme-depends run test test-swift build-tsan test-tsan \
+	test-web test-e2e screenshots test-history test-nemesis test-deb fuzz-smoke build-fuzz fuzz-smoke-run fuzz lint install \
+	clean bench bench-deps
 
 ## Installs only what is missing: apt-get is slow even when it has nothing to do.
 ## $(1): the packages; $(2): options for apt-get install.
@@ -82,6 +85,11 @@ release: run-deps
 deb: run-deps deb-deps
 	swift build -c release --static-swift-stdlib --product stackweb --scratch-path $(DEB_SCRATCH)
 	scripts/make-deb.sh $(DEB_SCRATCH)/release/stackweb $(DEB_PATH)
+
+## The README's list of the package's runtime dependencies, written from the built package's Depends
+## (Tests/package checks that they agree).
+readme-depends: deb
+	scripts/deb-depends.sh $$(ls $(DEB_PATH)/stackweb_*.deb) README.md
 
 run: release
 	$(RELEASE_BIN) --host $(HOST) --port $(PORT) --state $(STATE) $(ARGS)

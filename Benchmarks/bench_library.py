@@ -4,6 +4,9 @@
 JPEGs, are generated once with the `vips` command line and cached under /tmp (the EXIF block is
 spliced into one base JPEG per file, so generating costs seconds, not minutes). Measured:
 
+- a first start on the library plus four 24 MP originals (`--order name`, empty cache): seconds
+  until every photo is read and CPU-seconds by then (`--index-before A` measures binary A and
+  `--bin` alternately in one run, nothing else);
 - start-up to the first answer (`GET /api/rooms/main` 200), with an empty cache (three times: the
   median) and again with a warm one;
   a server that reads the folder after it answers (`stackweb_photos_reading` in /metrics): also the
@@ -17,7 +20,7 @@ spliced into one base JPEG per file, so generating costs seconds, not minutes). 
 - a slideshow step over 24 MP originals: how long the new front photo's `?w=1024` takes to come once
   the server has had the step's interval to get ready (made ahead), against a photo nobody made ahead.
 
-  python3 Benchmarks/bench_library.py [--bin .build/release/stackweb] [--out bench-out]
+  python3 Benchmarks/bench_library.py [--bin .build/release/stackweb] [--out bench-out] [--index-before A]
 """
 
 import argparse
@@ -274,6 +277,58 @@ def slideshow_step(binary, out_dir, large):
         shutil.rmtree(cache, ignore_errors=True)
 
 
+def make_mixed(library, large, originals=4):
+    """The library as the frame meets it: the 20,000 small JPEGs and a few 24 MP originals in one
+    folder, hard links (no copy) in a folder of its own so the photo index does not know it."""
+    root = "/tmp/stackweb-bench-mixed"
+    if os.path.exists(os.path.join(root, ".complete")):
+        return root
+    shutil.rmtree(root, ignore_errors=True)
+    shutil.copytree(library, root, copy_function=os.link)
+    os.makedirs(os.path.join(root, "originals"), exist_ok=True)
+    for name in sorted(name for name in os.listdir(large) if name.endswith(".jpg"))[:originals]:
+        os.link(os.path.join(large, name), os.path.join(root, "originals", name))
+    open(os.path.join(root, ".complete"), "w").close()
+    return root
+
+
+def first_index(binary, folder, out_dir, order="name", poll=0.05):
+    """A first start on `folder` with an empty cache: seconds from launch to every photo read (and
+    shown), and the server's CPU seconds by then."""
+    cache = tempfile.mkdtemp(prefix="stackweb-bench-cache-")
+    try:
+        started = time.monotonic()
+        server = StackWebServer(binary, args=["--photos", folder, "--cache", cache, "--order", order],
+                                stderr_path=os.path.join(out_dir, "server-library-index.log")).start(timeout=600)
+        try:
+            while b"stackweb_photos_reading 0" not in _get(server.port, "/metrics")[1]:
+                time.sleep(poll)
+            seconds = time.monotonic() - started
+            cpu = cpu_seconds(server.pid)
+            count = json.loads(_get(server.port, "/api/rooms/main")[1])["count"]
+        finally:
+            server.stop()
+        return {"indexed_s": round(seconds, 1), "cpu_s": round(cpu, 1), "photos": count}
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+
+
+def index_before_after(before, after, out_dir, rounds=1):
+    """The first index by `before` and by `after` in the same minutes, alternated (ABAB… for
+    `rounds` > 1) so that the machine's other load weighs on both alike."""
+    folder = make_mixed(make_library(), make_large())
+    runs = {"before": [], "after": []}
+    with open("/proc/loadavg") as load:
+        start_load = load.read().split()[0]
+    for _ in range(rounds):
+        for label, binary in (("before", before), ("after", after)):
+            runs[label].append(first_index(binary, folder, out_dir))
+            log(f"{label}: {runs[label][-1]}")
+    with open("/proc/loadavg") as load:
+        end_load = load.read().split()[0]
+    return {"folder": folder, "load_average": [start_load, end_load], **runs}
+
+
 def run(binary, out_dir):
     os.makedirs(out_dir, exist_ok=True)
     started = time.monotonic()
@@ -330,6 +385,7 @@ def run(binary, out_dir):
                 results["sigterm_exit_s"] = round(time.monotonic() - stopping, 2)
     finally:
         shutil.rmtree(cache, ignore_errors=True)
+    results["first_index"] = first_index(binary, make_mixed(library, large), out_dir)
     results["conversions_24mp"] = conversions(binary, out_dir, large)
     results["slideshow_step_24mp"] = slideshow_step(binary, out_dir, large)
     return results
@@ -339,6 +395,13 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bin", default=".build/release/stackweb")
     parser.add_argument("--out", default="bench-out")
+    parser.add_argument("--index-before", metavar="BIN",
+                        help="only the first index of the mixed library, by BIN and by --bin, alternated")
+    parser.add_argument("--rounds", type=int, default=1, help="with --index-before: rounds of both binaries")
     args = parser.parse_args()
     os.chdir(os.path.dirname(HERE))
-    print(json.dumps(run(args.bin, args.out), indent=1))
+    os.makedirs(args.out, exist_ok=True)
+    if args.index_before:
+        print(json.dumps(index_before_after(args.index_before, args.bin, args.out, args.rounds), indent=1))
+    else:
+        print(json.dumps(run(args.bin, args.out), indent=1))

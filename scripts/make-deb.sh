@@ -35,6 +35,8 @@ install -m 644 $packaging/stackweb.service "$root/lib/systemd/system/stackweb.se
 install -m 600 $packaging/default "$root/etc/default/stackweb"
 gzip -9n <docs/stackweb.1 >"$root/usr/share/man/man1/stackweb.1.gz"
 install -m 644 $packaging/copyright "$root/usr/share/doc/stackweb/copyright"
+# Each override says why it is one (lintian reads this path).
+install -D -m 644 $packaging/lintian-overrides "$root/usr/share/lintian/overrides/stackweb"
 gzip -9n <$packaging/changelog >"$root/usr/share/doc/stackweb/changelog.gz"
 find "$root/usr" -type d -exec chmod 755 {} +
 find "$root/usr/share" -type f -exec chmod 644 {} +
@@ -52,15 +54,16 @@ cat >"$root/DEBIAN/control" <<CONTROL
 Package: stackweb
 Version: $version
 Architecture: $arch
-Maintainer: StackWeb maintainers <stackweb@localhost>
+Maintainer: StackWeb maintainers <maintainers@stackweb.invalid>
 Installed-Size: $(du -sk --exclude=DEBIAN "$root" | cut -f1)
 Depends: adduser, $depends
 Section: web
 Priority: optional
 Description: shared stack of photos in every browser
- A Swift server that owns a stack of photos and shows it in any browser: one Canvas page, every
- change pushed over Server-Sent Events, every browser on a room moving together. For a shared
- slideshow on a LAN, or a photo frame showing a folder for months. The service (stackweb.service)
+ A Swift server that owns a stack of photos and shows it in any browser:
+ one Canvas page, every change pushed over Server-Sent Events, every
+ browser on a room moving together. For a shared slideshow on a LAN, or a
+ photo frame showing a folder for months. The service (stackweb.service)
  reads its control token from /etc/default/stackweb.
 CONTROL
 (cd "$root" && find usr lib -type f -print0 | sort -z | xargs -0 md5sum) >"$root/DEBIAN/md5sums"

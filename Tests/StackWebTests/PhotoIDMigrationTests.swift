@@ -17,24 +17,14 @@ import Testing
             PhotoIDTests.guessed("a.jpg"), PhotoIDTests.guessed("album/b.jpg"), PhotoIDTests.guessed("album/c.jpg")
         )
         try database.execute(
-            """
-            CREATE TABLE rooms (
-                name TEXT PRIMARY KEY, style TEXT NOT NULL, swipe_stacked INTEGER NOT NULL,
-                head INTEGER NOT NULL, first_slot INTEGER) WITHOUT ROWID;
-            CREATE TABLE room_cards (
-                room TEXT NOT NULL, slot INTEGER NOT NULL, photo TEXT NOT NULL, tilt INTEGER NOT NULL,
-                PRIMARY KEY (room, slot)) WITHOUT ROWID;
-            CREATE TABLE room_removed (
-                room TEXT NOT NULL, photo TEXT NOT NULL, PRIMARY KEY (room, photo)) WITHOUT ROWID;
-            CREATE TABLE room_answers (
-                room TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, at INTEGER NOT NULL,
-                PRIMARY KEY (room, key)) WITHOUT ROWID;
-            INSERT INTO rooms VALUES ('main', 'grid', 0, 0, 0);
-            INSERT INTO room_cards VALUES ('main', 0, '\(c)', 2), ('main', 1, '\(a)', -3);
-            INSERT INTO room_removed VALUES ('main', '\(b)');
-            PRAGMA user_version = 3;
-            PRAGMA application_id = \(SQLiteSchema.applicationID);
-            """)
+            OldStateSchema.version3Tables()
+                + """
+                INSERT INTO rooms VALUES ('main', 'grid', 0, 0, 0);
+                INSERT INTO room_cards VALUES ('main', 0, '\(c)', 2), ('main', 1, '\(a)', -3);
+                INSERT INTO room_removed VALUES ('main', '\(b)');
+                PRAGMA user_version = 3;
+                PRAGMA application_id = \(SQLiteSchema.applicationID);
+                """)
     }
 
     /// The photo ids the database's rooms name, cards and removed ones.

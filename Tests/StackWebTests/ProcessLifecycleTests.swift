@@ -10,8 +10,9 @@ import Testing
     }
 
     /// What a restart must restore of a room, read once its motions have ended (no card moving, no
-    /// change for half a second): style, count, and the photos in stack order. (`current` is left
-    /// out: it names the front card's photo index, which an inserted duplicate changes.)
+    /// change for half a second): style, count, whether its slideshow plays, and the photos in stack
+    /// order. (`current` is left out: it names the front card's photo index, which an inserted
+    /// duplicate changes.)
     static func lastingView(_ http: HTTPTestClient, room: String) throws -> [String] {
         var snapshot = try http.get("/api/rooms/\(room)").json()
         var quietSince = Date()
@@ -25,7 +26,7 @@ import Testing
         let cards = (snapshot["cards"] as? [[String: Any]] ?? []).sorted {
             ($0["position"] as? Int ?? 0) < ($1["position"] as? Int ?? 0)
         }
-        let summary = ["style", "count"].map { "\($0)=\(snapshot[$0] ?? "nil")" }
+        let summary = ["style", "count", "playing"].map { "\($0)=\(snapshot[$0] ?? "nil")" }
         return summary + cards.compactMap { $0["photo"] as? String }
     }
 
@@ -49,6 +50,11 @@ import Testing
             }
         ),
         ("a second room", "other", "commands", { _ in #"{"command":"goto","index":3}"# }),
+        // Without --interval a room waits for ▶: play is a change from the default, and the pause
+        // after it one from a kept choice (the room plays again at that start, 10 s apart: quiet
+        // long enough to be read).
+        ("play", "hall", "commands", { _ in #"{"command":"play"}"# }),
+        ("pause", "hall", "commands", { _ in #"{"command":"pause"}"# }),
     ]
 
     @Test func everyAcknowledgedChangeSurvivesKillDashNineAndItsRetryAppliesNothing() throws {
@@ -86,6 +92,28 @@ import Testing
             kill(restarted.process.processIdentifier, SIGKILL)
             restarted.process.waitUntilExit()
         }
+    }
+
+    /// A frame that plays by default (`--interval`) and was paused stays paused through kill -9
+    /// and the restart, and so does a second room that was never paused: it follows the default.
+    @Test func aPauseOnAServerThatPlaysByDefaultSurvivesKillDashNine() throws {
+        let arguments = Self.stateArguments().arguments + ["--interval", "60"]
+        let server = try ServerProcess.start(arguments: arguments)
+        let http = HTTPTestClient(port: server.port)
+        #expect(try http.get("/api/rooms/main").json()["playing"] as? Bool == true)
+        #expect(try http.get("/api/rooms/hall").json()["playing"] as? Bool == true)
+        #expect(try http.post("/api/rooms/main/commands", json: #"{"command":"pause"}"#).status == 200)
+        #expect(try http.post("/api/rooms/hall/commands", json: #"{"command":"next"}"#).status == 200)
+        server.kill9()
+        let restarted = try ServerProcess.start(arguments: arguments)
+        let after = HTTPTestClient(port: restarted.port)
+        #expect(try after.get("/api/rooms/main").json()["playing"] as? Bool == false)
+        #expect(try after.get("/api/rooms/hall").json()["playing"] as? Bool == true)
+        #expect(try after.post("/api/rooms/main/commands", json: #"{"command":"play"}"#).status == 200)
+        restarted.kill9()
+        let again = try ServerProcess.start(arguments: arguments)
+        #expect(try HTTPTestClient(port: again.port).get("/api/rooms/main").json()["playing"] as? Bool == true)
+        again.kill9()
     }
 
     @Test func sigtermClosesAThousandParkedViewersSavesAndExitsZero() throws {

@@ -131,4 +131,26 @@ struct RedisFailoverTests {
         let change = try viewer.next { $0.event == "change" && $0.id == String(seq) }
         #expect(try change.json()["current"] as? Int != acknowledged["current"] as? Int)
     }
+
+    /// A pause is kept in Redis before it is acknowledged: the instance that takes the room over
+    /// from a killed owner shows it paused, though every instance plays by default.
+    @Test func aPausedRoomStaysPausedWhenAnotherInstanceTakesItOver() throws {
+        let redis = try RedisServer()
+        let arguments = ["--redis", redis.urlText, "--interval", "60", "--instance-id"]
+        let owner = try ServerProcess.start(arguments: arguments + ["a"])
+        defer { owner.end() }
+        #expect(PersistenceTests.eventually { RedisOwnershipTests.lease(of: "main", in: redis) == "a" })
+        let survivor = try ServerProcess.start(arguments: arguments + ["b"])
+        defer { survivor.end() }
+        let a = HTTPTestClient(port: owner.port)
+        #expect(try a.get("/api/rooms/main").json()["playing"] as? Bool == true)
+        #expect(try a.post("/api/rooms/main/commands", json: #"{"command":"pause"}"#).status == 200)
+        owner.kill9()
+        #expect(PersistenceTests.eventually(5) { RedisOwnershipTests.lease(of: "main", in: redis) == "b" })
+        let b = HTTPTestClient(port: survivor.port)
+        #expect(try b.get("/api/rooms/main").json()["playing"] as? Bool == false)
+        // And ▶ at the new owner is kept as well.
+        #expect(try b.post("/api/rooms/main/commands", json: #"{"command":"play"}"#).status == 200)
+        #expect(try RedisStoreTests.state(of: "main", in: redis)?.paused == false)
+    }
 }

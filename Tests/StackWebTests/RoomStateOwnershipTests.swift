@@ -26,7 +26,8 @@ import Testing
         var state = Self.follower()
         #expect(!state.runsHere)
         let restored = Stack(photos: Base.photos, seed: 1)
-        let effects = try state.handle(.leaseGained(epoch: 3, stack: restored, keptThrough: 0), at: Base.t0 + 2)
+        let effects = try state.handle(
+            .leaseGained(epoch: 3, stack: restored, paused: nil, keptThrough: 0), at: Base.t0 + 2)
         #expect(state.ownership == .owner(epoch: 3))
         #expect(state.epoch == 3)
         // The first id of epoch 3 is above every id any earlier owner could have given.
@@ -43,7 +44,8 @@ import Testing
         _ = try state.handle(.commandReceived(.next), at: Base.t0 + 1)
         let before = state.seq
         _ = try state.handle(
-            .leaseGained(epoch: 1, stack: Stack(photos: Base.photos, seed: 1), keptThrough: 0), at: Base.t0 + 2)
+            .leaseGained(epoch: 1, stack: Stack(photos: Base.photos, seed: 1), paused: nil, keptThrough: 0),
+            at: Base.t0 + 2)
         let rejoin = try state.handle(.viewerJoined(ViewerID(number: 2), lastEventID: before), at: Base.t0 + 3)
         guard case .send(let opening, _) = rejoin[0] else { return }
         #expect(String(decoding: opening, as: UTF8.self).contains("event: snapshot"))
@@ -52,7 +54,8 @@ import Testing
     @Test func aLeaseLostForgetsTheStackTheHistoryAndTheAnswers() throws {
         var state = Self.follower()
         _ = try state.handle(
-            .leaseGained(epoch: 2, stack: Stack(photos: Base.photos, seed: 1), keptThrough: 0), at: Base.t0)
+            .leaseGained(epoch: 2, stack: Stack(photos: Base.photos, seed: 1), paused: nil, keptThrough: 0), at: Base.t0
+        )
         state.remember(.applied(seq: state.seq), for: "k1", at: Base.t0)
         _ = try state.handle(.leaseLost, at: Base.t0 + 1)
         #expect(state.ownership == .follower)
@@ -70,7 +73,7 @@ import Testing
         state.remember(.applied(seq: state.seq), for: "undone", at: Base.t0 + 1)
         #expect(state.stack?.current == 5)
         let effects = try state.handle(
-            .keepRefused(keptSeq: kept, stack: Stack(photos: Base.photos, seed: 1)), at: Base.t0 + 2)
+            .keepRefused(keptSeq: kept, stack: Stack(photos: Base.photos, seed: 1), paused: nil), at: Base.t0 + 2)
         #expect(state.stack?.current == 0)
         // The snapshot says what it restores: the history kept through `kept`, the rest undone.
         #expect(Self.text(effects[0]).contains("\"keptThrough\":\(kept)"))
@@ -83,7 +86,8 @@ import Testing
     @Test func anOwnerPublishesABaseSnapshotEveryIntervalOfChanges() throws {
         var state = Self.follower()
         _ = try state.handle(
-            .leaseGained(epoch: 1, stack: Stack(photos: Base.photos, seed: 1), keptThrough: 0), at: Base.t0)
+            .leaseGained(epoch: 1, stack: Stack(photos: Base.photos, seed: 1), paused: nil, keptThrough: 0), at: Base.t0
+        )
         var bases = 0
         for step in 1...(2 * RoomRelay.baseInterval) {
             let effects = try state.handle(.commandReceived(.highlight), at: Base.t0 + Double(step))

@@ -11,7 +11,7 @@ import Testing
 
     static func loadedState(settings: RoomSettings = RoomSettings(idleUnload: 60_000)) -> RoomState {
         var state = RoomState(name: "r", settings: settings, library: PhotoLibrary(entries: []), asleep: false, now: t0)
-        state.load(Stack(photos: photos, seed: 1))
+        state.load(Stack(photos: photos, seed: 1), paused: nil)
         return state
     }
 
@@ -137,17 +137,40 @@ import Testing
         _ = try state.handle(.pointerBatchReceived(samples, from: "192.0.2.8"), at: Self.t0 + 1000)
     }
 
-    @Test func playAndPauseAreToldButNotSaved() throws {
+    /// ▶ and ❚❚ are kept like a reorder (the answer waits for it), with the choice in what is saved;
+    /// pressing what is already so changes nothing and keeps nothing.
+    @Test func playAndPauseAreToldAndKept() throws {
         var state = Self.loadedState()
         let play = try state.handle(.playPressed, at: Self.t0)
         #expect(
             Self.kinds(play) == [
-                .broadcast(event: "change"), .wake(at: Self.t0 + RoomSettings.defaultSlideshowInterval),
+                .broadcast(event: "change"), .save(.acknowledged),
+                .wake(at: Self.t0 + RoomSettings.defaultSlideshowInterval),
             ])
+        #expect(Self.saved(play)?.paused == false)
         #expect(try state.handle(.playPressed, at: Self.t0 + 1).isEmpty)
         let pause = try state.handle(.pausePressed, at: Self.t0 + 2)
-        #expect(Self.kinds(pause) == [.broadcast(event: "change")])
+        #expect(Self.kinds(pause) == [.broadcast(event: "change"), .save(.acknowledged)])
+        #expect(Self.saved(pause)?.paused == true)
         #expect(state.seq == 2)
+    }
+
+    /// A stack loaded with a kept choice plays (or not) as chosen; without one, as the server's default.
+    @Test func aLoadedRoomPlaysAsItWasKept() {
+        var state = RoomState(
+            name: "main", settings: RoomSettings(slideshowInterval: 5000), library: PhotoLibrary(entries: []),
+            asleep: false, now: Self.t0)
+        state.load(Stack(photos: Self.photos, seed: 1), paused: true)
+        #expect(!state.slideshow.playing && state.slideshow.chosenPaused == true)
+        state.load(Stack(photos: Self.photos, seed: 1), paused: nil)
+        #expect(state.slideshow.playing && state.slideshow.chosenPaused == nil)
+    }
+
+    static func saved(_ effects: [RoomEffect]) -> SavedStack? {
+        effects.lazy.compactMap { effect -> SavedStack? in
+            if case .save(let saved, _) = effect { return saved }
+            return nil
+        }.first
     }
 
     @Test func aSlideshowStepIsSavedInTheBackgroundAndAsksForTheNextPhotos() throws {

@@ -14,8 +14,8 @@ import Testing
         let due = show.advanceIfDue(at: 1500)
         #expect([early, afterGesture, due] == [false, false, true])
         #expect(show.nextAdvance == 2500)
-        show.playing = false
-        #expect(show.nextAdvance == nil)
+        let paused = show.choose(playing: false, at: 1600)
+        #expect(paused && show.nextAdvance == nil && show.chosenPaused == true)
         #expect(Slideshow(interval: nil, now: 0).nextAdvance == nil)
     }
 

@@ -54,6 +54,43 @@ import Testing
         #expect(snapshot["stacked"] as? Bool == true)
     }
 
+    /// A database of a version before the slideshow was kept (3, or 4 with the photo ids' secret)
+    /// opens with the column added, its rooms following the server's default; a database that has
+    /// the column already is opened as it is.
+    @Test(arguments: [(3, false), (3, true), (4, false)])
+    func anOlderDatabaseGainsThePausedColumnOnce(userVersion: Int, columnThere: Bool) throws {
+        let path = PersistenceTests.temporaryPath()
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        do {
+            let old = try SQLiteDatabase(path: path)
+            try old.execute(
+                OldStateSchema.version3Tables(paused: columnThere)
+                    + """
+                    \(userVersion >= 4 ? "CREATE TABLE secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);" : "")
+                    INSERT INTO rooms VALUES ('main', 'deck', 0, 0, NULL\(columnThere ? ", NULL" : ""));
+                    PRAGMA user_version = \(userVersion);
+                    PRAGMA application_id = \(SQLiteSchema.applicationID);
+                    """)
+        }
+        let configure = { (configuration: inout Configuration) in
+            configuration.state = path
+            configuration.interval = 60
+        }
+        do {
+            let server = try TestServer(configure: configure)
+            #expect(try server.snapshot()["style"] as? String == "deck")
+            #expect(try server.snapshot()["playing"] as? Bool == true)
+            #expect(try server.command(#"{"command":"pause"}"#).status == 200)
+        }
+        let rows = try SQLiteDatabase(path: path)
+        #expect(try rows.integerPragma("user_version") == SQLiteSchema.version)
+        let columns = try rows.prepare("SELECT count(*) FROM pragma_table_info('rooms') WHERE name = 'paused'")
+        #expect(try columns.step() && columns.int(0) == 1)
+        let restarted = try TestServer(configure: configure)
+        #expect(try restarted.snapshot()["playing"] as? Bool == false)
+    }
+
     @Test func aPhotoInsertedTwiceKeepsEveryCardAcrossARestart() throws {
         let path = PersistenceTests.temporaryPath()
         let photo: String

@@ -119,6 +119,62 @@ def test_maintainer_scripts_parse(deb, tmp_path):
         subprocess.run(["sh", "-n", str(path)], check=True)
 
 
+def test_maintainer_scripts_leave_units_to_deb_systemd_helper(deb, tmp_path):
+    """As debhelper's snippets: enablement through deb-systemd-helper, starts and stops through
+    deb-systemd-invoke (which honours policy-rc.d); systemctl only to reload systemd's view."""
+    run("dpkg-deb", "-e", str(deb), str(tmp_path / "control"))
+    for script in ["postinst", "prerm", "postrm"]:
+        code = [line for line in (tmp_path / "control" / script).read_text().splitlines()
+                if not line.lstrip().startswith("#")]
+        calls = [line for line in code if re.search(r"(^|;)\s*systemctl\b", line) and "daemon-reload" not in line]
+        assert not calls, f"{script} calls systemctl: {calls}"
+    postinst = (tmp_path / "control" / "postinst").read_text()
+    # The account's home exists before adduser looks for it.
+    assert postinst.index("install -d -m 0700 /var/lib/stackweb") < postinst.index("adduser --system")
+
+
+def test_lintian_finds_no_error_and_no_warning(deb):
+    if not shutil.which("lintian"):
+        pytest.skip("lintian is not installed (apt install lintian)")
+    found = subprocess.run(["lintian", "--fail-on", "none", "--tag-display-limit", "0", str(deb)],
+                           capture_output=True, text=True).stdout
+    serious = [line for line in found.splitlines() if line.startswith(("E:", "W:"))]
+    assert not serious, "\n".join(serious)
+
+
+def readme_depends():
+    readme = (REPO_ROOT / "README.md").read_text()
+    listed = re.search(r"<!-- depends: [^\n]*-->\n(.*?)\n<!-- /depends -->", readme, re.S)
+    assert listed, "README.md lacks its list of dependencies between the depends markers"
+    return listed.group(1).strip()
+
+
+def test_readme_lists_exactly_the_packages_depends(deb):
+    assert readme_depends() == run(str(REPO_ROOT / "scripts/deb-depends.sh"), str(deb)).strip(), \
+        "README.md's dependency list is not the package's: run `make readme-depends`"
+
+
+def test_the_docs_token_step_keeps_the_shipped_comments(tmp_path):
+    """docs/photo-frame.md's command sets the token on its one line of the shipped
+    /etc/default/stackweb, whose comments stay (a `printf | tee` would wipe them); run again (a new
+    token), it replaces that line."""
+    doc = (REPO_ROOT / "docs/photo-frame.md").read_text()
+    steps = set(re.findall(r"^sudo sed -i (\"[^\"]*STACKWEB_TOKEN[^\"]*\") /etc/default/stackweb$", doc, re.M))
+    assert len(steps) == 1, f"expected one token step, found {steps}"
+    assert "tee /etc/default/stackweb" not in doc
+    step = steps.pop()
+    shipped = (REPO_ROOT / "packaging/debian/default").read_text()
+    comments = [line for line in shipped.splitlines() if line.startswith("#") and "STACKWEB_TOKEN=" not in line]
+    target = tmp_path / "default"
+    target.write_text(shipped)
+    for _ in range(2):
+        subprocess.run(["sh", "-c", f"sed -i {step} {target}"], check=True)
+        written = target.read_text().splitlines()
+        tokens = [line for line in written if "STACKWEB_TOKEN=" in line]
+        assert len(tokens) == 1 and re.fullmatch(r"STACKWEB_TOKEN=[0-9a-f]{32}", tokens[0]), written
+        assert [line for line in written if line.startswith("#")] == comments
+
+
 def test_unit_is_hardened_and_keeps_the_token_off_the_command_line(scratch):
     unit = (scratch / "lib/systemd/system/stackweb.service").read_text()
     settings = [line.strip() for line in unit.splitlines() if line.strip() and not line.startswith("#")]

@@ -34,11 +34,19 @@ typedef struct {
 /// header read serves the library (size, date) and the converter (cost). Returns 0 on success.
 int CVips_readHeader(const char *path, CVipsHeader *header);
 
-/// Decodes all of `path` into a small shrink-on-load thumbnail with fail_on=error, so that a
-/// truncated or corrupt file is found once, before it is ever shown, at a fraction of a full decode.
-/// Why a shim: vips_thumbnail and vips_avg are variadic. Returns 0 when the file decodes whole; else
-/// copies the first line of libvips' message into `error` (NUL-terminated, at most `errorSize` bytes).
-int CVips_verify(const char *path, char *error, size_t errorSize);
+/// Decodes all of `path` at a small shrink-on-load size with fail_on=error, so that a truncated or
+/// corrupt file is found once, before it is ever shown, at a fraction of a full decode. `loader` is
+/// the header's (a JPEG is read by jpegload at 1/8 scale, the rest by vips_thumbnail at 64 px); the
+/// pixels are pulled on the calling thread, so files may be verified side by side, each thread
+/// with its own images. Why a shim: vips_jpegload and vips_thumbnail are variadic. Returns 0 when the
+/// file decodes whole; else copies the first line of libvips' message into `error`
+/// (NUL-terminated, at most `errorSize` bytes).
+int CVips_verify(const char *path, const char *loader, char *error, size_t errorSize);
+
+/// Frees what libvips keeps for the calling thread. Call it when a thread of ours that used
+/// libvips is done with it (libvips' own threads do so themselves). Why a shim: one place says which
+/// threads call it.
+void CVips_threadShutdown(void);
 
 /// Writes `input` fitted inside width × height (never enlarged), turned upright by its EXIF
 /// orientation, to `output`, as JPEG or WebP by `output`'s suffix (.jpg, .webp). Decodes with

@@ -17,10 +17,14 @@ public struct SavedStack: Sendable, Equatable {
     /// stack was made or shuffled); nil when not known (saved before it was kept): the card of the
     /// first photo given, as then.
     public var first: Int?
+    /// Whether a person left the room's slideshow paused (true) or playing (false); nil when nobody
+    /// chose since it was made (or it was saved before this was kept): the server's default holds.
+    /// The stack itself knows nothing of it: its room sets it.
+    public var paused: Bool?
 
     public init(
         style: StyleName, order: [String], tilts: [Int], removed: [String] = [], swipeStacked: Bool = false,
-        first: Int? = nil
+        first: Int? = nil, paused: Bool? = nil
     ) {
         self.style = style
         self.order = order
@@ -28,6 +32,7 @@ public struct SavedStack: Sendable, Equatable {
         self.removed = removed
         self.swipeStacked = swipeStacked
         self.first = first
+        self.paused = paused
     }
 }
 

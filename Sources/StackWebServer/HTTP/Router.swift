@@ -189,8 +189,8 @@ struct Router: RequestResponder {
             return .error(error.status, error.message)
         }
         switch command {
-        case .play: return apply(.playPressed, to: room, request: request)
-        case .pause: return apply(.pausePressed, to: room, request: request)
+        case .play: return apply(.playPressed, to: room, request: request, lasting: true)
+        case .pause: return apply(.pausePressed, to: room, request: request, lasting: true)
         case .stack(let command):
             return apply(.commandReceived(command), to: room, request: request, lasting: command.changesLastingState)
         case .shuffle:

@@ -10,6 +10,8 @@ final class SQLiteRoomWriter: @unchecked Sendable {
         var head: Int
         /// The slot of the card `current` counts from; nil when not known.
         var first: Int?
+        /// The slideshow as a person left it; nil when nobody chose.
+        var paused: Bool?
         var cycle: [String]
         var tilts: [Int]
         var removed: Set<String>
@@ -59,10 +61,11 @@ final class SQLiteRoomWriter: @unchecked Sendable {
         try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL")
         upsertRoom = try database.prepare(
             """
-            INSERT INTO rooms (name, style, swipe_stacked, head, first_slot) VALUES (?1, ?2, ?3, ?4, nullif(?5, -1))
+            INSERT INTO rooms (name, style, swipe_stacked, head, first_slot, paused)
+            VALUES (?1, ?2, ?3, ?4, nullif(?5, -1), nullif(?6, -1))
             ON CONFLICT (name) DO UPDATE SET
                 style = excluded.style, swipe_stacked = excluded.swipe_stacked, head = excluded.head,
-                first_slot = excluded.first_slot
+                first_slot = excluded.first_slot, paused = excluded.paused
             """)
         deleteCards = try database.prepare("DELETE FROM room_cards WHERE room = ?1")
         insertCard = try database.prepare("INSERT INTO room_cards (room, slot, photo, tilt) VALUES (?1, ?2, ?3, ?4)")
@@ -81,7 +84,7 @@ final class SQLiteRoomWriter: @unchecked Sendable {
             let (order, tilts, first) = room.saved
             return SavedStack(
                 style: StyleName(rawValue: room.style) ?? defaultStyle, order: order, tilts: tilts,
-                removed: room.removed.sorted(), swipeStacked: room.swipeStacked, first: first)
+                removed: room.removed.sorted(), swipeStacked: room.swipeStacked, first: first, paused: room.paused)
         }
     }
 
@@ -159,15 +162,16 @@ final class SQLiteRoomWriter: @unchecked Sendable {
         }
         room.style = saved.style.rawValue
         room.swipeStacked = saved.swipeStacked
+        room.paused = saved.paused
         // A slot, like the front: turning the cycle leaves it as it is.
         room.first = saved.first.flatMap { $0 < room.cycle.count ? (room.head + $0) % room.cycle.count : nil }
         let flagsOrFrontChanged =
             old?.style != room.style || old?.swipeStacked != room.swipeStacked || old?.head != room.head
-            || old?.first != room.first
+            || old?.first != room.first || old?.paused != room.paused
         if old == nil || flagsOrFrontChanged || old?.cycle.count != room.cycle.count {
             try upsertRoom.run([
                 .text(name), .text(room.style), .integer(room.swipeStacked ? 1 : 0), .integer(room.head),
-                .integer(room.first ?? -1),
+                .integer(room.first ?? -1), .integer(room.paused.map { $0 ? 1 : 0 } ?? -1),
             ])
         }
         let removed = Set(saved.removed)
@@ -193,7 +197,7 @@ final class SQLiteRoomWriter: @unchecked Sendable {
     private func readRooms() throws(SQLiteError) -> [String: WrittenRoom] {
         var rooms: [String: WrittenRoom] = [:]
         let roomRows = try database.prepare(
-            "SELECT name, style, head, swipe_stacked, coalesce(first_slot, -1) FROM rooms"
+            "SELECT name, style, head, swipe_stacked, coalesce(first_slot, -1), coalesce(paused, -1) FROM rooms"
         ).bind([])
         let cards = try database.prepare("SELECT photo, tilt FROM room_cards WHERE room = ?1 ORDER BY slot")
         let removedRows = try database.prepare("SELECT photo FROM room_removed WHERE room = ?1")
@@ -212,6 +216,7 @@ final class SQLiteRoomWriter: @unchecked Sendable {
                 style: roomRows.text(1), head: head, cycle: cycle, tilts: tilts, removed: removed)
             rooms[name]?.swipeStacked = roomRows.int(3) != 0
             rooms[name]?.first = roomRows.int(4) >= 0 ? roomRows.int(4) : nil
+            rooms[name]?.paused = roomRows.int(5) >= 0 ? roomRows.int(5) != 0 : nil
         }
         return rooms
     }

@@ -11,8 +11,9 @@ enum SQLiteSchema {
     static let applicationID = 0x5357_4542
     /// 2: `rooms.first_slot`, the card `current` counts from. 3: `room_answers`, the answers to
     /// requests with an `Idempotency-Key`, kept with the changes they answer.
-    /// 4: `secrets`, what the photo ids are keyed with (`PhotoIDs`).
-    static let version = 4
+    /// 4: `secrets`, what the photo ids are keyed with (`PhotoIDs`). 5: `rooms.paused`, the slideshow
+    /// as a person left it (NULL: nobody chose; the server's default).
+    static let version = 5
     static let tables: Set<String> = ["rooms", "room_cards", "room_removed", "room_answers", "secrets"]
 
     /// Checks that the database at `path` (opened as `database`) is ours or empty, then makes or
@@ -57,11 +58,21 @@ enum SQLiteSchema {
                 PRAGMA application_id = \(applicationID);
                 """)
             // Version 1 had no first card: its rooms count `current` as they did (NULL).
-            let columns = try database.prepare("SELECT name FROM pragma_table_info('rooms')")
-            var hasFirst = false
-            while try columns.step() { hasFirst = hasFirst || columns.text(0) == "first_slot" }
-            if !hasFirst { try database.execute("ALTER TABLE rooms ADD COLUMN first_slot INTEGER") }
+            try addColumnIfMissing("first_slot", to: "rooms", in: database)
+            // Before version 5 nobody's choice was kept: those rooms follow the server's default (NULL).
+            try addColumnIfMissing("paused", to: "rooms", in: database)
         }
+    }
+
+    /// Adds a nullable INTEGER column unless the table has it (a database another version of the
+    /// schema brought up to date may have it already).
+    private static func addColumnIfMissing(_ column: String, to table: String, in database: SQLiteDatabase)
+        throws(SQLiteError)
+    {
+        let columns = try database.prepare("SELECT name FROM pragma_table_info('\(table)')")
+        var present = false
+        while try columns.step() { present = present || columns.text(0) == column }
+        if !present { try database.execute("ALTER TABLE \(table) ADD COLUMN \(column) INTEGER") }
     }
 
     /// The tables, views and triggers the database holds (SQLite's own left out); indexes are

@@ -8,9 +8,9 @@ extension LibraryChange {
         var position: Int
     }
 
-    /// Where each added photo goes so that a stack in `--order date` stays in date order, wherever
-    /// it has been turned to: right after the photo taken just before it that the stack holds; the
-    /// oldest photos go before the oldest card. The stack is a ring (the front card goes to the
+    /// Where each added photo goes so that a stack in `--order` (by date, or by name) stays in that
+    /// order, wherever it has been turned to: right after the photo just before it that the stack
+    /// holds; the first photos go before the first card. The stack is a ring (the front card goes to the
     /// back), so a photo that would go in front is put at the back instead: what is showing stays.
     ///
     /// - Parameters:

@@ -15,7 +15,7 @@ struct LibraryChange: Equatable, Sendable {
     /// Photos replaced in place with another upright size.
     var reshaped: [Photo] = []
     /// The order the folder is shown in (`--order`), which says where added photos join a stack:
-    /// by date, at their `placements`; else (or nil) at the back.
+    /// at their `placements` in it; nil (a change that names no order) at the back.
     var order: PhotoLibrary.Order?
     /// The folder has been read whole since the start (or since it came back): a photo not in the
     /// library by now is not in the folder, so saved places still waiting for one are given up.

@@ -28,6 +28,8 @@ final class LiveFolder: Sendable {
     private let available: Locked<Bool>
     /// Photos found and not read yet, after each scan.
     private let remaining: Locked<Int>
+    /// When the reading under way began (monotonic seconds), for the line that says it is done.
+    private let readingSince: Locked<Double?> = Locked(nil)
     /// Whether the folder back empty was logged (once until it holds photos again).
     private let emptyReported = Locked(false)
     /// Photos with more pixels are skipped (`--max-pixels`).
@@ -73,6 +75,7 @@ final class LiveFolder: Sendable {
         scanner?.inspectionBudget = Self.inspectionBudget
         self.scanner = Locked(scanner)
         lastSeen = Locked(nil)
+        if let scanner { noteReading(scanner) }
         let watcher = try FolderWatcher(folder: folder, timing: timing) { [weak self] event in
             self?.handle(event) ?? FolderWatcher.Followup()
         }
@@ -158,6 +161,8 @@ final class LiveFolder: Sendable {
         remaining.withLock { $0 = trial.backlogCount }
         var change = found ?? LibraryChange()
         change.complete = !followup.more
+        // Said before `reading` turns false: whoever waits for the reading to end finds the line.
+        noteReading(trial)
         reading.withLock { $0 = followup.more }
         if !change.isEmpty || change.complete { publish(change, library: trial.library) }
         let count = trial.library.entries.count
@@ -200,8 +205,45 @@ final class LiveFolder: Sendable {
         var change = found ?? LibraryChange()
         change.complete = reading.withLock { $0 } && !followup.more
         if !change.isEmpty || change.complete { publish(change, library: new) }
+        if let current = scanner.withLock({ $0 }) { noteReading(current) }
         reading.withLock { $0 = followup.more }
         return followup
+    }
+
+    /// Says when files found begin to be read (a first start, a big copy, a folder back with new
+    /// photos) and when the last of them was, with counts and the time it took: what an operator
+    /// waits for on a first start.
+    private func noteReading(_ scanner: PhotoScanner) {
+        let now = FolderWatcher.monotonicSeconds()
+        let started = readingSince.withLock { since -> Double?? in
+            switch (since, scanner.hasBacklog) {
+            case (nil, true):
+                since = now
+                return .some(nil)
+            case (let began?, false):
+                since = nil
+                return began
+            default: return nil
+            }
+        }
+        guard let started else { return }
+        let photos = scanner.library.entries.count
+        if let began = started {
+            let milliseconds = Int(((now - began) * 1000).rounded())
+            let seconds = String(format: "%.1f", Double(milliseconds) / 1000)
+            log.record(
+                "photos.indexed",
+                "read photo folder \(folder): \(photos) photos, \(scanner.skippedCount) skipped, in \(seconds) s",
+                [
+                    "folder": .string(folder), "photos": .int(photos), "skipped": .int(scanner.skippedCount),
+                    "milliseconds": .int(milliseconds),
+                ])
+        } else {
+            log.record(
+                "photos.indexing",
+                "reading photo folder \(folder): \(scanner.backlogCount) files to read, \(photos) photos known",
+                ["folder": .string(folder), "files": .int(scanner.backlogCount), "photos": .int(photos)])
+        }
     }
 
     private func publish(_ change: LibraryChange, library new: PhotoLibrary) {

@@ -3,8 +3,9 @@ import Glibc
 
 /// Reads what the library needs of a new or changed file, and checks that it decodes whole.
 ///
-/// Runs on the watcher's thread (or at start-up), never on an HTTP thread, once per file identity:
-/// a half-copied or truncated file must never become a card whose image is grey or broken.
+/// Runs on the watcher's thread and its helpers (or at start-up), never on an HTTP thread, once per
+/// file identity: a half-copied or truncated file must never become a card whose image is grey or
+/// broken. Safe to run on several threads at once (`inspect(_:maxPixels:workers:)`).
 enum PhotoInspector {
     struct Header: Sendable, Equatable {
         var width: Int
@@ -50,7 +51,7 @@ enum PhotoInspector {
                     reason: "declares \(header.width)×\(header.height) in only \(info.st_size) bytes (truncated?)"))
         }
         var message = [CChar](repeating: 0, count: 256)
-        guard CVips_verify(path, &message, message.count) == 0 else {
+        guard CVips_verify(path, loader, &message, message.count) == 0 else {
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             return .failure(PhotoProblem(reason: text.isEmpty ? "does not decode whole" : text))
         }

@@ -11,7 +11,8 @@ import StackModel
 /// `settle` seconds — and only if it decodes whole; a file that does not is logged once per
 /// identity and skipped.
 ///
-/// Files to read wait in a backlog, read in the order found: a scan reads at most
+/// Files to read wait in a backlog, read in the order found (in `--order name`, each scan's finds
+/// sorted by name), a batch at a time on every core: a scan reads at most
 /// `inspectionBudget` seconds' worth of them (nil: all; 0: none, a stat-only scan), so that a first
 /// start on 20,000 photos shows them as they are read instead of after. Each verdict is written to
 /// the photo index, whose records a later start reuses as it reuses a library.
@@ -56,6 +57,9 @@ struct PhotoScanner {
 
     /// How many files wait to be read.
     var backlogCount: Int { waiting.count }
+
+    /// How many files were refused (do not decode whole, too large), at their current identity.
+    var skippedCount: Int { rejected.count }
 
     /// The id earlier versions gave each image file listed (read yet or not) → its id now: what
     /// turns a stack saved by them into this version's ids (`SavedStack.renamingPhotos`).
@@ -131,10 +135,16 @@ struct PhotoScanner {
         now: Double = Date().timeIntervalSince1970
     ) -> LibraryChange? {
         var pass = Pass(closed: closed, now: now)
+        let found = backlog.count
         // Parents first: a folder that went away is dropped with its subfolders before they are read.
         for folder in folders.sorted()
         where folder.isEmpty || subfolders[Self.parent(folder)]?.contains(Self.name(folder)) == true {
             list(folder, recursive: recursive, into: &pass)
+        }
+        if order == .name, backlog.count > found {
+            // Read in the order shown: each batch's photos then come after every photo read before
+            // them, so a first start fills the stack in its order instead of in listing order.
+            backlog[max(found, backlogStart)...].sort()
         }
         inspect(&pass)
         if !known.isEmpty {
@@ -226,40 +236,54 @@ struct PhotoScanner {
         if waiting.updateValue(identity, forKey: relative) == nil { backlog.append(relative) }
     }
 
-    /// Reads the backlog's headers and decodes its files, one after the other, for at most
-    /// `inspectionBudget` seconds: run side by side on 20,000 files, libvips' decoders crashed the
-    /// process (a double free in a start-up scan).
+    /// Files read per batch, side by side: enough to keep every worker busy, few enough that the
+    /// budget is checked every few milliseconds.
+    static let batchSize = 8 * PhotoInspector.workers
+
+    /// Reads the backlog's headers and decodes its files, a batch at a time on every worker, for at
+    /// most `inspectionBudget` seconds; each batch's verdicts are taken in the backlog's order.
     private mutating func inspect(_ pass: inout Pass) {
         let deadline = inspectionBudget.map { FolderWatcher.monotonicSeconds() + $0 }
         while backlogStart < backlog.count {
             if let deadline, FolderWatcher.monotonicSeconds() >= deadline { break }
-            let relative = backlog[backlogStart]
-            backlogStart += 1
-            guard let identity = waiting.removeValue(forKey: relative) else { continue }
-            let result = PhotoInspector.inspect(root + "/" + relative, maxPixels: maxPixels)
-            switch result {
-            case .success(let header):
-                let id = accepted[relative]?.photo.id ?? ids.id(of: relative)
-                let entry = PhotoLibrary.Entry(
-                    photo: Photo(id: id, width: header.width, height: header.height), path: root + "/" + relative,
-                    relative: relative, identity: identity, taken: header.taken)
-                accepted[relative] = entry
-                rejected[relative] = nil
-                pass.changed.append(entry)
-                pass.verdicts.append(
-                    PhotoIndex.Record(
-                        relative: relative, identity: identity, width: header.width, height: header.height,
-                        orientation: header.orientation, taken: header.taken, whole: true))
-            case .failure(let problem):
-                rejected[relative] = identity
-                log("skipping \(root)/\(relative): \(problem.reason)")
-                if let entry = accepted.removeValue(forKey: relative) { pass.removed.insert(entry.photo.id) }
-                pass.verdicts.append(PhotoIndex.Record(relative: relative, identity: identity, whole: false))
+            var batch: [(relative: String, identity: FileIdentity)] = []
+            while backlogStart < backlog.count, batch.count < Self.batchSize {
+                let relative = backlog[backlogStart]
+                backlogStart += 1
+                if let identity = waiting.removeValue(forKey: relative) { batch.append((relative, identity)) }
             }
+            let results = PhotoInspector.inspect(batch.map { root + "/" + $0.relative }, maxPixels: maxPixels)
+            for (file, result) in zip(batch, results) { take(file.relative, file.identity, result, &pass) }
         }
         if backlogStart == backlog.count || backlogStart > 4096 {
             backlog.removeFirst(backlogStart)
             backlogStart = 0
+        }
+    }
+
+    /// Takes one file's verdict: a photo accepted (new or replaced), or refused and logged once.
+    private mutating func take(
+        _ relative: String, _ identity: FileIdentity, _ result: Result<PhotoInspector.Header, PhotoProblem>,
+        _ pass: inout Pass
+    ) {
+        switch result {
+        case .success(let header):
+            let id = accepted[relative]?.photo.id ?? ids.id(of: relative)
+            let entry = PhotoLibrary.Entry(
+                photo: Photo(id: id, width: header.width, height: header.height), path: root + "/" + relative,
+                relative: relative, identity: identity, taken: header.taken)
+            accepted[relative] = entry
+            rejected[relative] = nil
+            pass.changed.append(entry)
+            pass.verdicts.append(
+                PhotoIndex.Record(
+                    relative: relative, identity: identity, width: header.width, height: header.height,
+                    orientation: header.orientation, taken: header.taken, whole: true))
+        case .failure(let problem):
+            rejected[relative] = identity
+            log("skipping \(root)/\(relative): \(problem.reason)")
+            if let entry = accepted.removeValue(forKey: relative) { pass.removed.insert(entry.photo.id) }
+            pass.verdicts.append(PhotoIndex.Record(relative: relative, identity: identity, whole: false))
         }
     }
 

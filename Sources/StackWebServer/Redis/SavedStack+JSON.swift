@@ -11,13 +11,15 @@ extension SavedStack {
         var swipeStacked: Bool
         /// Where the first card is in `order` (what `current` counts from); absent in older states.
         var first: Int?
+        /// The slideshow as a person left it; absent when nobody chose (or in older states).
+        var paused: Bool?
     }
 
     /// The room's lasting state as JSON, one Redis value.
     var json: [UInt8] {
         let record = Record(
             style: style.rawValue, order: order, tilts: tilts, removed: removed, swipeStacked: swipeStacked,
-            first: first)
+            first: first, paused: paused)
         return Array((try? JSONEncoder().encode(record)) ?? Data())
     }
 
@@ -26,6 +28,7 @@ extension SavedStack {
         guard let record = try? JSONDecoder().decode(Record.self, from: Data(json)) else { return nil }
         self.init(
             style: StyleName(rawValue: record.style) ?? defaultStyle, order: record.order, tilts: record.tilts,
-            removed: record.removed, swipeStacked: record.swipeStacked, first: record.first)
+            removed: record.removed, swipeStacked: record.swipeStacked, first: record.first,
+            paused: record.paused)
     }
 }

@@ -159,7 +159,8 @@ final class Room: Sendable {
             core.kept = Kept(seq: core.state.seq, saved: saved)
             core.forgotten = []
             core.rebaseOwed = false
-            let event = RoomEvent.leaseGained(epoch: epoch, stack: restore(saved), keptThrough: keptThrough)
+            let event = RoomEvent.leaseGained(
+                epoch: epoch, stack: restore(saved), paused: saved?.paused, keptThrough: keptThrough)
             guard let effects = try? core.state.handle(event, at: scheduler.now()) else { return }
             core.kept.seq = core.state.seq
             core.rebasedAt = core.state.seq
@@ -282,7 +283,7 @@ final class Room: Sendable {
         // In a group the room's state as last kept is known here exactly (the group's store is Redis,
         // and what was kept of it passed through this instance).
         let saved = group == nil || core.state.ownership == .alone ? store.load(room: name) : core.kept.saved
-        core.state.load(restore(saved))
+        core.state.load(restore(saved), paused: saved?.paused)
         // Answers given before a restart still answer a retry (their changes are in `saved`).
         if group == nil {
             for answer in store.answers(room: name) {
@@ -630,7 +631,9 @@ final class Room: Sendable {
         log.record(
             "room.rolled-back", "room \(name) went back to its last kept state (\(failure?.description ?? "rebase"))",
             ["room": .string(name)])
-        _ = try? apply(.keepRefused(keptSeq: core.kept.seq, stack: restore(core.kept.saved)), in: &core)
+        _ = try? apply(
+            .keepRefused(keptSeq: core.kept.seq, stack: restore(core.kept.saved), paused: core.kept.saved?.paused),
+            in: &core)
     }
 }
 

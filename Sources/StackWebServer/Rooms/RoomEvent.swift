@@ -39,13 +39,14 @@ enum RoomEvent: Sendable {
     case heartbeatDue
     /// In a group: this instance holds the room's lease from now on, taken with `epoch`; `stack` is the
     /// room as the group's Redis held it when the lease was taken (read in the same script).
-    /// `keptThrough`: the last event of the room's history Redis holds.
-    case leaseGained(epoch: Int, stack: Stack, keptThrough: Int)
+    /// `paused`: the slideshow as kept with it. `keptThrough`: the last event of the room's history
+    /// Redis holds.
+    case leaseGained(epoch: Int, stack: Stack, paused: Bool?, keptThrough: Int)
     /// In a group: the lease this instance held the room with is gone; another instance may run it.
     case leaseLost
     /// A lasting change could not be kept (the store or the group refused it, so it is not applied
-    /// anywhere): the room goes back to `stack`, its state as last kept, at `keptSeq`.
-    case keepRefused(keptSeq: Int, stack: Stack)
+    /// anywhere): the room goes back to `stack` and `paused`, its state as last kept, at `keptSeq`.
+    case keepRefused(keptSeq: Int, stack: Stack, paused: Bool?)
     /// Some of what the room published did not reach the group (or may not have), while its lasting
     /// state is as last kept: the room's whole snapshot goes out again, so no viewer keeps a gap.
     case groupMissedChanges(keptThrough: Int)

@@ -81,9 +81,11 @@ struct RoomState {
 
     var isLoaded: Bool { stack != nil }
 
-    /// Puts the stack in memory: a new room's, or one restored from the store after an unload.
-    mutating func load(_ stack: Stack) {
+    /// Puts the stack in memory: a new room's, or one restored from the store after an unload, with
+    /// the slideshow as it was kept (`paused`: nil when nobody chose, or a new room).
+    mutating func load(_ stack: Stack, paused: Bool?) {
         self.stack = stack
+        slideshow.restore(paused: paused)
         front = stack.photoIDs(at: 0..<1).first
     }
 
@@ -122,10 +124,11 @@ struct RoomState {
         case .libraryChanged(let change, let library): libraryChanged(change, library: library, at: now)
         case .sleepChanged(let asleep): sleepChanged(asleep: asleep, at: now)
         case .heartbeatDue: effects.append(.broadcast(Array(": heartbeat\n\n".utf8)))
-        case .leaseGained(let epoch, let stack, let keptThrough):
-            leaseGained(epoch: epoch, stack: stack, keptThrough: keptThrough, at: now)
+        case .leaseGained(let epoch, let stack, let paused, let keptThrough):
+            leaseGained(epoch: epoch, stack: stack, paused: paused, keptThrough: keptThrough, at: now)
         case .leaseLost: leaseLost()
-        case .keepRefused(let keptSeq, let stack): keepRefused(keptSeq: keptSeq, stack: stack, at: now)
+        case .keepRefused(let keptSeq, let stack, let paused):
+            keepRefused(keptSeq: keptSeq, stack: stack, paused: paused, at: now)
         case .groupMissedChanges(let keptThrough):
             guard isLoaded else { break }
             // What was answered after the kept state was not kept either: a retry applies it anew.
@@ -220,12 +223,13 @@ struct RoomState {
         if command.changesLastingState { save(.acknowledged) }
     }
 
+    /// ▶ or ❚❚: a lasting change like a reorder, so a frame left paused is still paused after a
+    /// restart, an upgrade or a takeover, and the answer waits until that is kept.
     private mutating func playingChanged(to playing: Bool, at now: Millis) {
         lastActivity = now
-        guard slideshow.playing != playing else { return }
-        slideshow.playing = playing
-        slideshow.personActed(at: now)
+        guard slideshow.choose(playing: playing, at: now) else { return }
         publish(StackChange(), roomSummaryChanged: true, at: now)
+        save(.acknowledged)
     }
 
     private mutating func sleepChanged(asleep: Bool, at now: Millis) {
@@ -235,9 +239,9 @@ struct RoomState {
     }
 
     /// Follows the photo folder: cards of removed photos leave (fading out, the next card coming to
-    /// the front if it was there), new photos join the back of the stack (the slideshow reaches
-    /// them in turn, and nobody's place is taken), and cards of replaced photos are sent again, with
-    /// their new URL. Not a person's act: the slideshow's timing is kept.
+    /// the front if it was there), new photos take their place in `--order` (never in front of the
+    /// card showing: the slideshow reaches them in turn), and cards of replaced photos are sent
+    /// again, with their new URL. Not a person's act: the slideshow's timing is kept.
     private mutating func libraryChanged(_ libraryChange: LibraryChange, library: PhotoLibrary, at now: Millis) {
         self.library = library
         // An unloaded room is restored from the library as it is by then.
@@ -245,7 +249,7 @@ struct RoomState {
         self.stack = nil  // Uniquely referenced while it changes: a large stack is not copied.
         let change = stack.follow(
             libraryChange, at: now, maxCards: settings.maxCards,
-            libraryOrder: libraryChange.order == .date ? library.entries.map(\.photo.id) : nil)
+            libraryOrder: libraryChange.order == nil ? nil : library.entries.map(\.photo.id))
         self.stack = stack
         publish(change, at: now)
         if change.summaryChanged { save(.background) }
@@ -328,10 +332,11 @@ struct RoomState {
     /// This instance runs the room from now on, from `stack` as the group's Redis holds it, numbering
     /// its events from its epoch's base. Every viewer, here and elsewhere, gets the room as a fresh
     /// snapshot: what they saw may be out of date, and nothing numbered before is replayed.
-    private mutating func leaseGained(epoch: Int, stack: Stack, keptThrough: Int, at now: Millis) {
+    private mutating func leaseGained(epoch: Int, stack: Stack, paused: Bool?, keptThrough: Int, at now: Millis) {
         ownership = .owner(epoch: epoch)
         seq = max(seq, epoch * Self.epochStride)
         self.stack = stack
+        slideshow.restore(paused: paused)
         armedWake = nil
         lastActivity = now
         rebase(at: now, keptThrough: keptThrough)
@@ -351,9 +356,10 @@ struct RoomState {
     /// A lasting change was refused by the store or the group: the room is what was last kept. Answers
     /// given for what is undone are forgotten (their requests are told it was not applied, so a retry
     /// applies them anew).
-    private mutating func keepRefused(keptSeq: Int, stack: Stack, at now: Millis) {
+    private mutating func keepRefused(keptSeq: Int, stack: Stack, paused: Bool?, at now: Millis) {
         guard isLoaded else { return }
         self.stack = stack
+        slideshow.restore(paused: paused)
         answered.forget(after: keptSeq)
         armedWake = nil
         rebase(at: now, keptThrough: keptSeq)
@@ -420,6 +426,8 @@ struct RoomState {
 
     private mutating func save(_ urgency: SaveUrgency) {
         guard let stack else { return }
-        effects.append(.save(stack.saved(), urgency))
+        var saved = stack.saved()
+        saved.paused = slideshow.chosenPaused
+        effects.append(.save(saved, urgency))
     }
 }

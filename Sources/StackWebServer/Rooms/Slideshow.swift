@@ -8,15 +8,37 @@ struct Slideshow: Equatable {
     /// Time between advances: `--interval`, or `RoomSettings.defaultSlideshowInterval` on a server
     /// started without one (where the slideshow waits for ▶).
     let interval: Millis
-    var playing: Bool
+    private(set) var playing: Bool
+    /// What a person last chose, ▶ (false) or ❚❚ (true), kept with the room's lasting state so that
+    /// a restart or an upgrade leaves the frame as it was left; nil until someone chooses.
+    private(set) var chosenPaused: Bool?
+    /// Whether it plays when nobody chose: the server was started with an `interval`.
+    private let playsByDefault: Bool
     /// Server time of the last advance or the last thing a person did.
     var quietSince: Millis
 
     /// Playing from the start when the server has an `interval`; paused until ▶ otherwise.
     init(interval: Millis?, now: Millis) {
         self.interval = interval ?? RoomSettings.defaultSlideshowInterval
-        self.playing = interval != nil
+        self.playsByDefault = interval != nil
+        self.playing = playsByDefault
         self.quietSince = now
+    }
+
+    /// A person pressed ▶ or ❚❚: the choice is kept, and the next advance is a whole interval away.
+    /// Returns whether it changed anything.
+    mutating func choose(playing: Bool, at now: Millis) -> Bool {
+        guard self.playing != playing else { return false }
+        self.playing = playing
+        chosenPaused = !playing
+        quietSince = now
+        return true
+    }
+
+    /// Back to what was kept: `paused` as saved, or the server's default when nobody chose.
+    mutating func restore(paused: Bool?) {
+        chosenPaused = paused
+        playing = paused.map { !$0 } ?? playsByDefault
     }
 
     /// When the next advance is due, or `nil` when paused.

@@ -4,8 +4,10 @@ extension Stack {
     /// Applies a change of the photo folder as commands of the model: a photo whose shape changed
     /// gets a new card of the right shape in the same place, removed photos' cards leave, photos the
     /// saved stack was waiting for take their saved places (`placeSaved`: a restart that found the
-    /// cache folder empty), new photos join the back — or, in `--order date`, their place by date
-    /// (`LibraryChange.placements`, with `libraryOrder` the new library's photo ids) — and the cards
+    /// cache folder empty), new photos take their place in the library's order (by name or by date:
+    /// `LibraryChange.placements`, with `libraryOrder` the new library's photo ids; at the back when
+    /// the change names no order) — so a first start fills the stack in `--order` while the folder
+    /// is read, wherever the slideshow has turned it meanwhile — and the cards
     /// of replaced files are drawn again (their URL changed). Once the folder has been read whole
     /// (`complete`), saved photos that never came are forgotten. Idempotent: a stack restored from
     /// the new folder already has the new photos. New photos past `maxCards` are left out.
@@ -32,7 +34,7 @@ extension Stack {
         change.merge(placed)
         if libraryChange.complete { forgetUnseen() }
         let added = Array(unknown.prefix(max(0, maxCards - count)))
-        if libraryChange.order == .date, let libraryOrder, !added.isEmpty {
+        if libraryChange.order != nil, let libraryOrder, !added.isEmpty {
             var stacked = [String?](repeating: nil, count: count)
             for (photo, card) in cardsByPhoto() { stacked[card.position] = photo }
             let placements = LibraryChange(added: added).placements(
