@@ -132,17 +132,25 @@ import Testing
         return (try instance("a"), try instance("b"))
     }
 
+    /// The ids `a` shows once both instances show every photo: the library fills in the background,
+    /// the room's owner is decided after start, and the other instance reads what the owner published.
+    static func shownIDs(_ a: TestServer, _ b: TestServer) throws -> [String: String] {
+        var ids: [String: String] = [:]
+        let shown = try PersistenceTests.eventually(30) {
+            ids = try Self.ids(a)
+            let elsewhere = try Self.ids(b)
+            return ids.count == files.count && elsewhere.count == files.count
+        }
+        #expect(shown, "the group's instances never showed every photo: \(ids)")
+        return ids
+    }
+
     /// The instances of a group name every photo alike, whichever started first.
     @Test(.enabled(if: RedisServer.isInstalled, "needs redis-server"))
     func aGroupsInstancesComputeTheSameIDs() throws {
         let redis = try RedisServer()
         let (a, b) = try Self.group(on: redis)
-        // The library fills in the background, and the room's owner is decided after start.
-        var ids: [String: String] = [:]
-        #expect(
-            try PersistenceTests.eventually(10) {
-                ids = try Self.ids(a); return ids.count == 3
-            })
+        let ids = try Self.shownIDs(a, b)
         // Each instance serves the ids the other shows: both compute them alike.
         for id in ids.values {
             #expect(try a.http.get("/photos/\(id)?w=64").status == 200)
@@ -158,7 +166,7 @@ import Testing
     func aPhotoRemovedInAGroupIsNotServedByAnyInstance() throws {
         let redis = try RedisServer()
         let (a, b) = try Self.group(on: redis)
-        let id = try #require(try Self.ids(a)["b.jpg"])
+        let id = try #require(try Self.shownIDs(a, b)["b.jpg"])
         #expect(try b.http.get("/photos/\(id)").status == 200)
         try Self.remove(id, from: "main", at: a)
         for server in [a, b] {
