@@ -381,7 +381,9 @@ final class Room: Sendable {
             effects += core.relay.join(viewer, lastEventID: lastEventID)
         case .heartbeatDue:
             effects = try core.state.handle(event, at: scheduler.now()) + core.relay.heartbeat()
-        case .viewerLeft, .viewersElsewhereCounted, .timerFired:
+        case .viewerLeft, .viewersElsewhereCounted, .timerFired, .libraryChanged:
+            // The library too: a follower has no stack to change, but the library it keeps is the
+            // one it names photos from (captions, versions) once it takes the room over.
             effects = try core.state.handle(event, at: scheduler.now())
         default: break
         }
