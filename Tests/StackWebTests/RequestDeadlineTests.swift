@@ -15,6 +15,20 @@ import Testing
         }
     }
 
+    /// A connection that opens while a sweep is under way reads the clock after the sweep did: it is
+    /// new, not billions of seconds old. (Read before the sweep's lock, the clock made the unsigned
+    /// age wrap, and a fresh request was cut at once: seen as a GET answered with nothing.)
+    @Test func aConnectionNewerThanTheSweepsClockIsNotOverdue() {
+        let limits = ServerLimits()
+        let now: UInt64 = 5_000_000_000
+        for phase in [ConnectionGuard.Phase.head, .body, .upload] {
+            #expect(!ConnectionGuard.isOverdue(phase, since: now + 1, now: now, limits: limits))
+            #expect(!ConnectionGuard.isOverdue(phase, since: now - 1_000_000_000, now: now, limits: limits))
+            #expect(ConnectionGuard.isOverdue(phase, since: 0, now: now + 60_000_000_000, limits: limits))
+        }
+        #expect(!ConnectionGuard.isOverdue(.answering, since: 0, now: .max, limits: limits))
+    }
+
     /// Sends `opening`, then one byte of `trickle` every half second until the server closes the
     /// connection (or `giveUp` seconds pass); the seconds until it closed, or `nil`. Halfway, a
     /// normal client must be served.

@@ -143,25 +143,29 @@ final class ConnectionGuard: Sendable {
 
     /// Shuts down every connection past its phase's deadline.
     private func sweep() {
-        let now = Self.now()
-        let headLimit = UInt64(limits.headerDeadlineSeconds * 1e9)
-        let bodyLimit = UInt64(limits.bodyDeadlineSeconds * 1e9)
-        let uploadLimit = UInt64(limits.uploadStallSeconds * 1e9)
         entries.withLock { entries in
-            for (key, entry) in entries where !entry.cut {
-                let limit: UInt64
-                switch entry.phase {
-                case .head: limit = headLimit
-                case .body: limit = bodyLimit
-                case .upload: limit = uploadLimit
-                case .answering: continue
-                }
-                guard now &- entry.since > limit else { continue }
+            // Read under the lock: every entry's clock was read before it was put in, so none is
+            // later than this (a clock read before the lock could be, and would look overdue).
+            let now = Self.now()
+            for (key, entry) in entries where !entry.cut && Self.isOverdue(entry.phase, since: entry.since, now: now, limits: limits) {
                 // Under the lock: the descriptor cannot be closed (and reused) meanwhile.
                 shutdown(entry.socket, Int32(SHUT_RDWR))
                 entries[key]?.cut = true
             }
         }
+    }
+
+    /// Whether a connection in `phase` since `since` is past its deadline at `now`. A `since`
+    /// later than `now` is not (an unsigned difference would wrap to ages and cut a new connection).
+    static func isOverdue(_ phase: Phase, since: UInt64, now: UInt64, limits: ServerLimits) -> Bool {
+        let seconds: Double
+        switch phase {
+        case .head: seconds = limits.headerDeadlineSeconds
+        case .body: seconds = limits.bodyDeadlineSeconds
+        case .upload: seconds = limits.uploadStallSeconds
+        case .answering: return false
+        }
+        return now > since && now - since > UInt64(seconds * 1e9)
     }
 
     private static func key(_ connection: OpaquePointer) -> Int { Int(bitPattern: connection) }
