@@ -147,7 +147,8 @@ final class ConnectionGuard: Sendable {
             // Read under the lock: every entry's clock was read before it was put in, so none is
             // later than this (a clock read before the lock could be, and would look overdue).
             let now = Self.now()
-            for (key, entry) in entries where !entry.cut && Self.isOverdue(entry.phase, since: entry.since, now: now, limits: limits) {
+            for (key, entry) in entries
+            where !entry.cut && Self.isOverdue(entry.phase, since: entry.since, now: now, limits: limits) {
                 // Under the lock: the descriptor cannot be closed (and reused) meanwhile.
                 shutdown(entry.socket, Int32(SHUT_RDWR))
                 entries[key]?.cut = true
