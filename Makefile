@@ -125,7 +125,7 @@ test-web:
 	node --test Tests/web
 
 test-e2e: build
-	STACKWEB_BIN=$(DEBUG_BIN) $(PYTHON) -m pytest -q Tests/e2e
+	STACKWEB_BIN=$(DEBUG_BIN) $(PYTHON) -m pytest -q --durations=12 Tests/e2e
 
 ## The README's pictures (docs/screenshots/), taken again from the real page in headless Chromium:
 ## after any change to how a style or a screen looks. SCREENSHOTS=phone picks some (pytest's -k).

@@ -90,6 +90,12 @@ if [ "$run" = 0 ]; then exit 0; fi
 
 for target in "${targets[@]}"; do
   if [ ! -x "$out/fuzz-$target" ]; then echo "fuzz: $out/fuzz-$target is not built (scripts/fuzz.sh --build-only)" >&2; exit 1; fi
+done
+
+# Runs one target for `seconds` on its corpus; its summary and, on failure, its log's end go to
+# .build/fuzz/fuzz-TARGET.summary, read once every target has run.
+run_target() {
+  local target=$1 corpus status=0
   if [ -n "${FUZZ_CORPUS:-}" ]; then
     corpus="$FUZZ_CORPUS/$target"
     mkdir -p "$corpus"
@@ -97,23 +103,49 @@ for target in "${targets[@]}"; do
     corpus=$(mktemp -d)
   fi
   cp "Tests/Fuzz/corpus/$target/"* "$corpus/"
-  options=(-max_total_time="$seconds" -print_final_stats=1)
+  local options=(-max_total_time="$seconds" -print_final_stats=1)
   if [ -f "Tests/Fuzz/$target.dict" ]; then options+=(-dict="Tests/Fuzz/$target.dict"); fi
   # The router's rooms outlive each input, so nearly every input ends with more allocations than
   # frees and libFuzzer would scan the whole heap for leaks after it: half the speed. Check the
   # final corpus for leaks instead: `.build/fuzz/fuzz-router -runs=0 -detect_leaks=1 DIR`.
   if [ "$target" = router ]; then options+=(-detect_leaks=0); fi
-  echo "fuzz-$target: $seconds s"
-  log="$out/fuzz-$target.log"
-  status=0
+  local log="$out/fuzz-$target.log" summary="$out/fuzz-$target.summary"
   "$out/fuzz-$target" "${options[@]}" "$corpus" > "$log" 2>&1 || status=$?
-  grep -E "^(#[0-9]+.*DONE|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY)" "$log" || true
-  # A crash leaves a crash-* file (run it again to see it); any other failure (a bad option or
-  # dictionary) only the exit status and the log's end.
-  if [ "$status" -ne 0 ]; then
-    tail -n 30 "$log" >&2
-    echo "fuzz-$target failed (exit $status; log $log)" >&2
-    exit 1
-  fi
+  {
+    echo "fuzz-$target: $seconds s"
+    grep -E "^(#[0-9]+.*DONE|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY)" "$log" || true
+    # A crash leaves a crash-* file (run it again to see it); any other failure (a bad option or
+    # dictionary) only the exit status and the log's end.
+    if [ "$status" -ne 0 ]; then
+      tail -n 30 "$log"
+      echo "fuzz-$target failed (exit $status; log $log)"
+    fi
+  } > "$summary"
   if [ -z "${FUZZ_CORPUS:-}" ]; then rm -rf "$corpus"; fi
+  return "$status"
+}
+
+# Each target is one process on one core for fixed seconds: as many run side by side as there are
+# cores (FUZZ_JOBS), so each still gets a core of its own and as many inputs as it would alone.
+jobs=${FUZZ_JOBS:-$(nproc)}
+for target in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+  rm -f "$out/fuzz-$target.summary"
+  run_target "$target" &
 done
+wait || true
+# Judged by each target's summary (a status reaped by `wait -n` is not kept for a later `wait`).
+failed=0
+for target in "${targets[@]}"; do
+  summary="$out/fuzz-$target.summary"
+  if [ ! -s "$summary" ]; then
+    echo "fuzz-$target: no summary (log $out/fuzz-$target.log)" >&2
+    failed=1
+  elif grep -q "^fuzz-$target failed (exit" "$summary"; then
+    cat "$summary" >&2
+    failed=1
+  else
+    cat "$summary"
+  fi
+done
+exit "$failed"

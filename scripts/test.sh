@@ -10,7 +10,8 @@
 # suites run at normal priority, as `make test-*` runs them, one at a time but for the last: the
 # history (a fault schedule of about two minutes, mostly waiting, that asserts on outcomes, not speed)
 # runs beside the package's test. The fuzz smoke run runs alone: its targets run for fixed seconds,
-# and beside the history they got through a third to a half fewer inputs. The browser suite runs alone (beside the history, a style switch's "drawn sharp" wait timed out on a
+# one per core side by side (scripts/fuzz.sh), and beside the history they got through a third to a
+# half fewer inputs. The browser suite runs alone (beside the history, a style switch's "drawn sharp" wait timed out on a
 # loaded machine), so do the ThreadSanitizer suite (under the sanitizer its real-time tests starve
 # beside anything else) and the plain `swift test`, which fills both cores itself. A suite that
 # needs a background build waits for it.
