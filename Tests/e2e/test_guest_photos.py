@@ -1,0 +1,111 @@
+"""Guests add photos from their phones: the QR code a kiosk shows leads to the add page, five photos
+picked on a 390×844 touch screen reach the wall while a kiosk watches them arrive, a file that is no
+photo is refused in words and adds no card; the same journey in Firefox ESR."""
+
+import tempfile
+
+import pytest
+
+from support.guests import (ADD_TOKEN, FOLDER_PHOTOS, ROWS, ZBARIMG, add_url, decode_qr, guest_server,
+                            not_a_photo, phone_photos, wait_for_rows)
+from support.marionette import FIREFOX, Firefox, FirefoxPage, Marionette
+from support.page import StackWebPage
+from support.screens import emulate, fresh_tab
+from support.waiting import wait_until
+
+PHONE = (390, 844, 3)
+
+
+@pytest.fixture(scope="module")
+def guests():
+    server = guest_server(tempfile.mkdtemp(prefix="stackweb-e2e-guests-"))
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def folder():
+    """The phone's own files (and screenshots), outside the server's photo folder."""
+    return tempfile.mkdtemp(prefix="stackweb-e2e-phone-")
+
+
+def kiosk_count(page):
+    return (page.state() or {}).get("count")
+
+
+@pytest.mark.skipif(not ZBARIMG, reason="needs zbarimg (zbar-tools)")
+def test_the_kiosk_code_reads_back_to_the_add_page(browser, guests, room, folder):
+    with fresh_tab(browser):
+        StackWebPage(browser, guests, room, "&kiosk=1&qr=1").open()
+        corner = wait_until(lambda: browser.execute_script(
+            "const f = document.querySelector('.add-code.corner'); return f && !f.hidden && f.offsetWidth ? f : null"),
+            message="the code in the kiosk's corner")
+        assert decode_qr(browser.get_screenshot_as_png(), folder) == add_url(guests, room)
+        assert corner.text == "Add your photos"
+
+
+def test_five_photos_from_a_phone_reach_the_wall(browser, second_browser, guests, room, folder):
+    with fresh_tab(browser):
+        kiosk = StackWebPage(browser, guests, room, "&kiosk=1&qr=1").open()
+        # The folder's photos, and those guests sent to earlier tests' rooms: they are the folder's too.
+        before = kiosk_count(kiosk)
+        assert before >= FOLDER_PHOTOS
+        with fresh_tab(second_browser) as phone:
+            emulate(phone, *PHONE, touch=True, url=add_url(guests, room))
+            # The token left the address bar at once (kept for the page, not for a shared link).
+            assert ADD_TOKEN not in phone.current_url
+            assert phone.execute_script("return navigator.maxTouchPoints") > 0
+            photos = phone_photos(folder, 5, shade=10)
+            phone.find_element("id", "files").send_keys("\n".join(photos))
+            rows = wait_for_rows(lambda: phone.execute_script(ROWS), 5)
+            assert [(row["state"], row["kind"], row["text"]) for row in rows] == [("done", "shown", "On the wall")] * 5
+            # The kiosk sees them arrive over its event stream.
+            wait_until(lambda: kiosk_count(kiosk), lambda count: count == before + 5,
+                       message="the kiosk showing the five new photos")
+            assert guests.snapshot(room)["count"] == before + 5
+            assert phone.find_element("id", "summary").text == "5 of 5 sent"
+
+            # A text file named .jpg: refused in words, with a Retry button, and no card added.
+            phone.find_element("id", "files").send_keys(not_a_photo(folder))
+            rows = wait_for_rows(lambda: phone.execute_script(ROWS), 6)
+            assert rows[5] == {"state": "failed", "kind": "not-photo", "retry": True,
+                               "text": "Not a photo the wall can show (JPEG, PNG, WebP, GIF, HEIC)"}
+            assert guests.snapshot(room)["count"] == before + 5
+            assert kiosk_count(kiosk) == before + 5
+
+
+def test_a_phone_added_photo_again_is_already_on_the_wall(second_browser, guests, room, folder):
+    photo = phone_photos(folder, 1, shade=20)
+    before = guests.snapshot(room)["count"]
+    with fresh_tab(second_browser) as phone:
+        emulate(phone, *PHONE, touch=True, url=add_url(guests, room))
+        phone.find_element("id", "files").send_keys(photo[0])
+        wait_for_rows(lambda: phone.execute_script(ROWS), 1)
+        phone.find_element("id", "files").send_keys(photo[0])
+        rows = wait_for_rows(lambda: phone.execute_script(ROWS), 2)
+        assert [row["kind"] for row in rows] == ["shown", "existing"]
+        assert rows[1]["text"] == "Already on the wall"
+    assert guests.snapshot(room)["count"] == before + 1
+
+
+@pytest.mark.skipif(not FIREFOX or Marionette is None, reason="needs firefox-esr and the marionette-driver package")
+def test_five_photos_from_firefox_reach_the_wall(guests, room, folder):
+    firefox = Firefox()
+    try:
+        kiosk = FirefoxPage(firefox, guests, room, "&kiosk=1&qr=1").open()
+        before = kiosk.state()["count"]
+        kiosk_window = firefox.open_window()
+        firefox.client.navigate(add_url(guests, room))
+        files = firefox.client.find_element("id", "files")
+        files.send_keys("\n".join(phone_photos(folder, 5, shade=30)))
+        rows = wait_for_rows(lambda: firefox.run(ROWS), 5)
+        assert [(row["state"], row["kind"]) for row in rows] == [("done", "shown")] * 5
+        firefox.client.find_element("id", "files").send_keys(not_a_photo(folder))
+        rows = wait_for_rows(lambda: firefox.run(ROWS), 6)
+        assert (rows[5]["kind"], rows[5]["retry"]) == ("not-photo", True)
+        assert guests.snapshot(room)["count"] == before + 5
+        firefox.client.switch_to_window(kiosk_window)
+        wait_until(kiosk.state, lambda state: state["count"] == before + 5,
+                   message="the Firefox kiosk showing the five new photos")
+    finally:
+        firefox.close()
