@@ -1,9 +1,13 @@
 // The QR code that brings guests to the add page: small in a corner of a kiosk (?qr=1), large over
-// the stack on demand (the Q key, the control bar's button). Shown only for a room that takes
-// photos: the server answers 404 for the others, and nothing is drawn.
+// the stack on demand (the Q key, the control bar's button). The server answers 404 for a room
+// that takes no photos: the corner then stays empty, and the large view says so. The code is asked
+// for only when it is to be shown, so a page that never shows it logs no 404.
 
 /** The code's address for `room` (an SVG the server draws with the room's add link). */
 export const addCodeURL = (room) => `/api/rooms/${room}/add-code.svg`;
+
+/** What the large view says for a room whose code the server does not give. */
+export const NO_CODE = 'This room takes no photos from guests (the server needs --uploads open).';
 
 function codeFigure(document, room, className, caption) {
   const figure = document.createElement('figure');
@@ -14,33 +18,24 @@ function codeFigure(document, room, className, caption) {
   const text = document.createElement('figcaption');
   text.textContent = caption;
   figure.append(image, text);
-  return { figure, image };
+  return { figure, image, text };
 }
 
 /**
  * Sets up the code for `room` in `document`: `corner` shows it in the top right corner (a
- * kiosk's ?qr=1). `button` (the control bar's, or null) is shown once the room is known to take
- * photos. Answers {toggle(), shown()}: toggle opens or closes the large code.
+ * kiosk's ?qr=1); `button` (the control bar's, or null) says whether the large view is open.
+ * Answers {toggle(), shown()}: toggle opens or closes the large view.
  */
 export function setUpAddCode(document, room, { corner = false, button = null } = {}) {
   let overlay = null;
-  let available = false;
-  const reveal = () => {
-    available = true;
-    if (button) button.hidden = false;
-  };
 
   if (corner) {
     const { figure, image } = codeFigure(document, room, 'add-code corner', 'Add your photos');
     figure.hidden = true;
     image.addEventListener('load', () => {
       figure.hidden = false;
-      reveal();
     });
     document.body.append(figure);
-  } else if (button) {
-    // A HEAD tells whether the room takes photos without drawing the code yet.
-    fetch(addCodeURL(room), { method: 'HEAD' }).then((answer) => answer.ok && reveal(), () => {});
   }
 
   function close() {
@@ -48,15 +43,17 @@ export function setUpAddCode(document, room, { corner = false, button = null } =
     button?.setAttribute('aria-pressed', 'false');
   }
 
-  function toggle() {
-    if (!available) return;
+  function open() {
     if (!overlay) {
-      const { figure } = codeFigure(document, room, 'add-code large', 'Scan to add your photos');
+      const { figure, image, text } = codeFigure(document, room, 'add-code large', 'Scan to add your photos');
+      image.addEventListener('error', () => {
+        image.remove();
+        text.textContent = NO_CODE;
+      });
       overlay = document.createElement('div');
       overlay.className = 'add-code-overlay';
       overlay.setAttribute('role', 'dialog');
       overlay.setAttribute('aria-label', 'Add your photos');
-      overlay.hidden = true;
       overlay.append(figure);
       overlay.addEventListener('click', close);
       document.addEventListener('keydown', (event) => {
@@ -64,13 +61,12 @@ export function setUpAddCode(document, room, { corner = false, button = null } =
       });
       document.body.append(overlay);
     }
-    if (overlay.hidden) {
-      overlay.hidden = false;
-      button?.setAttribute('aria-pressed', 'true');
-    } else {
-      close();
-    }
+    overlay.hidden = false;
+    button?.setAttribute('aria-pressed', 'true');
   }
 
-  return { toggle, shown: () => Boolean(overlay && !overlay.hidden) };
+  return {
+    toggle: () => (overlay && !overlay.hidden ? close() : open()),
+    shown: () => Boolean(overlay && !overlay.hidden),
+  };
 }

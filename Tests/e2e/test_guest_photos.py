@@ -5,6 +5,8 @@ photo is refused in words and adds no card; the same journey in Firefox ESR."""
 import tempfile
 
 import pytest
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
 
 from support.guests import (ADD_TOKEN, FOLDER_PHOTOS, ROWS, ZBARIMG, add_url, decode_qr, guest_server,
                             not_a_photo, phone_photos, wait_for_rows)
@@ -31,6 +33,40 @@ def folder():
 
 def kiosk_count(page):
     return (page.state() or {}).get("count")
+
+
+# The large view: shown, its image drawn (complete, with its size), or its words in its place.
+LARGE = """
+const overlay = document.querySelector('.add-code-overlay');
+if (!overlay || overlay.hidden) return null;
+const image = overlay.querySelector('img');
+return {drawn: Boolean(image && image.complete && image.naturalWidth), text: overlay.querySelector('figcaption').textContent,
+        pressed: document.querySelector('[data-action="add-code"]').getAttribute('aria-pressed')};
+"""
+
+
+@pytest.mark.skipif(not ZBARIMG, reason="needs zbarimg (zbar-tools)")
+def test_q_shows_the_code_large_and_hides_it_again(browser, guests, room, folder):
+    with fresh_tab(browser):
+        page = StackWebPage(browser, guests, room).open()
+        stage = browser.find_element(By.ID, "stage")
+        stage.send_keys("q")
+        shown = wait_until(lambda: browser.execute_script(LARGE), lambda large: large and large["drawn"],
+                           message="the large code drawn")
+        assert shown == {"drawn": True, "text": "Scan to add your photos", "pressed": "true"}
+        assert decode_qr(browser.get_screenshot_as_png(), folder) == add_url(guests, room)
+        ActionChains(browser).send_keys("q").perform()
+        wait_until(lambda: browser.execute_script(LARGE), lambda large: large is None, message="the code hidden")
+        assert page.state()["count"] >= FOLDER_PHOTOS
+
+
+@pytest.mark.allow_console("add-code.svg")
+def test_a_room_that_takes_no_photos_says_so_instead_of_a_code(page):
+    page.driver.find_element(By.CSS_SELECTOR, '[data-action="add-code"]').click()
+    shown = wait_until(lambda: page.driver.execute_script(LARGE), lambda large: large and "no photos" in large["text"],
+                       message="the large view's words")
+    assert shown == {"drawn": False, "pressed": "true",
+                     "text": "This room takes no photos from guests (the server needs --uploads open)."}
 
 
 @pytest.mark.skipif(not ZBARIMG, reason="needs zbarimg (zbar-tools)")
