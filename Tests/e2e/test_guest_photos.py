@@ -11,7 +11,7 @@ from selenium.webdriver.common.by import By
 from support.guests import (ADD_TOKEN, FOLDER_PHOTOS, ROWS, ZBARIMG, add_url, decode_qr, guest_server,
                             not_a_photo, phone_photos, wait_for_rows)
 from support.marionette import FIREFOX, Firefox, FirefoxPage, Marionette
-from support.page import StackWebPage
+from support.page import StackWebPage, severe_console_entries
 from support.screens import emulate, fresh_tab
 from support.waiting import wait_until
 
@@ -108,6 +108,9 @@ def test_five_photos_from_a_phone_reach_the_wall(browser, second_browser, guests
                                "text": "Not a photo the wall can show (JPEG, PNG, WebP, GIF, HEIC)"}
             assert guests.snapshot(room)["count"] == before + 5
             assert kiosk_count(kiosk) == before + 5
+            # Nothing the page did was refused by the browser (the policy allows no blob: URL, no
+            # inline style): the refused photo's 415 is the one error.
+            assert severe_console_entries(phone, ("status of 415",)) == []
 
 
 def test_a_phone_added_photo_again_is_already_on_the_wall(second_browser, guests, room, folder):
