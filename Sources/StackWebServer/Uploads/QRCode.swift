@@ -28,6 +28,7 @@ struct QRCode: Equatable, Sendable {
         modules = data.map { $0 & 1 != 0 }
     }
 
+    /// Whether the module at column `x`, row `y` (from the top left, without the quiet zone) is dark.
     func isDark(x: Int, y: Int) -> Bool { modules[y * size + x] }
 
     /// The modules around the code that must stay light for a reader to find it (ISO/IEC 18004).
