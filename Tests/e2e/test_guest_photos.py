@@ -13,6 +13,7 @@ from support.guests import (ADD_TOKEN, FOLDER_PHOTOS, ROWS, ZBARIMG, add_url, de
 from support.marionette import FIREFOX, Firefox, FirefoxPage, Marionette
 from support.page import StackWebPage, severe_console_entries
 from support.screens import emulate, fresh_tab
+from support.server import REPO_ROOT
 from support.waiting import wait_until
 
 PHONE = (390, 844, 3)
@@ -125,6 +126,44 @@ def test_a_phone_added_photo_again_is_already_on_the_wall(second_browser, guests
         assert [row["kind"] for row in rows] == ["shown", "existing"]
         assert rows[1]["text"] == "Already on the wall"
     assert guests.snapshot(room)["count"] == before + 1
+
+
+# Each change of each row as the page makes it: state and the progress bar's value, in order.
+RECORD_ROWS = """
+window.rowHistory = [];
+new MutationObserver(() => {
+  for (const row of document.querySelectorAll('.upload')) {
+    const entry = [row.dataset.state, row.querySelector('progress').value];
+    const last = row.history?.at(-1);
+    if (!last || last[0] !== entry[0] || last[1] !== entry[1]) (row.history ??= []).push(entry);
+  }
+  window.rowHistory = [...document.querySelectorAll('.upload')].map((row) => row.history ?? []);
+}).observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
+"""
+
+
+def test_the_bar_follows_the_bytes_then_checking_then_the_wall(second_browser, guests, room, folder):
+    """On a slow uplink (160 kB/s, as throttled by Chromium), the bar moves with the bytes sent."""
+    photo = sorted((REPO_ROOT / "Resources/demo-photos").glob("*.jpg"))[10]
+    with fresh_tab(second_browser) as phone:
+        emulate(phone, *PHONE, touch=True, url=add_url(guests, room))
+        phone.execute_cdp_cmd("Network.enable", {})
+        phone.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": False, "latency": 20, "downloadThroughput": 1_000_000, "uploadThroughput": 160_000})
+        try:
+            phone.execute_script(RECORD_ROWS)
+            phone.find_element(By.ID, "files").send_keys(str(photo))
+            wait_for_rows(lambda: phone.execute_script(ROWS), 1)
+            history = phone.execute_script("return window.rowHistory[0]")
+        finally:
+            phone.execute_cdp_cmd("Network.emulateNetworkConditions", {
+                "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    states = [state for state, _ in history]
+    sending = [value for state, value in history if state == "sending"]
+    assert states[-1] == "done" and "checking" in states, history
+    assert states.index("checking") > max(index for index, state in enumerate(states) if state == "sending"), history
+    assert any(0 < value < 1 for value in sending), f"no partial progress: {history}"
+    assert sending == sorted(sending), f"the bar went back: {history}"
 
 
 @pytest.mark.skipif(not FIREFOX or Marionette is None, reason="needs firefox-esr and the marionette-driver package")
