@@ -8,8 +8,8 @@ import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
-from support.guests import (ADD_TOKEN, FOLDER_PHOTOS, ROWS, ZBARIMG, add_url, decode_qr, guest_server,
-                            not_a_photo, phone_photos, wait_for_rows)
+from support.guests import (ADD_TOKEN, FOLDER_PHOTOS, REVIEW_ROOM, ROWS, ZBARIMG, add_url, as_control,
+                            decode_qr, guest_server, not_a_photo, phone_photos, wait_for_rows)
 from support.marionette import FIREFOX, Firefox, FirefoxPage, Marionette
 from support.page import StackWebPage, severe_console_entries
 from support.screens import emulate, fresh_tab
@@ -126,6 +126,33 @@ def test_a_phone_added_photo_again_is_already_on_the_wall(second_browser, guests
         assert [row["kind"] for row in rows] == ["shown", "existing"]
         assert rows[1]["text"] == "Already on the wall"
     assert guests.snapshot(room)["count"] == before + 1
+
+
+def test_in_a_review_room_a_photo_waits_for_approval(second_browser, guests, folder):
+    with fresh_tab(second_browser) as phone:
+        emulate(phone, *PHONE, touch=True, url=add_url(guests, REVIEW_ROOM))
+        phone.find_element(By.ID, "files").send_keys(phone_photos(folder, 1, shade=40)[0])
+        rows = wait_for_rows(lambda: phone.execute_script(ROWS), 1)
+    assert rows == [{"state": "done", "kind": "waiting", "text": "Waiting for approval", "retry": False}]
+    waiting = as_control(guests, "GET", f"/api/rooms/{REVIEW_ROOM}/uploads")["uploads"]
+    assert len(waiting) == 1
+    # Not on the wall until approved: then one card more.
+    before = guests.snapshot(REVIEW_ROOM)["count"]
+    as_control(guests, "POST", f"/api/rooms/{REVIEW_ROOM}/uploads/{waiting[0]['id']}/approve")
+    assert guests.snapshot(REVIEW_ROOM)["count"] == before + 1
+
+
+def test_without_the_token_the_page_says_to_scan_the_code_again(second_browser, guests, room, folder):
+    with fresh_tab(second_browser) as phone:
+        emulate(phone, *PHONE, touch=True, url=f"{guests.base_url}/add?room={room}")
+        # A token kept by an earlier visit would still add: this phone never had one.
+        phone.execute_script("localStorage.clear()")
+        phone.refresh()
+        phone.find_element(By.ID, "files").send_keys(phone_photos(folder, 1, shade=50)[0])
+        rows = wait_for_rows(lambda: phone.execute_script(ROWS), 1)
+        severe_console_entries(phone)  # the 401, expected
+    assert rows == [{"state": "failed", "kind": "token", "retry": True,
+                     "text": "This link cannot add photos: scan the code on the wall again"}]
 
 
 # Each change of each row as the page makes it: state and the progress bar's value, in order.

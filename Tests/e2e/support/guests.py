@@ -1,8 +1,10 @@
 """A server whose rooms take guests' photos, the photos a phone picks, and the add page read from
 its rows (Resources/web/add.js: each row says its state and outcome in data attributes)."""
 
+import json
 import shutil
 import subprocess
+import urllib.request
 import tempfile
 from pathlib import Path
 
@@ -14,6 +16,8 @@ CONTROL_TOKEN = "e2e-control-token-0123456789"
 ADD_TOKEN = "e2e-add-token-0123456789abcdef"
 ZBARIMG = shutil.which("zbarimg")
 FOLDER_PHOTOS = 3
+# The guest server's room whose photos wait for the control token's approval.
+REVIEW_ROOM = "review"
 
 # Every row's state, outcome and words, in order.
 ROWS = """
@@ -25,12 +29,13 @@ return [...document.querySelectorAll('.upload')].map((row) => ({
 
 
 def guest_server(folder):
-    """A server on `folder` (three photos copied in) whose rooms take photos, with both tokens."""
+    """A server on `folder` (three photos copied in) whose rooms take photos (REVIEW_ROOM's once
+    approved), with both tokens."""
     for photo in sorted((REPO_ROOT / "Resources/demo-photos").glob("*.jpg"))[:FOLDER_PHOTOS]:
         shutil.copy(photo, folder)
     cache = tempfile.mkdtemp(prefix="stackweb-e2e-cache-")
     return StackWebServer(arguments=[
-        "--photos", str(folder), "--cache", cache, "--uploads", "open",
+        "--photos", str(folder), "--cache", cache, "--uploads", "open", "--uploads", f"{REVIEW_ROOM}=review",
         "--token", CONTROL_TOKEN, "--add-token", ADD_TOKEN]).start()
 
 
@@ -49,6 +54,15 @@ def not_a_photo(folder):
     path = Path(folder) / "IMG_9999.jpg"
     path.write_text("these are not the bytes of a photo\n" * 40)
     return str(path)
+
+
+def as_control(server, method, path):
+    """`method path` with the control token (an empty JSON body for a POST); the parsed answer."""
+    request = urllib.request.Request(
+        server.base_url + path, method=method, data=b"" if method == "POST" else None,
+        headers={"Authorization": f"Bearer {CONTROL_TOKEN}", "Content-Type": "application/json"})
+    with server._open(request) as response:
+        return json.load(response)
 
 
 def add_url(server, room):
