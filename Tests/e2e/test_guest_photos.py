@@ -93,6 +93,7 @@ def test_five_photos_from_a_phone_reach_the_wall(browser, second_browser, guests
             assert ADD_TOKEN not in phone.current_url
             assert phone.execute_script("return navigator.maxTouchPoints") > 0
             photos = phone_photos(folder, 5, shade=10)
+            phone.find_element("id", "sender").send_keys("Anna")
             phone.find_element("id", "files").send_keys("\n".join(photos))
             rows = wait_for_rows(lambda: phone.execute_script(ROWS), 5)
             assert [(row["state"], row["kind"], row["text"]) for row in rows] == [("done", "shown", "On the wall")] * 5
@@ -101,6 +102,9 @@ def test_five_photos_from_a_phone_reach_the_wall(browser, second_browser, guests
                        message="the kiosk showing the five new photos")
             assert guests.snapshot(room)["count"] == before + 5
             assert phone.find_element("id", "summary").text == "5 of 5 sent"
+            # The name went with each photo (X-Photo-Sender), into its file's name.
+            kept = sorted(path.name for path in (guests.uploads / room).iterdir())
+            assert len(kept) == 5 and all("-anna-phone-10-" in name for name in kept), kept
 
             # A text file named .jpg: refused in words, with a Retry button, and no card added.
             phone.find_element("id", "files").send_keys(not_a_photo(folder))

@@ -34,9 +34,11 @@ def guest_server(folder):
     for photo in sorted((REPO_ROOT / "Resources/demo-photos").glob("*.jpg"))[:FOLDER_PHOTOS]:
         shutil.copy(photo, folder)
     cache = tempfile.mkdtemp(prefix="stackweb-e2e-cache-")
-    return StackWebServer(arguments=[
+    server = StackWebServer(arguments=[
         "--photos", str(folder), "--cache", cache, "--uploads", "open", "--uploads", f"{REVIEW_ROOM}=review",
         "--token", CONTROL_TOKEN, "--add-token", ADD_TOKEN]).start()
+    server.uploads = Path(folder) / "Uploads"
+    return server
 
 
 def phone_photos(folder, count, shade):
