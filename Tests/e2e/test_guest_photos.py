@@ -159,6 +159,32 @@ def test_without_the_token_the_page_says_to_scan_the_code_again(second_browser, 
                      "text": "This link cannot add photos: scan the code on the wall again"}]
 
 
+def network(driver, offline=False, upload=-1):
+    """Chromium's network for the tab: offline, or its uplink throttled to `upload` bytes a second."""
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": offline, "latency": 20 if upload > 0 else 0, "downloadThroughput": -1, "uploadThroughput": upload})
+
+
+def test_offline_then_retry_puts_the_photo_on_the_wall_once(second_browser, guests, room, folder):
+    before = guests.snapshot(room)["count"]
+    with fresh_tab(second_browser) as phone:
+        emulate(phone, *PHONE, touch=True, url=add_url(guests, room))
+        network(phone, offline=True)
+        try:
+            phone.find_element(By.ID, "files").send_keys(phone_photos(folder, 1, shade=60)[0])
+            rows = wait_for_rows(lambda: phone.execute_script(ROWS), 1)
+        finally:
+            network(phone)
+        assert rows == [{"state": "failed", "kind": "offline", "retry": True,
+                         "text": "No connection: check the Wi-Fi, then retry"}]
+        severe_console_entries(phone)  # the failed request, expected
+        phone.find_element(By.CSS_SELECTOR, ".upload .retry").click()
+        rows = wait_for_rows(lambda: phone.execute_script(ROWS), 1)
+        assert rows == [{"state": "done", "kind": "shown", "text": "On the wall", "retry": False}]
+    assert guests.snapshot(room)["count"] == before + 1
+
+
 # Each change of each row as the page makes it: state and the progress bar's value, in order.
 RECORD_ROWS = """
 window.rowHistory = [];
@@ -178,17 +204,14 @@ def test_the_bar_follows_the_bytes_then_checking_then_the_wall(second_browser, g
     photo = sorted((REPO_ROOT / "Resources/demo-photos").glob("*.jpg"))[10]
     with fresh_tab(second_browser) as phone:
         emulate(phone, *PHONE, touch=True, url=add_url(guests, room))
-        phone.execute_cdp_cmd("Network.enable", {})
-        phone.execute_cdp_cmd("Network.emulateNetworkConditions", {
-            "offline": False, "latency": 20, "downloadThroughput": 1_000_000, "uploadThroughput": 160_000})
+        network(phone, upload=160_000)
         try:
             phone.execute_script(RECORD_ROWS)
             phone.find_element(By.ID, "files").send_keys(str(photo))
             wait_for_rows(lambda: phone.execute_script(ROWS), 1)
             history = phone.execute_script("return window.rowHistory[0]")
         finally:
-            phone.execute_cdp_cmd("Network.emulateNetworkConditions", {
-                "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+            network(phone)
     states = [state for state, _ in history]
     sending = [value for state, value in history if state == "sending"]
     assert states[-1] == "done" and "checking" in states, history

@@ -38,6 +38,9 @@ def guest_server(folder):
         "--photos", str(folder), "--cache", cache, "--uploads", "open", "--uploads", f"{REVIEW_ROOM}=review",
         "--token", CONTROL_TOKEN, "--add-token", ADD_TOKEN]).start()
     server.uploads = Path(folder) / "Uploads"
+    # A first start reads its photos after it listens: a test counting cards waits for them.
+    wait_until(lambda: server.snapshot("main", window=None)["count"], lambda count: count == FOLDER_PHOTOS,
+               message="the folder's photos read")
     return server
 
 
