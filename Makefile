@@ -19,14 +19,14 @@ PYTHON ?= python3
 # Debian packages, by command (the Swift toolchain itself is installed apart, see README).
 # Building and running (`make build`, `make run`): the C libraries Package.swift links, found through
 # pkg-config — libmicrohttpd, GnuTLS (linked directly too: CMicroHTTPD_limitHandshake), libvips,
-# SQLite, hiredis.
-RUN_APT_PACKAGES := pkg-config libmicrohttpd-dev libgnutls28-dev libvips-dev libsqlite3-dev libhiredis-dev
+# SQLite, hiredis, libqrencode (the QR code a room shows guests).
+RUN_APT_PACKAGES := pkg-config libmicrohttpd-dev libgnutls28-dev libvips-dev libsqlite3-dev libhiredis-dev libqrencode-dev
 # `make deb` adds dpkg-shlibdeps (and strip).
 DEB_APT_PACKAGES := dpkg-dev
 # `make test` adds the test tools: the browsers and their drivers (e2e), Node (the page's module tests),
 # openssl and curl (TLS tests), groff-base (the manual page's test), redis-server (a group's tests and
-# the history), nginx (the proxy in front of a group).
-TEST_APT_PACKAGES := chromium chromium-driver firefox-esr nodejs openssl curl groff-base redis-server nginx
+# the history), nginx (the proxy in front of a group), zbar-tools (zbarimg reads the QR code back).
+TEST_APT_PACKAGES := chromium chromium-driver firefox-esr nodejs openssl curl groff-base redis-server nginx zbar-tools
 # promtool, which checks /metrics, comes with prometheus (a 19 MB download): installed without what
 # it recommends (the node exporter and other services Debian would start).
 # lintian, which the package's test runs (no errors, no warnings), likewise without its recommends.

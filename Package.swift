@@ -56,11 +56,20 @@ let package = Package(
             pkgConfig: "gnutls",
             providers: [.apt(["libgnutls28-dev"])]
         ),
+        // libqrencode draws the QR code a room shows so guests can add their photos. Its one call
+        // (QRcode_encodeData) takes fixed arguments: no shim is needed.
+        .systemLibrary(
+            name: "CQREncode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
         .target(name: "StackModel", swiftSettings: strictSettings, linkerSettings: [.linkedLibrary("m")]),
         // The server as a library: everything but the entry point, so tests and fuzz targets link it.
         .target(
             name: "StackWebServer",
-            dependencies: ["StackModel", "CMicroHTTPD", "CVips", "CSQLite", "CHiredis", "CGnuTLS"],
+            dependencies: [
+                "StackModel", "CMicroHTTPD", "CVips", "CSQLite", "CHiredis", "CGnuTLS", "CQREncode",
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "StackWeb", dependencies: ["StackWebServer"], swiftSettings: strictSettings),

@@ -68,8 +68,8 @@ build_targets() {
   # What a harness needs to import the library: the Swift modules, the module maps of the C modules it
   # imports (SwiftPM's own: generated ones for the shim targets, the packaged ones for the system
   # libraries) and the C libraries' headers and flags, as SwiftPM gets them from pkg-config.
-  read -r -a c_include <<< "$(pkg-config --cflags-only-I libmicrohttpd gnutls vips hiredis | sed 's/-I/-Xcc -I/g')"
-  read -r -a c_libs <<< "$(pkg-config --libs libmicrohttpd gnutls vips sqlite3 hiredis)"
+  read -r -a c_include <<< "$(pkg-config --cflags-only-I libmicrohttpd gnutls vips hiredis libqrencode | sed 's/-I/-Xcc -I/g')"
+  read -r -a c_libs <<< "$(pkg-config --libs libmicrohttpd gnutls vips sqlite3 hiredis libqrencode)"
   flags=(-sanitize=fuzzer,address -parse-as-library -g -O -swift-version 6 -I "$bin/Modules")
   flags+=("${c_include[@]}")
   for map in "$bin"/*.build/module.modulemap Sources/*/module.modulemap; do

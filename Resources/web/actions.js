@@ -36,6 +36,9 @@ const PLAIN_KEYS = Object.freeze({
   U: { action: 'undo' },
   s: { action: 'stacked' },
   S: { action: 'stacked' },
+  // The QR code guests scan to add photos (add-code.js), large over the stack.
+  q: { action: 'add-code' },
+  Q: { action: 'add-code' },
 });
 
 /**

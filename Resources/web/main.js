@@ -3,6 +3,7 @@
 // closure; the only global is the read-only `window.stackweb` debug hook at the end.
 
 import { commandFor } from './actions.js';
+import { setUpAddCode } from './add-code.js';
 import { AnimationPlayer } from './animation.js';
 import { PhotoBackdrop } from './backdrop.js';
 import { PointerBatcher, PointerSequence, createOrderedSender, pointerBody } from './batcher.js';
@@ -386,6 +387,10 @@ function start() {
 
   let playAsked = 0;
   function onAction({ action, style }) {
+    if (action === 'add-code') {
+      addCode.toggle();
+      return;
+    }
     const command = commandFor(action, scene, style);
     if (!command) return;
     // An empty room says what to do in the middle of the screen; a step there would only be refused.
@@ -480,6 +485,9 @@ function start() {
   layout();
   watchCanvasSize(canvas, layout);
   attachPointerInput(canvas, { toStage, onSample });
+  const addCode = setUpAddCode(document, params.room, {
+    corner: params.qr, button: controls.querySelector('[data-action="add-code"]'),
+  });
   attachKeyboard(window, onAction);
   attachControls(controls, onAction, { isFaded: () => document.documentElement.classList.contains('controls-idle') });
   if (params.kiosk) startKiosk();

@@ -7,7 +7,7 @@ const ROOM_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const YES = new Set(['1', 'true', 'yes']);
 
 /**
- * {room, style, kiosk, token, debug, caption, clock, stacked} from `url` (a URL). `caption` lists the parts
+ * {room, style, kiosk, token, debug, caption, clock, stacked, fit, qr} from `url` (a URL). `caption` lists the parts
  * of the front photo's caption to draw (`?caption=date,name`; [] draws none), `clock` whether to
  * draw the time. A room or style that is not valid falls
  * back to the default room and no style; `token` is null when the URL has none.
@@ -29,6 +29,8 @@ export function readParams(url) {
     stacked: YES.has(query.get('stacked')),
     // ?fit=cover: every photo crops to its card (the deck and swipe otherwise fit one they would crop hard).
     fit: query.get('fit') === 'cover' ? 'cover' : null,
+    // ?qr=1: the QR code guests add photos with, in a corner (a kiosk on a room that takes photos).
+    qr: YES.has(query.get('qr')),
   };
 }
 

@@ -8,6 +8,7 @@ import urllib.error
 import pytest
 from selenium.webdriver.common.by import By
 
+from support.guests import ROWS, ZBARIMG, add_url, decode_qr, guest_server, not_a_photo, wait_for_rows
 from support.page import VIEWPORT, StackWebPage
 from support.pointer import FOLLOW_TOLERANCE, Mouse, steps
 from support.screens import emulate, fresh_tab, restore
@@ -194,5 +195,46 @@ def test_screenshot_of_the_empty_room(browser):
                 path = SCREENSHOTS / "empty-room.png"
                 assert browser.save_screenshot(str(path)), f"could not write {path}"
                 assert png_size(path) == VIEWPORT
+        finally:
+            server.close()
+
+
+def test_screenshot_of_the_add_page_on_a_phone(browser):
+    """A guest's phone after sending four photos, one file refused in words."""
+    with tempfile.TemporaryDirectory(prefix="stackweb-guests-") as folder, \
+            tempfile.TemporaryDirectory(prefix="stackweb-phone-") as phone_files:
+        server = guest_server(folder)
+        try:
+            with fresh_tab(browser):
+                emulate(browser, *PHONE, touch=True, url=add_url(server, "main"))
+                browser.find_element(By.ID, "sender").send_keys("Anna")
+                photos = sorted((REPO_ROOT / "Resources/demo-photos").glob("*.jpg"))[6:10]
+                browser.find_element(By.ID, "files").send_keys("\n".join([*map(str, photos), not_a_photo(phone_files)]))
+                wait_for_rows(lambda: browser.execute_script(ROWS), 5)
+                browser.execute_script("document.activeElement.blur()")
+                SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+                path = SCREENSHOTS / "add-page-phone.png"
+                assert browser.save_screenshot(str(path)), f"could not write {path}"
+                assert png_size(path) == (PHONE[0] * PHONE[2], PHONE[1] * PHONE[2])
+        finally:
+            server.close()
+
+
+def test_screenshot_of_the_qr_code_on_the_wall(browser):
+    """A kiosk (?kiosk=1&qr=1) on a 1920×1080 screen, the code guests scan in its corner."""
+    with tempfile.TemporaryDirectory(prefix="stackweb-guests-") as folder, \
+            tempfile.TemporaryDirectory(prefix="stackweb-code-") as scratch:
+        server = guest_server(folder)
+        try:
+            with fresh_tab(browser):
+                page = StackWebPage(browser, server, "main", "&kiosk=1&qr=1").open()
+                on_a_wall_screen(page)
+                page.wait_until_settled()
+                wait_until(lambda: browser.execute_script(
+                    "const f = document.querySelector('.add-code.corner'); return f && !f.hidden && f.offsetWidth"),
+                    message="the code in the corner")
+                path = save(page, "qr-on-the-wall.png", WALL_SCREEN)
+                if ZBARIMG:
+                    assert decode_qr(path.read_bytes(), scratch) == add_url(server, "main")
         finally:
             server.close()

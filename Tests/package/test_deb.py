@@ -107,7 +107,8 @@ def test_every_needed_library_is_a_listed_dependency(deb, scratch):
 
 
 def test_depends_names_the_debian_runtime_libraries(deb):
-    assert {"libmicrohttpd12", "libvips42", "libsqlite3-0", "libhiredis0.14", "libc6", "adduser"} <= dependency_names(deb)
+    assert {"libmicrohttpd12", "libvips42", "libsqlite3-0", "libhiredis0.14", "libqrencode4", "libc6", "adduser"} \
+        <= dependency_names(deb)
 
 
 def test_maintainer_scripts_parse(deb, tmp_path):

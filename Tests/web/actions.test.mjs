@@ -162,3 +162,10 @@ describe('roomControls', async () => {
     assert.equal(roomControls({ style: 'frame' }).select.label, 'Select the top photo');
   });
 });
+
+test('Q shows or hides the QR code guests add photos with; it sends no command', () => {
+  assert.deepEqual(keyAction({ key: 'q' }), { action: 'add-code' });
+  assert.deepEqual(keyAction({ key: 'Q', shiftKey: true }), { action: 'add-code' });
+  assert.equal(keyAction({ key: 'q', repeat: true }), null);
+  assert.equal(commandFor('add-code', { style: 'pile', playing: false }), null);
+});

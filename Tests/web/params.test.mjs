@@ -9,7 +9,7 @@ const at = (query) => new URL(`http://frame.local:8080/${query}`);
 test('defaults: room main, no style, not a kiosk, no token', () => {
   assert.deepEqual(readParams(at('')), {
     room: 'main', style: null, kiosk: false, token: null, debug: false, caption: [], clock: false, stacked: false,
-    fit: null,
+    fit: null, qr: false,
   });
 });
 
@@ -17,9 +17,10 @@ test('room, style, kiosk, token and debug are read', () => {
   assert.deepEqual(readParams(at('?room=hall-2&style=deck&kiosk=1&token=s3cret&debug=1')),
     {
       room: 'hall-2', style: 'deck', kiosk: true, token: 's3cret', debug: true, caption: [], clock: false, stacked: false,
-      fit: null,
+      fit: null, qr: false,
     });
   assert.equal(readParams(at('?stacked=1')).stacked, true);
+  assert.equal(readParams(at('?kiosk=1&qr=1')).qr, true);
   assert.equal(readParams(at('?style=frame')).style, 'frame');
   assert.equal(readParams(at('?kiosk=true')).kiosk, true);
   assert.equal(readParams(at('?kiosk=0')).kiosk, false);

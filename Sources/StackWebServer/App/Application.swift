@@ -218,6 +218,9 @@ public final class Application {
                 settings: configuration.uploads, photoFolder: folder, library: library, ids: photoIDs, rooms: rooms,
                 lane: photoAnswers.variants.budget, maxPixels: configuration.maxPixels, order: configuration.order,
                 limits: limits, log: log)
+            router.addCodes = AddCodes(
+                addToken: addToken, scheme: tls == nil ? "http" : "https", lanHost: Application.lanHost(configuration),
+                port: configuration.port)
         }
         server = try HTTPServer(
             host: configuration.host, port: configuration.port, limits: limits, tls: tls,
@@ -255,6 +258,15 @@ public final class Application {
         let remembered = file.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }?
             .split(separator: "\n").first.map(String.init)
         return try? GroupToken.resolve(drawn: AccessPolicy.generateToken(), remembered: remembered, at: redis)
+    }
+
+    /// The address phones on the LAN reach this server by, as start-up prints it first: `nil` on
+    /// loopback.
+    private static func lanHost(_ configuration: Configuration) -> String? {
+        if configuration.isLoopback { return nil }
+        let host = configuration.host
+        if host == "0.0.0.0" || host == "::" { return NetworkAddresses.lanIPv4().first }
+        return host.contains(":") ? "[\(host)]" : host
     }
 
     /// Eight random hex digits: enough to tell a group's instances apart in logs and in Redis.

@@ -13,6 +13,8 @@ enum Route: Equatable {
     case uploadQueue(room: String)
     /// `POST /api/rooms/ROOM/uploads/ID/approve` or `…/reject`.
     case uploadDecision(room: String, id: String, approve: Bool)
+    /// `GET /api/rooms/ROOM/add-code.svg`: the QR code of the room's add page (`AddCodes`).
+    case addCode(room: String)
     case photo(id: String)
     /// Anything else: maybe one of the page's files.
     case file
@@ -32,6 +34,7 @@ enum Route: Equatable {
             case "commands": self = .commands(room: parts[2])
             case "photos": self = .uploads(room: parts[2])
             case "uploads": self = .uploadQueue(room: parts[2])
+            case "add-code.svg": self = .addCode(room: parts[2])
             default: self = .file
             }
         case 6
@@ -48,7 +51,7 @@ enum Route: Equatable {
     /// The methods this route answers.
     var methods: [String] {
         switch self {
-        case .health, .metrics, .rooms, .snapshot, .events, .photo, .file, .uploadQueue: ["GET", "HEAD"]
+        case .health, .metrics, .rooms, .snapshot, .events, .photo, .file, .uploadQueue, .addCode: ["GET", "HEAD"]
         case .pointer, .commands, .uploads, .uploadDecision: ["POST"]
         }
     }

@@ -22,6 +22,8 @@ struct Router: RequestResponder {
     var stackedPhotos = StackedPhotos()
     /// Guests' photos; `nil` when no room takes them.
     var uploads: PhotoUploads?
+    /// What a room's QR code names (its add page, with the add token).
+    var addCodes = AddCodes()
 
     func refusal(forHead request: Request) -> Response? {
         guard let refusal = headRefusal(request) else { return nil }
@@ -50,7 +52,7 @@ struct Router: RequestResponder {
     /// A photo's upload is checked by `PhotoUploads` (its body is an image, up to `--max-upload-size`).
     private func uploadRefusal(_ request: Request, room: String) -> Response? {
         guard RoomRegistry.isValidName(room) else {
-            return .error(400, "room names are 1 to 64 of a-z, 0-9, _ and -, starting with a letter or digit")
+            return Self.invalidRoomName
         }
         guard let uploads else { return .error(403, "room \(room) does not take photos from guests") }
         return uploads.refusal(forHead: request, room: room)
@@ -62,6 +64,11 @@ struct Router: RequestResponder {
             return nil
         }
         return uploads.intake(forHead: request, room: room, now: Double(DispatchTime.now().uptimeNanoseconds) / 1e9)
+    }
+
+    /// The one answer to a room name outside the grammar, wherever a path names a room.
+    static var invalidRoomName: Response {
+        .error(400, "room names are 1 to 64 of a-z, 0-9, _ and -, starting with a letter or digit")
     }
 
     /// Whether an `Idempotency-Key` is one the server keeps: opaque, short, printable.
@@ -106,6 +113,10 @@ struct Router: RequestResponder {
         case .uploadDecision(let name, let id, let approve):
             guard let uploads else { return .error(404, "room \(name) takes no photos") }
             return uploads.decide(id: id, room: name, approve: approve, key: request.header(.idempotencyKey))
+        case .addCode(let name):
+            guard RoomRegistry.isValidName(name) else { return Self.invalidRoomName }
+            return addCodes.answer(
+                room: name, mode: uploads?.settings.mode(of: name) ?? .off, hostHeader: request.header(.host))
         case .file: return staticFile(request)
         }
     }
@@ -130,7 +141,7 @@ struct Router: RequestResponder {
         } catch {
             switch error {
             case .invalidName:
-                return .error(400, "room names are 1 to 64 of a-z, 0-9, _ and -, starting with a letter or digit")
+                return Self.invalidRoomName
             case .tooManyRooms(let limit):
                 return .error(429, "this server holds at most \(limit) rooms")
             case .notListed:

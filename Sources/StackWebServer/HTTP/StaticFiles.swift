@@ -31,6 +31,9 @@ struct StaticFiles: Sendable {
         "webmanifest": "application/manifest+json", "txt": "text/plain; charset=utf-8",
     ]
 
+    /// The pages served at a path of their own: the stack, and the page guests add photos from.
+    static let pages = ["/": "/index.html", "/add": "/add.html"]
+
     private let answers: [String: Answers]
     /// Changes whenever any file of the page changes: a page that loaded an older version is told
     /// to reload (see `Router.events`).
@@ -58,7 +61,7 @@ struct StaticFiles: Sendable {
 
     /// The answer for a GET of `path`, or `nil` when it is not one of ours.
     func response(path: String, ifNoneMatch: String?) -> Response? {
-        guard let file = answers[path == "/" ? "/index.html" : path] else { return nil }
+        guard let file = answers[Self.pages[path] ?? path] else { return nil }
         if let ifNoneMatch,
             ifNoneMatch.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == file.etag })
         {

@@ -26,11 +26,14 @@ def fresh_tab(driver):
         driver.switch_to.window(home)
 
 
-def emulate(driver, width, height, dpr, touch=False):
-    """The tab as a `width`×`height` CSS px screen at `dpr` device pixels per CSS pixel."""
+def emulate(driver, width, height, dpr, touch=False, url=None):
+    """The tab as a `width`×`height` CSS px screen at `dpr` device pixels per CSS pixel; `url` is
+    loaded once it is (a mobile screen lays out about:blank 980 px wide)."""
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": width, "height": height, "deviceScaleFactor": dpr, "mobile": touch})
     driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": touch, "maxTouchPoints": 5 if touch else 1})
+    if url:
+        driver.get(url)
     wait_until(lambda: driver.execute_script("return [innerWidth, innerHeight]"),
                lambda inner: inner == [width, height], message=f"a {width}×{height} window")
 

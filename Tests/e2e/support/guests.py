@@ -1,0 +1,89 @@
+"""A server whose rooms take guests' photos, the photos a phone picks, and the add page read from
+its rows (Resources/web/add.js: each row says its state and outcome in data attributes)."""
+
+import json
+import shutil
+import subprocess
+import urllib.request
+import tempfile
+from pathlib import Path
+
+from .screens import write_flat_png
+from .server import REPO_ROOT, StackWebServer
+from .waiting import wait_until
+
+CONTROL_TOKEN = "e2e-control-token-0123456789"
+ADD_TOKEN = "e2e-add-token-0123456789abcdef"
+ZBARIMG = shutil.which("zbarimg")
+FOLDER_PHOTOS = 3
+# The guest server's room whose photos wait for the control token's approval.
+REVIEW_ROOM = "review"
+
+# Every row's state, outcome and words, in order.
+ROWS = """
+return [...document.querySelectorAll('.upload')].map((row) => ({
+  state: row.dataset.state, kind: row.dataset.kind, text: row.querySelector('.state').textContent,
+  retry: !row.querySelector('.retry').hidden,
+}));
+"""
+
+
+def guest_server(folder):
+    """A server on `folder` (three photos copied in) whose rooms take photos (REVIEW_ROOM's once
+    approved), with both tokens."""
+    for photo in sorted((REPO_ROOT / "Resources/demo-photos").glob("*.jpg"))[:FOLDER_PHOTOS]:
+        shutil.copy(photo, folder)
+    cache = tempfile.mkdtemp(prefix="stackweb-e2e-cache-")
+    server = StackWebServer(arguments=[
+        "--photos", str(folder), "--cache", cache, "--uploads", "open", "--uploads", f"{REVIEW_ROOM}=review",
+        "--token", CONTROL_TOKEN, "--add-token", ADD_TOKEN]).start()
+    server.uploads = Path(folder) / "Uploads"
+    # A first start reads its photos after it listens: a test counting cards waits for them.
+    wait_until(lambda: server.snapshot("main", window=None)["count"], lambda count: count == FOLDER_PHOTOS,
+               message="the folder's photos read")
+    return server
+
+
+def phone_photos(folder, count, shade):
+    """`count` photos no other test sends (the server keeps one photo per content): flat PNGs."""
+    paths = []
+    for index in range(count):
+        path = Path(folder) / f"phone-{shade}-{index + 1}.png"
+        write_flat_png(path, 320, 240, (shade, 40 * index % 256, 200))
+        paths.append(str(path))
+    return paths
+
+
+def not_a_photo(folder):
+    """A text file named like a photo: the browser calls it image/jpeg, the server reads its bytes."""
+    path = Path(folder) / "IMG_9999.jpg"
+    path.write_text("these are not the bytes of a photo\n" * 40)
+    return str(path)
+
+
+def as_control(server, method, path):
+    """`method path` with the control token (an empty JSON body for a POST); the parsed answer."""
+    request = urllib.request.Request(
+        server.base_url + path, method=method, data=b"" if method == "POST" else None,
+        headers={"Authorization": f"Bearer {CONTROL_TOKEN}", "Content-Type": "application/json"})
+    with server._open(request) as response:
+        return json.load(response)
+
+
+def add_url(server, room):
+    return f"{server.base_url}/add?room={room}#token={ADD_TOKEN}"
+
+
+def decode_qr(png_bytes, folder):
+    """What zbarimg reads in a PNG screenshot."""
+    path = Path(folder) / "code.png"
+    path.write_bytes(png_bytes)
+    found = subprocess.run([ZBARIMG, "--quiet", "--raw", str(path)], capture_output=True, text=True)
+    return found.stdout.strip()
+
+
+def wait_for_rows(read_rows, count, timeout=60.0):
+    """The add page's rows once each of `count` is through (done or failed)."""
+    return wait_until(read_rows, lambda rows: len(rows) == count and all(
+        row["state"] in ("done", "failed") for row in rows), timeout=timeout,
+        message=f"{count} photos through the add page")

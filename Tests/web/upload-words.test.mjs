@@ -1,0 +1,43 @@
+// What a guest reads for each answer to a photo.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { outcome, seconds } from '../../Resources/web/upload-words.js';
+
+const cases = [
+  [201, { id: 'p1', seq: 4, existing: false }, null, 'done', 'shown', 'On the wall'],
+  [200, { id: 'p1', seq: 4, existing: true }, null, 'done', 'existing', 'Already on the wall'],
+  [202, { id: 'p1', waiting: true }, null, 'done', 'waiting', 'Waiting for approval'],
+  [0, null, null, 'failed', 'offline', 'No connection: check the Wi-Fi, then retry'],
+  [401, { error: 'adding photos needs Authorization: Bearer <token>' }, null, 'failed', 'token',
+    'This link cannot add photos: scan the code on the wall again'],
+  [403, { error: 'room party does not take photos from guests' }, null, 'failed', 'closed',
+    'This room does not take photos'],
+  [403, { error: 'wrong token: adding photos needs the add token' }, null, 'failed', 'token',
+    'This link cannot add photos: scan the code on the wall again'],
+  [413, { error: 'larger than 50000000 bytes' }, null, 'failed', 'too-large', 'Too large for the wall'],
+  [415, { error: 'not a photo' }, null, 'failed', 'not-photo',
+    'Not a photo the wall can show (JPEG, PNG, WebP, GIF, HEIC)'],
+  [422, { error: 'truncated' }, null, 'failed', 'damaged', 'This photo is damaged and cannot be shown'],
+  [429, { error: 'slow down' }, '12', 'failed', 'busy', 'Too many photos at once: try again in 12 s'],
+  [429, { error: 'slow down' }, null, 'failed', 'busy', 'Too many photos at once: try again in a moment'],
+  [503, { error: 'lanes full' }, '5', 'failed', 'busy', 'The wall is busy: try again in 5 s'],
+  [507, { error: 'quota' }, null, 'failed', 'full', 'The wall is full: it takes no more photos'],
+  [400, { error: 'bad' }, null, 'failed', 'error', 'Not sent (the server answered 400)'],
+  // A 200 that is not "existing" is no answer a photo gets: not taken for a success.
+  [200, { seq: 3 }, null, 'failed', 'error', 'Not sent (the server answered 200)'],
+];
+
+for (const [status, body, retryAfter, state, kind, text] of cases) {
+  test(`${status} ${kind}${retryAfter ? ` after ${retryAfter}` : ''}`, () => {
+    assert.deepEqual(outcome(status, body, retryAfter), { state, kind, text });
+  });
+}
+
+test('Retry-After: whole seconds only; a date or garbage is no count', () => {
+  assert.equal(seconds('7'), 7);
+  assert.equal(seconds(' 30 '), 30);
+  assert.equal(seconds('Wed, 21 Oct 2015 07:28:00 GMT'), null);
+  assert.equal(seconds('-1'), null);
+  assert.equal(seconds(null), null);
+});
