@@ -216,7 +216,7 @@ public final class Application {
             }
             router.uploads = try PhotoUploads(
                 settings: configuration.uploads, photoFolder: folder, library: library, ids: photoIDs, rooms: rooms,
-                lane: photoAnswers.variants.budget, maxPixels: configuration.maxPixels, order: configuration.order,
+                variants: photoAnswers.variants, maxPixels: configuration.maxPixels, order: configuration.order,
                 limits: limits, log: log)
         }
         server = try HTTPServer(

@@ -11,7 +11,7 @@ extension Route {
         case .events: "events"
         case .pointer: "pointer"
         case .commands: "commands"
-        case .uploads, .uploadQueue, .uploadDecision: "uploads"
+        case .uploads, .uploadQueue, .uploadDecision, .uploadPreview: "uploads"
         case .photo: "photo"
         case .file: "file"
         }

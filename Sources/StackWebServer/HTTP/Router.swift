@@ -102,10 +102,19 @@ struct Router: RequestResponder {
         case .photo(let id): return photo(id: id, request: request)
         case .uploads: return .error(400, "a photo must be sent as the body of its own request, with its Content-Type")
         case .uploadQueue(let name):
-            return uploads.map { $0.waiting(room: name) } ?? .error(404, "room \(name) takes no photos")
+            guard RoomRegistry.isValidName(name), let uploads else {
+                return .error(404, "room \(name) takes no photos")
+            }
+            return uploads.waiting(room: name)
         case .uploadDecision(let name, let id, let approve):
             guard let uploads else { return .error(404, "room \(name) takes no photos") }
             return uploads.decide(id: id, room: name, approve: approve, key: request.header(.idempotencyKey))
+        case .uploadPreview(let name, let id):
+            // The room names a folder: only a valid name (no `..`) is looked up.
+            guard RoomRegistry.isValidName(name), let uploads else {
+                return .error(404, "room \(name) takes no photos")
+            }
+            return uploads.preview(id: id, room: name)
         case .file: return staticFile(request)
         }
     }

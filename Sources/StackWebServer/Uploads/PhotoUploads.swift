@@ -23,7 +23,9 @@ final class PhotoUploads: Sendable {
     let rooms: RoomRegistry
     /// Where libvips checks each photo: uploads share the conversions' lanes, so a large one
     /// takes the large lane and never holds up others.
-    let lane: PixelBudget
+    var lane: PixelBudget { variants.budget }
+    /// Makes the previews of photos waiting for review, as it makes the library's variants.
+    let variants: PhotoVariants
     private let maxPixels: Int
     private let order: PhotoLibrary.Order
     private let log: OperatorLog
@@ -35,7 +37,7 @@ final class PhotoUploads: Sendable {
 
     init(
         settings: UploadSettings, photoFolder: String, library: Locked<PhotoLibrary>, ids: PhotoIDs,
-        rooms: RoomRegistry, lane: PixelBudget, maxPixels: Int, order: PhotoLibrary.Order, limits: ServerLimits,
+        rooms: RoomRegistry, variants: PhotoVariants, maxPixels: Int, order: PhotoLibrary.Order, limits: ServerLimits,
         log: OperatorLog
     ) throws {
         root = PhotoScanner.realPath(photoFolder)
@@ -54,7 +56,7 @@ final class PhotoUploads: Sendable {
         self.library = library
         self.ids = ids
         self.rooms = rooms
-        self.lane = lane
+        self.variants = variants
         self.maxPixels = maxPixels
         self.order = order
         self.log = log
