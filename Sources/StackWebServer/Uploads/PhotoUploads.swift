@@ -259,7 +259,8 @@ final class PhotoUploads: Sendable {
         let position = settings.arrival.position(in: room.listing().count)
         let applied: Room.Applied
         do {
-            applied = try room.handle(.commandReceived(.insert(photo: photo, at: position)), key: arrival.key)
+            applied = try room.handle(
+                .guestPhotoArrived(photo, at: position, sender: GuestName.display(arrival.sender)), key: arrival.key)
         } catch {
             // The photo is kept and will join at the back as any photo found in the folder.
             return complete(.error(503, "the photo is kept but the room could not take it now"))
