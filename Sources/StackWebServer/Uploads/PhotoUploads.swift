@@ -275,9 +275,16 @@ final class PhotoUploads: Sendable {
         }
     }
 
-    /// The photo these bytes made before, as the room is now (answered 200, not 201).
+    /// The photo these bytes made before, as the room is now (answered 200, not 201) — unless this
+    /// is a retry of the upload that made it, whose answer was lost: then the first answer again,
+    /// `201` with the `seq` of its change. The room keeps that with its state, so it holds after a
+    /// restart too, when the answers held in memory (`UploadAnswers`) are gone.
     private func answer(existing relative: String, _ arrival: Arrival) -> Response {
-        .json(Self.body(id: ids.id(of: relative), seq: arrival.room.listing().seq, existing: true))
+        let id = ids.id(of: relative)
+        if let key = arrival.key, let seq = arrival.room.appliedSeq(for: key) {
+            return Self.created(Self.body(id: id, seq: seq, existing: false), id: id)
+        }
+        return .json(Self.body(id: id, seq: arrival.room.listing().seq, existing: true))
     }
 
     private static func created(_ body: [UInt8], id: String) -> Response {
