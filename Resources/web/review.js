@@ -19,7 +19,7 @@ export function readQueue(answer) {
   return {
     review: answer?.mode === 'review',
     uploads: uploads.filter((entry) => typeof entry?.id === 'string' && typeof entry?.name === 'string')
-      .map(({ id, name }) => ({ id, name })),
+      .map(({ id, name, from }) => (typeof from === 'string' && from ? { id, name, from } : { id, name })),
   };
 }
 
@@ -61,8 +61,9 @@ export function itemLabel(upload, index, count, formatTime = (date) => date.toLo
   hour: '2-digit', minute: '2-digit',
 })) {
   const arrived = arrivedAt(upload.name);
+  const who = upload.from ? ` from ${upload.from}` : '';
   const when = arrived ? `, came at ${formatTime(arrived)}` : '';
-  return `Photo ${index + 1} of ${count}${when}`;
+  return `Photo ${index + 1} of ${count}${who}${when}`;
 }
 
 const CHECK = '<svg viewBox="0 0 20 20" aria-hidden="true" focusable="false">'

@@ -94,6 +94,7 @@ def test_a_guests_photo_is_approved_onto_the_wall_and_another_rejected(browser, 
         items = wait_until(lambda: panel_items(browser), lambda items: items and items[0]["loaded"],
                            message="the waiting photo's preview in the panel")
         assert [item["id"] for item in items] == [first["id"]]
+        assert "from Anna" in items[0]["label"], items[0]["label"]
         assert browser.switch_to.active_element.get_attribute("data-decision") == "approve", \
             "the panel opens with focus on the first Approve"
 

@@ -11,9 +11,11 @@ describe('readQueue', () => {
   test('keeps well-formed entries in order and says whether the room reviews', () => {
     const queue = readQueue({
       mode: 'review',
-      uploads: [{ id: 'pa', name: 'a.jpg', bytes: 3 }, { id: 7 }, null, { id: 'pb', name: 'b.jpg' }],
+      uploads: [{ id: 'pa', name: 'a.jpg', bytes: 3, from: 'Anna' }, { id: 7 }, null, { id: 'pb', name: 'b.jpg', from: 4 }],
     });
-    assert.deepEqual(queue, { review: true, uploads: [{ id: 'pa', name: 'a.jpg' }, { id: 'pb', name: 'b.jpg' }] });
+    assert.deepEqual(queue, {
+      review: true, uploads: [{ id: 'pa', name: 'a.jpg', from: 'Anna' }, { id: 'pb', name: 'b.jpg' }],
+    });
   });
 
   test('an open room, or an answer of another shape, is no review', () => {
@@ -61,5 +63,7 @@ describe('waiting photos named', () => {
     const time = (date) => date.toISOString().slice(11, 16);
     assert.equal(itemLabel({ name: '20261201-224910-123-x.jpg' }, 0, 2, time), 'Photo 1 of 2, came at 22:49');
     assert.equal(itemLabel({ name: 'odd.jpg' }, 1, 2, time), 'Photo 2 of 2');
+    assert.equal(itemLabel({ name: '20261201-224910-123-x.jpg', from: 'Anna' }, 0, 1, time),
+      'Photo 1 of 1 from Anna, came at 22:49');
   });
 });

@@ -24,7 +24,7 @@ extension PhotoUploads {
 
     func reviewFolder(of room: String) -> String { reviewFolder + "/" + room }
 
-    /// `{"mode","uploads":[{"id","name","bytes"}…]}`, oldest first (the names sort by arrival):
+    /// `{"mode","uploads":[{"id","name","bytes","from"?}…]}`, oldest first (the names sort by arrival):
     /// `mode` tells the control page whether to keep asking (`review`). Read off libmicrohttpd's
     /// thread.
     func waiting(room: String) -> Response {
@@ -41,6 +41,8 @@ extension PhotoUploads {
                                     entry.field("id", reviewID(name: name, room: room))
                                     entry.field("name", name)
                                     entry.field("bytes", Int(bytes))
+                                    let sender = waitingSenders.withLock { $0[reviewFolder(of: room) + "/" + name] }
+                                    if let from = GuestName.display(sender) { entry.field("from", from) }
                                 }
                             }
                         }
@@ -74,6 +76,7 @@ extension PhotoUploads {
     }
 
     private func reject(_ path: String, bytes: Int64, id: String) -> Response {
+        _ = waitingSenders.withLock { $0.removeValue(forKey: path) }
         // Its preview goes with it (the cache's count of bytes is corrected at its next prune).
         if let preview = previewVariant(of: path) { unlink(preview.path) }
         unlink(path)
@@ -107,7 +110,8 @@ extension PhotoUploads {
         let checked = PhotoInspector.Header(
             width: Int(header.width), height: Int(header.height),
             taken: PhotoLibrary.takenDate(taken.map { CChar(bitPattern: $0) }), orientation: Int(header.orientation))
-        show(path: destination, header: checked, Arrival(room: room, key: key), complete)
+        let sender = waitingSenders.withLock { $0.removeValue(forKey: path) }
+        show(path: destination, header: checked, Arrival(room: room, key: key, sender: sender), complete)
     }
 
     /// The file waiting in `room`'s review queue that will be the photo `id`, with its size.

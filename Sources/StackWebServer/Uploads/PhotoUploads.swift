@@ -32,6 +32,11 @@ final class PhotoUploads: Sendable {
     private let limiter: Locked<UploadLimiter>
     let stored: Locked<StoredUploads>
     private let answers = Locked(UploadAnswers())
+    /// Who sent each photo waiting for review (its `X-Photo-Sender` as sent, by path), so that it
+    /// joins with its sender's name once approved. In memory only: after a restart an approved
+    /// photo joins without it. At most `maxWaitingSenders`.
+    let waitingSenders = Locked<[String: String]>([:])
+    static let maxWaitingSenders = 1_000
     /// Where photos waiting for review are kept: hidden, so the folder's scan never shows them.
     var reviewFolder: String { folder + "/.review" }
 
@@ -227,6 +232,11 @@ final class PhotoUploads: Sendable {
             return complete(answer(.storage(problem)))
         }
         stored.withLock { $0.add(path: path, hash: arrived.hash, bytes: arrived.size) }
+        if held, let sender = arrival.sender {
+            waitingSenders.withLock { senders in
+                if senders.count < Self.maxWaitingSenders { senders[path] = String(sender.prefix(512)) }
+            }
+        }
         guard !held else { return complete(waitingAnswer(name: name, room: arrival.room.name)) }
         show(path: path, header: header, arrival, complete)
     }

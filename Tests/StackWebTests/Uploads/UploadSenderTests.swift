@@ -61,6 +61,18 @@ import Testing
         #expect(!shown.unicodeScalars.contains { $0.properties.generalCategory == .format })
     }
 
+    @Test func anApprovedPhotoJoinsWithItsSendersName() throws {
+        let fixture = try UploadReviewTests.fixture()
+        let headers = UploadReviewTests.add.merging(["X-Photo-Sender": "Ben%0A"]) { $1 }
+        let reply = try fixture.post(try UploadFixture.jpeg(320, 240), headers: headers)
+        let id = try #require(try reply.json()["id"] as? String)
+        let queue = try fixture.http.get("/api/rooms/main/uploads", headers: UploadReviewTests.control).json()
+        #expect((queue["uploads"] as? [[String: Any]])?.first?["from"] as? String == "Ben")
+        #expect(try UploadReviewTests.decide(fixture, id, "approve").status == 201)
+        let card = try #require(Self.card(try fixture.server.snapshot(), photo: id))
+        #expect((card["caption"] as? [String: Any])?["from"] as? String == "Ben")
+    }
+
     @Test(
         arguments: [
             ("Anna", "Anna"), ("  Anna   Lee ", "Anna Lee"), ("Zo%C3%AB", "Zoë"), ("%0A%0D", nil), ("", nil),
