@@ -487,8 +487,8 @@ function start() {
   // The controls and the status line fade after 3 s without input and come back at the next
   // move, key or touch: a photo shown as large as the stage allows is then never under them.
   else hideIdleCursor(window, document.documentElement, { className: 'controls-idle', events: ACTIVITY_EVENTS });
-  // A screen that may control the room is where guests' photos are reviewed (a wall never is).
-  if (!params.kiosk) attachReview({ controls, api, token, onNote: showToast });
+  // A screen that holds the control token is where guests' photos are reviewed (a wall never is).
+  if (!params.kiosk && token) attachReview({ controls, api, token, onNote: showToast });
   if (params.clock) setTimeout(tickClock, untilNextMinute(new Date()));
   setTimeout(() => {
     graceOver = true;

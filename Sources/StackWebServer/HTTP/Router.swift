@@ -102,10 +102,8 @@ struct Router: RequestResponder {
         case .photo(let id): return photo(id: id, request: request)
         case .uploads: return .error(400, "a photo must be sent as the body of its own request, with its Content-Type")
         case .uploadQueue(let name):
-            guard RoomRegistry.isValidName(name), let uploads else {
-                return .error(404, "room \(name) takes no photos")
-            }
-            return uploads.waiting(room: name)
+            guard RoomRegistry.isValidName(name) else { return .error(404, "no room \(name.prefix(64))") }
+            return uploads?.waiting(room: name) ?? PhotoUploads.noQueue
         case .uploadDecision(let name, let id, let approve):
             guard let uploads else { return .error(404, "room \(name) takes no photos") }
             return uploads.decide(id: id, room: name, approve: approve, key: request.header(.idempotencyKey))

@@ -24,6 +24,17 @@ extension PhotoUploads {
 
     func reviewFolder(of room: String) -> String { reviewFolder + "/" + room }
 
+    /// The queue of a server where no room takes photos: empty, `off` — an answer, not an error,
+    /// so that the control page asks once and stops without a failed request in its console.
+    static let noQueue: Response = {
+        var writer = JSONWriter()
+        writer.object { json in
+            json.field("mode", UploadSettings.Mode.off.rawValue)
+            json.array("uploads") { _ in }
+        }
+        return .json(writer.bytes)
+    }()
+
     /// `{"mode","uploads":[{"id","name","bytes","from"?}…]}`, oldest first (the names sort by arrival):
     /// `mode` tells the control page whether to keep asking (`review`). Read off libmicrohttpd's
     /// thread.

@@ -80,5 +80,11 @@ import Testing
         let fixture = try UploadReviewTests.fixture()
         let queue = try fixture.http.get("/api/rooms/main/uploads", headers: Self.control)
         #expect(try queue.json()["mode"] as? String == "review")
+        // A server where no room takes photos: an empty queue, off, not an error.
+        let plain = try TestServer()
+        let none = try plain.http.get("/api/rooms/main/uploads")
+        #expect(none.status == 200)
+        #expect(try none.json()["mode"] as? String == "off")
+        #expect(try (none.json()["uploads"] as? [Any])?.isEmpty == true)
     }
 }
