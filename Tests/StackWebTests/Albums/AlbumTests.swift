@@ -78,13 +78,22 @@ import Testing
         #expect(try server.snapshot(room: "kitchen")["count"] as? Int == 3)
         // The folder's watcher finds the file too: the room without an album shows it, the
         // living room never does.
-        let deadline = Date().addingTimeInterval(10)
-        while try server.snapshot(room: "main")["count"] as? Int != 5, Date() < deadline {
-            usleep(50_000)
-        }
+        #expect(PersistenceTests.eventually(10) { (try? server.snapshot(room: "main")["count"] as? Int) == 5 })
         #expect(try server.snapshot(room: "main")["count"] as? Int == 5)
         #expect(try server.snapshot(room: "living")["count"] as? Int == 1)
         #expect(try server.snapshot(room: "kitchen")["count"] as? Int == 3)
+    }
+
+    @Test func thePhotoFolderGoneLeavesEveryAlbumItsCards() throws {
+        let folder = try Self.folder()
+        let server = try Self.server(folder)
+        let kitchen = try Self.photos(server, room: "kitchen")
+        try FileManager.default.removeItem(atPath: folder)
+        // Gone is unavailable, not empty: once the server says so, each album still has its cards.
+        #expect(PersistenceTests.eventually(10) { (try? server.http.get("/healthz").status) == 503 })
+        #expect(try Self.photos(server, room: "kitchen") == kitchen)
+        #expect(try server.snapshot(room: "living")["count"] as? Int == 1)
+        #expect(try server.snapshot(room: "main")["count"] as? Int == 4)
     }
 
     static let refused: [[String]] = [
