@@ -205,8 +205,11 @@ struct Router: RequestResponder {
                 .commandReceived(.shuffle(seed: UInt64.random(in: 0...UInt64.max))), to: room, request: request,
                 lasting: true)
         case .insert(let photoID, let position):
-            guard let entry = photos.withLock({ $0.entry(id: photoID) }) else {
-                return .error(404, "no photo \(photoID.prefix(40))")
+            // A room with an album (`--album`) takes only a photo of its album.
+            guard let entry = photos.withLock({ $0.entry(id: photoID) }),
+                rooms.albums.shows(entry.relative, in: room.name)
+            else {
+                return .error(404, "no photo \(photoID.prefix(40)) in room \(room.name)")
             }
             return apply(
                 .commandReceived(.insert(photo: entry.photo, at: position)), to: room, request: request, lasting: true)

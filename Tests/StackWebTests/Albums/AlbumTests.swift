@@ -47,6 +47,17 @@ import Testing
         #expect(try server.snapshot(room: "main")["count"] as? Int == 4)
     }
 
+    @Test func aRoomTakesNoInsertOfAPhotoOutsideItsAlbum() throws {
+        let server = try Self.server(try Self.folder())
+        let outside = server.photoID("living/l0.jpg")
+        let refused = try server.command(#"{"command":"insert","photo":"\#(outside)"}"#, room: "kitchen")
+        #expect(refused.status == 404, "\(refused.text)")
+        #expect(try server.snapshot(room: "kitchen")["count"] as? Int == 2)
+        let inside = server.photoID("kitchen/k0.jpg")
+        #expect(try server.command(#"{"command":"insert","photo":"\#(inside)"}"#, room: "kitchen").status == 200)
+        #expect(try server.command(#"{"command":"insert","photo":"\#(outside)"}"#, room: "main").status == 200)
+    }
+
     @Test func aPhotoAddedToOneAlbumAppearsInThatRoomOnly() throws {
         let folder = try Self.folder()
         let server = try Self.server(folder)
