@@ -254,7 +254,14 @@ final class PhotoUploads: Sendable {
         // The room is loaded first: a room restored from a library that has the photo already would
         // hold it twice once its card is inserted.
         _ = arrival.room.listing()
-        library.withLock { $0 = $0.updating(changed: [entry], removed: [], order: order) }
+        let updated = library.withLock { library in
+            library = library.updating(changed: [entry], removed: [], order: order)
+            return library
+        }
+        // Each room names its cards' photos (caption, version) from its own copy of the library,
+        // which the folder's watcher will not update for a photo the library has already: the
+        // copies take it now, before its card comes, with no change to any stack.
+        rooms.libraryChanged(LibraryChange(), library: updated)
         log.record("upload.kept", "a guest's photo for room \(arrival.room.name): \(relative)")
         insert(photo, arrival, complete)
     }

@@ -21,6 +21,8 @@ import Testing
         let change = try LiveFolderTests.change(viewer) { Self.card($0, photo: id) != nil }
         let card = try #require(Self.card(change, photo: id))
         #expect((card["caption"] as? [String: Any])?["from"] as? String == "Zoë M.")
+        // Its ordinary caption comes with it, for when the sender's name is no longer shown.
+        #expect(((card["caption"] as? [String: Any])?["name"] as? String)?.contains("zo") == true, "\(card)")
         // It joins moving, as the style brings a card in.
         #expect(card["anim"] is [String: Any], "\(card)")
         #expect(card["position"] as? Int == 1)
