@@ -20,6 +20,7 @@ import { ACTIVITY_EVENTS, hideIdleCursor, holdWakeLock } from './kiosk.js';
 import { SLIDESHOW_DID_NOT_START, failureMessage, shownCaption, statusText } from './messages.js';
 import { clockText, drawAsleep, drawOverlays, untilNextMinute } from './overlay.js';
 import { readParams } from './params.js';
+import { attachReview } from './review.js';
 import { Renderer } from './render.js';
 import {
   addOffsetSample, anyAnimating, applyMessage, applySnapshot, cardsAt, emptyScene, estimateOffset, heldByOther,
@@ -494,6 +495,8 @@ function start() {
   // The controls and the status line fade after 3 s without input and come back at the next
   // move, key or touch: a photo shown as large as the stage allows is then never under them.
   else hideIdleCursor(window, document.documentElement, { className: 'controls-idle', events: ACTIVITY_EVENTS });
+  // A screen that holds the control token is where guests' photos are reviewed (a wall never is).
+  if (!params.kiosk && token) attachReview({ controls, api, token, onNote: showToast });
   if (params.clock) setTimeout(tickClock, untilNextMinute(new Date()));
   setTimeout(() => {
     graceOver = true;

@@ -26,12 +26,15 @@ export function displayName(name) {
 }
 
 /**
- * The words for a card's caption ({date, name}, both optional), with the `parts` asked for, joined
- * by " · "; '' when there is nothing to say. A caption that is already a string is used as it is.
+ * The words for a card's caption ({date, name, from}, all optional), with the `parts` asked for,
+ * joined by " · "; '' when there is nothing to say (or no part is asked for). A guest's photo that
+ * the server still marks with its sender (`from`, until it has been the front card) says "from
+ * Anna" instead. A caption that is already a string is used as it is.
  */
 export function captionText(caption, parts = CAPTION_PARTS, locale = undefined) {
   if (typeof caption === 'string') return caption.trim();
   if (!caption || typeof caption !== 'object') return '';
+  if (parts.length && typeof caption.from === 'string' && caption.from.trim()) return `from ${caption.from.trim()}`;
   const words = parts.map((part) => (part === 'date' ? formatDate(caption.date, locale) : displayName(caption.name)));
   return words.filter(Boolean).join(' · ');
 }

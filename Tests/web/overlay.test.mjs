@@ -57,6 +57,17 @@ describe('caption text', () => {
     assert.equal(captionText(' Lake ', ['date']), 'Lake');
   });
 
+  test("a guest's photo still marked with its sender says who sent it, in place of the rest", () => {
+    const arrived = { ...caption, from: 'Anna' };
+    assert.equal(captionText(arrived, ['date', 'name'], 'en-GB'), 'from Anna');
+    assert.equal(captionText(arrived, ['name'], 'en-GB'), 'from Anna');
+    // Captions off: nothing, as for any photo.
+    assert.equal(captionText(arrived, [], 'en-GB'), '');
+    // Once the server drops `from`, the normal caption again.
+    assert.equal(captionText(caption, ['date', 'name'], 'en-GB'), '14 July 2024 · Holidays/beach');
+    assert.equal(captionText({ name: 'a.jpg', from: '  ' }, ['name'], 'en-GB'), 'a');
+  });
+
   test('the status line a screen reader hears gives the date and the name', () => {
     const cards = new Map([['c0', { id: 'c0', position: 0, caption }]]);
     const scene = { ...emptyScene(), seq: 3, count: 20, current: 2, cards };

@@ -20,7 +20,7 @@ extension Application {
                 log: log
             ) {
                 change, new in
-                for room in rooms.all { _ = try? room.handle(.libraryChanged(change, library: new)) }
+                rooms.libraryChanged(change, library: new)
             }
         } catch {
             log("\(error); photos added to \(folder) will show after a restart")
@@ -34,7 +34,7 @@ extension Application {
                 var change = scanner.scan(folders: []) ?? LibraryChange()
                 change.complete = true
                 library.withLock { $0 = scanner.library }
-                for room in rooms.all { _ = try? room.handle(.libraryChanged(change, library: scanner.library)) }
+                rooms.libraryChanged(change, library: scanner.library)
             }
             return nil
         }

@@ -106,6 +106,7 @@ public final class Application {
             throw Failure.resourcesNotFound
         }
         let folder = configuration.photos ?? resources + "/demo-photos"
+        let albums = try Application.albums(configuration, folder: folder)
         let cacheFolder = configuration.cache ?? Configuration.defaultCacheFolder()
         // The photos as indexed at an earlier start, those whose files still stat the same: the
         // server listens with them at once; the watcher's thread reads the rest, which reach the
@@ -166,12 +167,13 @@ public final class Application {
         rooms = RoomRegistry(
             maxRooms: configuration.maxRooms, store: store, settings: settings, scheduler: scheduler, library: library,
             asleep: { sleep?.asleep ?? false }, listedRooms: configuration.rooms, log: log, group: group,
-            upcoming: { photos in photoAnswers.prefetch(photos, library: library) }, stacked: stacked
+            upcoming: { photos in photoAnswers.prefetch(photos, library: library) }, stacked: stacked,
+            albums: albums
         ) { name, saved in
             // New tilts come from the room's name, so a room without saved state looks the same each start.
             let seed = FNV1a.hash(name.utf8)
             // The folder as it is now: a room restored after an unload sees photos added meanwhile.
-            let photos = library.withLock { $0.photos }
+            let photos = albums.library(library.withLock { $0 }, for: name).photos
             if let saved {
                 var stack = Stack(photos: photos, stage: stage, saved: saved.renamingPhotos(renamed), seed: seed)
                 stack.frameTransition = transition
@@ -216,7 +218,7 @@ public final class Application {
             }
             router.uploads = try PhotoUploads(
                 settings: configuration.uploads, photoFolder: folder, library: library, ids: photoIDs, rooms: rooms,
-                lane: photoAnswers.variants.budget, maxPixels: configuration.maxPixels, order: configuration.order,
+                variants: photoAnswers.variants, maxPixels: configuration.maxPixels, order: configuration.order,
                 limits: limits, log: log)
             router.addCodes = AddCodes(
                 addToken: addToken, scheme: tls == nil ? "http" : "https", lanHost: Application.lanHost(configuration),

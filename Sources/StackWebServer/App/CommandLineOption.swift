@@ -23,6 +23,8 @@ struct CommandLineOption: Sendable {
         case list(separator: Character)
         /// A variable of another name.
         case named(String)
+        /// A variable of another name holding several values (`STACKWEB_ALBUMS` for `--album`).
+        case namedList(String, separator: Character)
         /// No variable (`--help`, `--version`).
         case none
     }
@@ -103,14 +105,16 @@ struct CommandLineOption: Sendable {
         switch environment {
         case .derived, .list:
             "STACKWEB_" + name.drop { $0 == "-" }.uppercased().replacingOccurrences(of: "-", with: "_")
-        case .named(let variable): variable
+        case .named(let variable), .namedList(let variable, _): variable
         case .none: nil
         }
     }
 
     var environmentSeparator: Character? {
-        guard case .list(let separator) = environment else { return nil }
-        return separator
+        switch environment {
+        case .list(let separator), .namedList(_, let separator): separator
+        default: nil
+        }
     }
 
     /// Whether `spelling` (without any `=value`) names this option.

@@ -204,6 +204,24 @@ extension Configuration {
             config.rooms = (config.rooms ?? []) + names
         },
         CommandLineOption(
+            "--album", "ROOM=SUBDIR",
+            help: """
+                the room shows only the photos below `SUBDIR` of `--photos` (and its guests' photos); \
+                repeatable, one room each. `SUBDIR` must exist and stay inside `--photos`
+                """,
+            default: .description("every room shows the whole folder"),
+            environment: .namedList("STACKWEB_ALBUMS", separator: ",")
+        ) { config, value throws(Failure) in
+            let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, RoomRegistry.isValidName(parts[0]) else {
+                throw Failure(description: "--album takes ROOM=SUBDIR, a room name of a-z, 0-9, _ and -")
+            }
+            guard RoomAlbums.isContained(parts[1]) else {
+                throw Failure(description: "--album \(parts[0])=\(parts[1]): SUBDIR must be a folder inside --photos")
+            }
+            config.albums[parts[0]] = parts[1]
+        },
+        CommandLineOption(
             "--tls-cert", "FILE",
             help: "serve HTTPS with this PEM certificate (chain); needs `--tls-key` too",
             details: """

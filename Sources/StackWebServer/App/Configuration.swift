@@ -69,6 +69,8 @@ public struct Configuration: Equatable, Sendable {
     var maxCards = RoomSettings().maxCards
     /// `--rooms`: the only rooms there are; `nil` lets control make any room.
     var rooms: [String]?
+    /// `--album ROOM=SUBDIR`: rooms that show only a sub-folder of `--photos`.
+    var albums: [String: String] = [:]
     /// PEM files for HTTPS (`--tls-cert`, `--tls-key`); both or neither.
     var tlsCertificate: String?
     var tlsKey: String?

@@ -11,7 +11,7 @@ extension Route {
         case .events: "events"
         case .pointer: "pointer"
         case .commands: "commands"
-        case .uploads, .uploadQueue, .uploadDecision, .addCode: "uploads"
+        case .uploads, .uploadQueue, .uploadDecision, .uploadPreview, .addCode: "uploads"
         case .photo: "photo"
         case .file: "file"
         }

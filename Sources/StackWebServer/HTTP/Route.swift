@@ -15,6 +15,9 @@ enum Route: Equatable {
     case uploadDecision(room: String, id: String, approve: Bool)
     /// `GET /api/rooms/ROOM/add-code.svg`: the QR code of the room's add page (`AddCodes`).
     case addCode(room: String)
+    /// `GET /api/rooms/ROOM/uploads/ID/preview`: a small JPEG of a photo waiting for review
+    /// (control only).
+    case uploadPreview(room: String, id: String)
     case photo(id: String)
     /// Anything else: maybe one of the page's files.
     case file
@@ -41,17 +44,25 @@ enum Route: Equatable {
         where parts[0] == "api" && parts[1] == "rooms" && parts[3] == "uploads"
             && ["approve", "reject"].contains(parts[5]):
             self = .uploadDecision(room: parts[2], id: parts[4], approve: parts[5] == "approve")
+        case 6 where parts[0] == "api" && parts[1] == "rooms" && parts[3] == "uploads" && parts[5] == "preview":
+            self = .uploadPreview(room: parts[2], id: parts[4])
         default: self = .file
         }
     }
 
     /// Whether even reading it needs the control token: photos nobody has approved yet.
-    var readsNeedControl: Bool { if case .uploadQueue = self { true } else { false } }
+    var readsNeedControl: Bool {
+        switch self {
+        case .uploadQueue, .uploadPreview: true
+        default: false
+        }
+    }
 
     /// The methods this route answers.
     var methods: [String] {
         switch self {
-        case .health, .metrics, .rooms, .snapshot, .events, .photo, .file, .uploadQueue, .addCode: ["GET", "HEAD"]
+        case .health, .metrics, .rooms, .snapshot, .events, .photo, .file, .uploadQueue, .uploadPreview, .addCode:
+            ["GET", "HEAD"]
         case .pointer, .commands, .uploads, .uploadDecision: ["POST"]
         }
     }

@@ -109,7 +109,8 @@ struct Router: RequestResponder {
         case .photo(let id): return photo(id: id, request: request)
         case .uploads: return .error(400, "a photo must be sent as the body of its own request, with its Content-Type")
         case .uploadQueue(let name):
-            return uploads.map { $0.waiting(room: name) } ?? .error(404, "room \(name) takes no photos")
+            guard RoomRegistry.isValidName(name) else { return .error(404, "no room \(name.prefix(64))") }
+            return uploads?.waiting(room: name) ?? PhotoUploads.noQueue
         case .uploadDecision(let name, let id, let approve):
             guard let uploads else { return .error(404, "room \(name) takes no photos") }
             return uploads.decide(id: id, room: name, approve: approve, key: request.header(.idempotencyKey))
@@ -117,6 +118,12 @@ struct Router: RequestResponder {
             guard RoomRegistry.isValidName(name) else { return Self.invalidRoomName }
             return addCodes.answer(
                 room: name, mode: uploads?.settings.mode(of: name) ?? .off, hostHeader: request.header(.host))
+        case .uploadPreview(let name, let id):
+            // The room names a folder: only a valid name (no `..`) is looked up.
+            guard RoomRegistry.isValidName(name), let uploads else {
+                return .error(404, "room \(name) takes no photos")
+            }
+            return uploads.preview(id: id, room: name)
         case .file: return staticFile(request)
         }
     }
@@ -209,8 +216,11 @@ struct Router: RequestResponder {
                 .commandReceived(.shuffle(seed: UInt64.random(in: 0...UInt64.max))), to: room, request: request,
                 lasting: true)
         case .insert(let photoID, let position):
-            guard let entry = photos.withLock({ $0.entry(id: photoID) }) else {
-                return .error(404, "no photo \(photoID.prefix(40))")
+            // A room with an album (`--album`) takes only a photo of its album.
+            guard let entry = photos.withLock({ $0.entry(id: photoID) }),
+                rooms.albums.shows(entry.relative, in: room.name)
+            else {
+                return .error(404, "no photo \(photoID.prefix(40)) in room \(room.name)")
             }
             return apply(
                 .commandReceived(.insert(photo: entry.photo, at: position)), to: room, request: request, lasting: true)

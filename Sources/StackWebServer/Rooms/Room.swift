@@ -133,6 +133,16 @@ final class Room: Sendable {
         core.withLock { $0.state.answered.answer(for: key, at: scheduler.now()) != nil }
     }
 
+    /// The `seq` of the change applied under `key`, remembered across restarts with the room's
+    /// state (`RoomStore.answers`); nil for a key not answered so, or forgotten.
+    func appliedSeq(for key: String) -> Int? {
+        core.withLock { core in
+            loadIfNeeded(&core)
+            guard case .applied(let seq) = core.state.answered.answer(for: key, at: scheduler.now()) else { return nil }
+            return seq
+        }
+    }
+
     /// A transient room becomes real (a POST with control rights used it): from now on what it does
     /// is kept, starting with its state now.
     func becomeLasting() {

@@ -24,6 +24,9 @@ enum RoomEncoder {
         var keptThrough: Int?
         /// Captions name the photo's folders too (`RoomSettings.captionFolders`); not sent itself.
         var captionFolders = false
+        /// Who sent the guests' photos still to be shown as theirs (`RoomState.senders`): their
+        /// captions carry `from`.
+        var senders: [String: String] = [:]
         /// The shape class a snapshot is laid out for, when the viewer reported one: the page
         /// reconnects with its new size when a resize takes its window out of the class.
         var shape: ShapeClass?
@@ -101,10 +104,15 @@ enum RoomEncoder {
             json.field("photo", card.photo)
             // The version changes when the file is replaced, so browsers fetch it again.
             json.field("src", "/photos/\(card.photo)" + (entry.map { "?v=\($0.version)" } ?? ""))
-            if let entry {
+            let sender = summary.senders[card.photo]
+            if entry != nil || sender != nil {
                 json.object("caption") { caption in
-                    if let taken = entry.taken { caption.field("date", String(taken.prefix(10))) }
-                    caption.field("name", summary.captionFolders ? entry.relative : PhotoScanner.name(entry.relative))
+                    if let taken = entry?.taken { caption.field("date", String(taken.prefix(10))) }
+                    if let entry {
+                        caption.field(
+                            "name", summary.captionFolders ? entry.relative : PhotoScanner.name(entry.relative))
+                    }
+                    if let sender { caption.field("from", sender) }
                 }
             }
             json.field("position", card.position)

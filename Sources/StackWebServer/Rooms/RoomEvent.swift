@@ -26,6 +26,9 @@ enum RoomEvent: Sendable {
     case pointerBatchReceived([APIRequest.PointerSample], from: String, shape: ShapeClass? = nil)
     /// Someone with control rights sent a command.
     case commandReceived(StackCommand)
+    /// A guest's photo was kept for the room: its card joins at `position`, and shows who sent it
+    /// (`sender`, already made showable by `GuestName`) until it has been the front card.
+    case guestPhotoArrived(Photo, at: Int, sender: String?)
     /// ▶ or ⏸ was pressed.
     case playPressed
     case pausePressed
@@ -54,7 +57,7 @@ enum RoomEvent: Sendable {
     /// Whether the event is a person's input (only the room's owner applies it, in a group).
     var isInput: Bool {
         switch self {
-        case .pointerBatchReceived, .commandReceived, .playPressed, .pausePressed: true
+        case .pointerBatchReceived, .commandReceived, .guestPhotoArrived, .playPressed, .pausePressed: true
         case .opened, .viewerJoined, .viewerAttached, .viewerLeft, .viewersElsewhereCounted, .timerFired,
             .libraryChanged, .sleepChanged, .heartbeatDue, .leaseGained, .leaseLost, .keepRefused, .groupMissedChanges:
             false
@@ -74,7 +77,8 @@ enum RoomEvent: Sendable {
     /// (`RoomState.needsStack(for:)` adds the cases that depend on it).
     var needsStack: Bool {
         switch self {
-        case .viewerJoined, .pointerBatchReceived, .commandReceived, .playPressed, .pausePressed: true
+        case .viewerJoined, .pointerBatchReceived, .commandReceived, .guestPhotoArrived, .playPressed, .pausePressed:
+            true
         case .opened, .viewerAttached, .viewerLeft, .viewersElsewhereCounted, .timerFired, .libraryChanged,
             .sleepChanged, .heartbeatDue, .leaseGained, .leaseLost, .keepRefused, .groupMissedChanges:
             false

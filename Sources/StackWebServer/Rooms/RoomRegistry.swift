@@ -38,6 +38,8 @@ final class RoomRegistry: Sendable {
     let group: (any RoomGroup)?
     /// Which photos the rooms' stacks hold, told by every save.
     let stacked: StackedPhotos
+    /// `--album`: the rooms that show only part of the folder.
+    let albums: RoomAlbums
 
     private struct Rooms {
         var real: [String: Room] = [:]
@@ -49,10 +51,11 @@ final class RoomRegistry: Sendable {
         library: Locked<PhotoLibrary>, asleep: @escaping @Sendable () -> Bool = { false },
         listedRooms: [String]? = nil, log: OperatorLog = .silent, group: (any RoomGroup)? = nil,
         upcoming: @escaping @Sendable ([String]) -> Void = { _ in }, stacked: StackedPhotos = StackedPhotos(),
-        makeStack: @escaping @Sendable (String, SavedStack?) -> Stack
+        albums: RoomAlbums = RoomAlbums(), makeStack: @escaping @Sendable (String, SavedStack?) -> Stack
     ) {
         self.log = log
         self.stacked = stacked
+        self.albums = albums
         self.group = group
         self.upcoming = upcoming
         self.listedRooms = listedRooms.map(Set.init)
@@ -167,10 +170,21 @@ final class RoomRegistry: Sendable {
         guard others.count < maxRooms - 1 else { throw .tooManyRooms(limit: maxRooms) }
     }
 
+    /// Tells every room that the folder changed, each what it shows of it (`--album`).
+    func libraryChanged(_ change: LibraryChange, library: PhotoLibrary) {
+        for room in all {
+            _ = try? room.handle(
+                .libraryChanged(
+                    albums.change(change, library: library, for: room.name),
+                    library: albums.library(library, for: room.name)))
+        }
+    }
+
     private func makeRoom(_ name: String, transient: Bool = false) -> Room {
         if !transient { log.record("room.created", "room \(name) created", ["room": .string(name)]) }
         return Room(
-            name: name, settings: settings, library: library.withLock { $0 }, asleep: asleep(), scheduler: scheduler,
+            name: name, settings: settings, library: albums.library(library.withLock { $0 }, for: name),
+            asleep: asleep(), scheduler: scheduler,
             store: store, transient: transient, group: group,
             restore: { [makeStack] saved in makeStack(name, saved) },
             unwatched: { [weak self] room in self?.release(ifUnwatched: room) }, upcoming: upcoming,

@@ -17,6 +17,9 @@ struct RoomSettings: Sendable, Equatable {
     /// How many photos behind the front one are made ready (resized) whenever the front changes: a
     /// slideshow step, or a few quick → presses, then finds its photo made.
     static let upcomingPhotos = 3
+    /// Guests' photos whose sender a room remembers until each has been shown: past this, a
+    /// photo joins without "from …" (a burst of uploads must not grow the room without bound).
+    static let maxSenders = 256
 
     /// Viewer counts are sent at most this often: a hall of screens joining at once must not cost
     /// one broadcast per join (that would be quadratic).

@@ -28,6 +28,7 @@ extension RoomState {
             room: name, seq: seq, serverTime: now, style: stack.style, stage: stack.stage, count: stack.count,
             current: stack.current, playing: slideshow.playing, asleep: asleep,
             viewers: viewers.count + viewersElsewhere,
-            heldBy: stack.holder, stacked: stack.swipeStacked, captionFolders: settings.captionFolders)
+            heldBy: stack.holder, stacked: stack.swipeStacked, captionFolders: settings.captionFolders,
+            senders: senders)
     }
 }

@@ -63,6 +63,9 @@ struct RoomState {
     private var presses = PressMapper()
     /// The front card's photo when a change was last published: a new one asks for the next ones.
     private var front: String?
+    /// Who sent each guest's photo that has not yet been the front card and left it: its caption
+    /// says so ("from Anna") meanwhile. At most `RoomSettings.maxSenders`.
+    private(set) var senders: [String: String] = [:]
     /// What the event being handled asks for, handed back by `handle`.
     private var effects: [RoomEffect] = []
 
@@ -118,6 +121,8 @@ struct RoomState {
         case .pointerBatchReceived(let samples, let address, let shape):
             try pointerBatchReceived(samples, from: address, on: shape, at: now)
         case .commandReceived(let command): try commandReceived(command, at: now)
+        case .guestPhotoArrived(let photo, let position, let sender):
+            try guestPhotoArrived(photo, at: position, sender: sender, now: now)
         case .playPressed: playingChanged(to: true, at: now)
         case .pausePressed: playingChanged(to: false, at: now)
         case .timerFired: timerFired(at: now)
@@ -221,6 +226,20 @@ struct RoomState {
         lastActivity = now
         publish(change, at: now)
         if command.changesLastingState { save(.acknowledged) }
+    }
+
+    /// A guest's card joins as an `insert` would, its sender noted first so that the change that
+    /// brings it says who sent it.
+    private mutating func guestPhotoArrived(
+        _ photo: Photo, at position: Int, sender: String?, now: Millis
+    ) throws(RoomRefusal) {
+        if let sender, senders.count < RoomSettings.maxSenders { senders[photo.id] = sender }
+        do {
+            try commandReceived(.insert(photo: photo, at: position), at: now)
+        } catch {
+            senders[photo.id] = nil
+            throw error
+        }
     }
 
     /// ▶ or ❚❚: a lasting change like a reorder, so a frame left paused is still paused after a
@@ -420,6 +439,8 @@ struct RoomState {
     /// After a published change: asks for the photos after the front one if the front one changed.
     private mutating func noteFront() {
         guard let stack, let now = stack.photoIDs(at: 0..<1).first, now != front else { return }
+        // A guest's photo that was the front card has been shown with its sender's name.
+        if let front { senders[front] = nil }
         front = now
         effects.append(.upcoming(stack.photoIDs(at: 1..<1 + RoomSettings.upcomingPhotos)))
     }

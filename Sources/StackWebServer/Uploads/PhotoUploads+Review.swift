@@ -24,8 +24,20 @@ extension PhotoUploads {
 
     func reviewFolder(of room: String) -> String { reviewFolder + "/" + room }
 
-    /// `{"uploads":[{"id","name","bytes"}…]}`, oldest first (the names sort by arrival). Read off
-    /// libmicrohttpd's thread.
+    /// The queue of a server where no room takes photos: empty, `off` — an answer, not an error,
+    /// so that the control page asks once and stops without a failed request in its console.
+    static let noQueue: Response = {
+        var writer = JSONWriter()
+        writer.object { json in
+            json.field("mode", UploadSettings.Mode.off.rawValue)
+            json.array("uploads") { _ in }
+        }
+        return .json(writer.bytes)
+    }()
+
+    /// `{"mode","uploads":[{"id","name","bytes","from"?}…]}`, oldest first (the names sort by arrival):
+    /// `mode` tells the control page whether to keep asking (`review`). Read off libmicrohttpd's
+    /// thread.
     func waiting(room: String) -> Response {
         Response(
             status: 200,
@@ -33,12 +45,15 @@ extension PhotoUploads {
                 DispatchQueue.global().async { [self] in
                     var writer = JSONWriter()
                     writer.object { json in
+                        json.field("mode", settings.mode(of: room).rawValue)
                         json.array("uploads") { list in
                             for (name, bytes) in waitingFiles(room: room) {
                                 list.object { entry in
                                     entry.field("id", reviewID(name: name, room: room))
                                     entry.field("name", name)
                                     entry.field("bytes", Int(bytes))
+                                    let sender = waitingSenders.withLock { $0[reviewFolder(of: room) + "/" + name] }
+                                    if let from = GuestName.display(sender) { entry.field("from", from) }
                                 }
                             }
                         }
@@ -61,11 +76,9 @@ extension PhotoUploads {
             status: 200,
             body: .deferred { [self] complete in
                 DispatchQueue.global().async { [self] in
-                    guard
-                        let (file, bytes) = waitingFiles(room: name).first(where: {
-                            reviewID(name: $0.0, room: name) == id
-                        })
-                    else { return complete(.error(404, "no photo \(id.prefix(40)) waits for review in room \(name)")) }
+                    guard let (file, bytes) = waitingFile(id: id, room: name) else {
+                        return complete(.error(404, "no photo \(id.prefix(40)) waits for review in room \(name)"))
+                    }
                     let path = reviewFolder(of: name) + "/" + file
                     guard approve else { return complete(reject(path, bytes: bytes, id: id)) }
                     keep(approved: path, file: file, room: room, key: key, complete)
@@ -74,6 +87,9 @@ extension PhotoUploads {
     }
 
     private func reject(_ path: String, bytes: Int64, id: String) -> Response {
+        _ = waitingSenders.withLock { $0.removeValue(forKey: path) }
+        // Its preview goes with it (the cache's count of bytes is corrected at its next prune).
+        if let preview = previewVariant(of: path) { unlink(preview.path) }
         unlink(path)
         _ = Durable.flush(Self.parent(path))
         stored.withLock { $0.remove(path: path, bytes: bytes) }
@@ -105,7 +121,13 @@ extension PhotoUploads {
         let checked = PhotoInspector.Header(
             width: Int(header.width), height: Int(header.height),
             taken: PhotoLibrary.takenDate(taken.map { CChar(bitPattern: $0) }), orientation: Int(header.orientation))
-        show(path: destination, header: checked, Arrival(room: room, key: key), complete)
+        let sender = waitingSenders.withLock { $0.removeValue(forKey: path) }
+        show(path: destination, header: checked, Arrival(room: room, key: key, sender: sender), complete)
+    }
+
+    /// The file waiting in `room`'s review queue that will be the photo `id`, with its size.
+    func waitingFile(id: String, room: String) -> (String, Int64)? {
+        waitingFiles(room: room).first { reviewID(name: $0.0, room: room) == id }
     }
 
     /// The files waiting in `room`'s review queue with their sizes, oldest first.

@@ -23,19 +23,26 @@ final class PhotoUploads: Sendable {
     let rooms: RoomRegistry
     /// Where libvips checks each photo: uploads share the conversions' lanes, so a large one
     /// takes the large lane and never holds up others.
-    let lane: PixelBudget
+    var lane: PixelBudget { variants.budget }
+    /// Makes the previews of photos waiting for review, as it makes the library's variants.
+    let variants: PhotoVariants
     private let maxPixels: Int
     private let order: PhotoLibrary.Order
     private let log: OperatorLog
     private let limiter: Locked<UploadLimiter>
     let stored: Locked<StoredUploads>
     private let answers = Locked(UploadAnswers())
+    /// Who sent each photo waiting for review (its `X-Photo-Sender` as sent, by path), so that it
+    /// joins with its sender's name once approved. In memory only: after a restart an approved
+    /// photo joins without it. At most `maxWaitingSenders`.
+    let waitingSenders = Locked<[String: String]>([:])
+    static let maxWaitingSenders = 1_000
     /// Where photos waiting for review are kept: hidden, so the folder's scan never shows them.
     var reviewFolder: String { folder + "/.review" }
 
     init(
         settings: UploadSettings, photoFolder: String, library: Locked<PhotoLibrary>, ids: PhotoIDs,
-        rooms: RoomRegistry, lane: PixelBudget, maxPixels: Int, order: PhotoLibrary.Order, limits: ServerLimits,
+        rooms: RoomRegistry, variants: PhotoVariants, maxPixels: Int, order: PhotoLibrary.Order, limits: ServerLimits,
         log: OperatorLog
     ) throws {
         root = PhotoScanner.realPath(photoFolder)
@@ -54,7 +61,7 @@ final class PhotoUploads: Sendable {
         self.library = library
         self.ids = ids
         self.rooms = rooms
-        self.lane = lane
+        self.variants = variants
         self.maxPixels = maxPixels
         self.order = order
         self.log = log
@@ -225,6 +232,11 @@ final class PhotoUploads: Sendable {
             return complete(answer(.storage(problem)))
         }
         stored.withLock { $0.add(path: path, hash: arrived.hash, bytes: arrived.size) }
+        if held, let sender = arrival.sender {
+            waitingSenders.withLock { senders in
+                if senders.count < Self.maxWaitingSenders { senders[path] = String(sender.prefix(512)) }
+            }
+        }
         guard !held else { return complete(waitingAnswer(name: name, room: arrival.room.name)) }
         show(path: path, header: header, arrival, complete)
     }
@@ -242,7 +254,14 @@ final class PhotoUploads: Sendable {
         // The room is loaded first: a room restored from a library that has the photo already would
         // hold it twice once its card is inserted.
         _ = arrival.room.listing()
-        library.withLock { $0 = $0.updating(changed: [entry], removed: [], order: order) }
+        let updated = library.withLock { library in
+            library = library.updating(changed: [entry], removed: [], order: order)
+            return library
+        }
+        // Each room names its cards' photos (caption, version) from its own copy of the library,
+        // which the folder's watcher will not update for a photo the library has already: the
+        // copies take it now, before its card comes, with no change to any stack.
+        rooms.libraryChanged(LibraryChange(), library: updated)
         log.record("upload.kept", "a guest's photo for room \(arrival.room.name): \(relative)")
         insert(photo, arrival, complete)
     }
@@ -257,7 +276,8 @@ final class PhotoUploads: Sendable {
         let position = settings.arrival.position(in: room.listing().count)
         let applied: Room.Applied
         do {
-            applied = try room.handle(.commandReceived(.insert(photo: photo, at: position)), key: arrival.key)
+            applied = try room.handle(
+                .guestPhotoArrived(photo, at: position, sender: GuestName.display(arrival.sender)), key: arrival.key)
         } catch {
             // The photo is kept and will join at the back as any photo found in the folder.
             return complete(.error(503, "the photo is kept but the room could not take it now"))
@@ -272,9 +292,16 @@ final class PhotoUploads: Sendable {
         }
     }
 
-    /// The photo these bytes made before, as the room is now (answered 200, not 201).
+    /// The photo these bytes made before, as the room is now (answered 200, not 201) — unless this
+    /// is a retry of the upload that made it, whose answer was lost: then the first answer again,
+    /// `201` with the `seq` of its change. The room keeps that with its state, so it holds after a
+    /// restart too, when the answers held in memory (`UploadAnswers`) are gone.
     private func answer(existing relative: String, _ arrival: Arrival) -> Response {
-        .json(Self.body(id: ids.id(of: relative), seq: arrival.room.listing().seq, existing: true))
+        let id = ids.id(of: relative)
+        if let key = arrival.key, let seq = arrival.room.appliedSeq(for: key) {
+            return Self.created(Self.body(id: id, seq: seq, existing: false), id: id)
+        }
+        return .json(Self.body(id: id, seq: arrival.room.listing().seq, existing: true))
     }
 
     private static func created(_ body: [UInt8], id: String) -> Response {

@@ -10,6 +10,8 @@ struct UploadFixture {
     static let addToken = "add-token-0123456789abcd"
 
     let folder: String
+    /// The variant cache's folder.
+    let cache: String
     let server: TestServer
     var http: HTTPTestClient { server.http }
     var uploads: String { folder + "/" + UploadSettings.defaultFolderName }
@@ -19,6 +21,7 @@ struct UploadFixture {
         folder = try PhotoFolderLifecycleTests.base()
         try Self.photoFolder(folder)
         let cache = try PhotoFolderLifecycleTests.base()
+        self.cache = cache
         let folder = folder
         server = try TestServer { configuration in
             configuration.photos = folder

@@ -65,4 +65,38 @@ import Testing
         #expect(cards.first { $0["photo"] as? String == id }?["position"] as? Int == 1)
         #expect(try HTTPTestClient(port: again.port).get("/photos/\(id)?w=256").status == 200)
     }
+
+    @Test func aRetryAfterAKillGetsTheFirstAnswer() throws {
+        let setup = try Setup()
+        let server = try ServerProcess.start(arguments: setup.arguments)
+        #expect(server.shows(photos: 3))
+        let photo = try UploadFixture.jpeg(800, 600)
+        let send = { (port: UInt16) in
+            try HTTPTestClient(port: port).send(
+                method: "POST", path: "/api/rooms/main/photos",
+                headers: ["Content-Type": "image/jpeg", "Idempotency-Key": "upload-retry-1"], body: photo)
+        }
+        let first = try send(server.port)
+        #expect(first.status == 201, "\(first.text)")
+        // A step after it: the room's seq moves on, so a fresh answer would differ from the first.
+        #expect(
+            try HTTPTestClient(port: server.port).post("/api/rooms/main/commands", json: #"{"command":"next"}"#).status
+                == 200)
+        setup.killed(server)
+
+        let again = try ServerProcess.start(arguments: setup.arguments)
+        #expect(again.shows(photos: 4))
+        let retry = try send(again.port)
+        #expect(retry.status == 201, "\(retry.text)")
+        #expect(retry.text == first.text)
+        #expect(retry.header("Location") == first.header("Location"))
+        #expect(setup.files().count == 1)
+        #expect(try HTTPTestClient(port: again.port).get("/api/rooms/main").json()["count"] as? Int == 4)
+        // The same bytes under another key are the photo kept already: 200, as before.
+        let other = try HTTPTestClient(port: again.port).send(
+            method: "POST", path: "/api/rooms/main/photos",
+            headers: ["Content-Type": "image/jpeg", "Idempotency-Key": "upload-retry-2"], body: photo)
+        #expect(other.status == 200, "\(other.text)")
+        #expect(try other.json()["existing"] as? Bool == true)
+    }
 }

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+@testable import StackWebServer
+
+/// A guest's photo joins with its style's arrival motion and says who sent it ("from Anna") until
+/// it has been the front card; the name reaches viewers bounded and without control characters.
+@Suite struct UploadSenderTests {
+    /// The card of `photo` in a change or snapshot's data.
+    static func card(_ data: [String: Any], photo: String) -> [String: Any]? {
+        LiveFolderTests.cards(data).first { $0["photo"] as? String == photo }
+    }
+
+    @Test func theSendersNameReachesViewersWithTheArrivingCard() throws {
+        let fixture = try UploadFixture()
+        let viewer = try fixture.server.events()
+        _ = try viewer.next()
+        let reply = try fixture.post(try UploadFixture.jpeg(320, 240), headers: ["X-Photo-Sender": "Zo%C3%AB%20M."])
+        #expect(reply.status == 201, "\(reply.text)")
+        let id = try #require(try reply.json()["id"] as? String)
+        let change = try LiveFolderTests.change(viewer) { Self.card($0, photo: id) != nil }
+        let card = try #require(Self.card(change, photo: id))
+        #expect((card["caption"] as? [String: Any])?["from"] as? String == "Zoë M.")
+        // Its ordinary caption comes with it, for when the sender's name is no longer shown.
+        #expect(((card["caption"] as? [String: Any])?["name"] as? String)?.contains("zo") == true, "\(card)")
+        // It joins moving, as the style brings a card in.
+        #expect(card["anim"] is [String: Any], "\(card)")
+        #expect(card["position"] as? Int == 1)
+    }
+
+    @Test func theNameIsShownUntilThePhotoHasBeenInFront() throws {
+        let fixture = try UploadFixture()
+        let reply = try fixture.post(try UploadFixture.jpeg(320, 240), headers: ["X-Photo-Sender": "Anna"])
+        let id = try #require(try reply.json()["id"] as? String)
+        let from = { () throws -> String? in
+            let snapshot = try fixture.server.snapshot()
+            return (Self.card(snapshot, photo: id)?["caption"] as? [String: Any])?["from"] as? String
+        }
+        #expect(try from() == "Anna")
+        #expect(try fixture.server.command(#"{"command":"next"}"#).status == 200)
+        #expect(try fixture.cardPhotos().first == id)
+        #expect(try from() == "Anna")
+        #expect(try fixture.server.command(#"{"command":"next"}"#).status == 200)
+        #expect(try from() == nil)
+        // Back in front later: its ordinary caption.
+        #expect(try fixture.server.command(#"{"command":"previous"}"#).status == 200)
+        #expect(try fixture.cardPhotos().first == id)
+        #expect(try from() == nil)
+    }
+
+    @Test func aNameWithControlCharactersOrPastTheBoundIsMadeShowable() throws {
+        let fixture = try UploadFixture()
+        let long = String(repeating: "Ω", count: 100)
+        let sent =
+            "%E2%80%AEAnna%0A%0D%07%1B[31m  Bell" + long.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let reply = try fixture.post(try UploadFixture.jpeg(320, 240), headers: ["X-Photo-Sender": sent])
+        let id = try #require(try reply.json()["id"] as? String)
+        let snapshot = try fixture.server.snapshot()
+        let shown = try #require((Self.card(snapshot, photo: id)?["caption"] as? [String: Any])?["from"] as? String)
+        #expect(shown.count == GuestName.maxLength)
+        #expect(shown.hasPrefix("Anna[31m Bell"))
+        #expect(!shown.unicodeScalars.contains { $0.properties.generalCategory == .control })
+        #expect(!shown.unicodeScalars.contains { $0.properties.generalCategory == .format })
+    }
+
+    @Test func anApprovedPhotoJoinsWithItsSendersName() throws {
+        let fixture = try UploadReviewTests.fixture()
+        let headers = UploadReviewTests.add.merging(["X-Photo-Sender": "Ben%0A"]) { $1 }
+        let reply = try fixture.post(try UploadFixture.jpeg(320, 240), headers: headers)
+        let id = try #require(try reply.json()["id"] as? String)
+        let queue = try fixture.http.get("/api/rooms/main/uploads", headers: UploadReviewTests.control).json()
+        #expect((queue["uploads"] as? [[String: Any]])?.first?["from"] as? String == "Ben")
+        #expect(try UploadReviewTests.decide(fixture, id, "approve").status == 201)
+        let card = try #require(Self.card(try fixture.server.snapshot(), photo: id))
+        #expect((card["caption"] as? [String: Any])?["from"] as? String == "Ben")
+    }
+
+    @Test(
+        arguments: [
+            ("Anna", "Anna"), ("  Anna   Lee ", "Anna Lee"), ("Zo%C3%AB", "Zoë"), ("%0A%0D", nil), ("", nil),
+            ("a\u{202E}b\u{200B}c", "abc"), ("100%", "100%"),
+        ] as [(String, String?)])
+    func aNameIsDecodedAndCleaned(sent: String, shown: String?) {
+        #expect(GuestName.display(sent) == shown)
+    }
+
+    @Test func aNameIsCutAtItsBound() {
+        let shown = GuestName.display(String(repeating: "ab ", count: 40))
+        #expect(shown?.count ?? 0 <= GuestName.maxLength)
+        #expect(shown?.hasSuffix(" ") == false)
+        #expect(GuestName.display(nil) == nil)
+    }
+}
