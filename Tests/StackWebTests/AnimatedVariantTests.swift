@@ -14,7 +14,7 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("anim-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         #expect(CVipsTest_writeAnimatedGIF(folder + "/clip.gif", 320, 240, frames) == 0)
-        return try PhotoVariantTests.server(photos: folder)
+        return try TestServer.caching(photos: folder)
     }
 
     static func pages(of bytes: [UInt8], suffix: String) throws -> Int32 {

@@ -7,7 +7,7 @@ import Testing
 /// Every command a finger has, through the API, and its errors.
 @Suite struct CommandTests {
     func settled(_ server: TestServer) throws -> [String: Any] {
-        try PersistenceTests.settledSnapshot(server)
+        try server.settledSnapshot()
     }
 
     func top(_ snapshot: [String: Any]) -> [String: Any] {
@@ -18,16 +18,16 @@ import Testing
     func styleSwitchesTheRoom(style: String) throws {
         let server = try TestServer()
         #expect(try server.command(#"{"command":"style","style":"\#(style)"}"#).status == 200)
-        #expect(try settled(server)["style"] as? String == style)
+        #expect(try server.settledSnapshot()["style"] as? String == style)
     }
 
     @Test func flipTurnsTheTopCardOverAndBack() throws {
         let server = try TestServer { $0.style = .deck }
         #expect(try server.command(#"{"command":"flip"}"#).status == 200)
-        let flipped = try #require(top(try settled(server))["flip"] as? Double)
+        let flipped = try #require(top(try server.settledSnapshot())["flip"] as? Double)
         #expect(abs(flipped - Double.pi) < 1e-9)
         #expect(try server.command(#"{"command":"flip"}"#).status == 200)
-        #expect(top(try settled(server))["flip"] as? Double == 0)
+        #expect(top(try server.settledSnapshot())["flip"] as? Double == 0)
     }
 
     @Test func highlightTogglesTheTopCard() throws {
@@ -40,12 +40,12 @@ import Testing
 
     @Test func fullscreenFillsTheStageAndReturns() throws {
         let server = try TestServer()
-        let before = top(try settled(server))
+        let before = top(try server.settledSnapshot())
         _ = try server.command(#"{"command":"fullscreen"}"#)
-        let full = top(try settled(server))
+        let full = top(try server.settledSnapshot())
         #expect((full["w"] as? Double ?? 0) > (before["w"] as? Double ?? 0))
         _ = try server.command(#"{"command":"fullscreen"}"#)
-        #expect(top(try settled(server))["w"] as? Double == before["w"] as? Double)
+        #expect(top(try server.settledSnapshot())["w"] as? Double == before["w"] as? Double)
     }
 
     @Test func undoRevertsANext() throws {
@@ -53,7 +53,7 @@ import Testing
         _ = try server.command(#"{"command":"next"}"#)
         #expect(try server.snapshot()["current"] as? Int == 1)
         #expect(try server.command(#"{"command":"undo"}"#).status == 200)
-        #expect(try settled(server)["current"] as? Int == 0)
+        #expect(try server.settledSnapshot()["current"] as? Int == 0)
     }
 
     @Test func removeAndInsertChangeTheCount() throws {
@@ -62,9 +62,9 @@ import Testing
         let id = try #require(card["id"] as? String)
         let photo = try #require(card["photo"] as? String)
         #expect(try server.command(#"{"command":"remove","id":"\#(id)"}"#).status == 200)
-        #expect(try settled(server)["count"] as? Int == 11)
+        #expect(try server.settledSnapshot()["count"] as? Int == 11)
         #expect(try server.command(#"{"command":"insert","photo":"\#(photo)","at":0}"#).status == 200)
-        let after = try settled(server)
+        let after = try server.settledSnapshot()
         #expect(after["count"] as? Int == 12)
         #expect(top(after)["photo"] as? String == photo)
     }
@@ -74,7 +74,7 @@ import Testing
         let ids = { (snapshot: [String: Any]) in (snapshot["cards"] as? [[String: Any]])?.map { $0["id"] as? String } }
         let before = ids(try server.snapshot())
         #expect(try server.command(#"{"command":"shuffle"}"#).status == 200)
-        #expect(ids(try settled(server)) != before)
+        #expect(ids(try server.settledSnapshot()) != before)
     }
 
     @Test(arguments: [

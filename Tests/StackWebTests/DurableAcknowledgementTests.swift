@@ -74,7 +74,7 @@ import Testing
         _ = try server.snapshot()
         let pending = Self.commandInBackground(server, #"{"command":"next"}"#)
         // Wait until the command has reached the room (its save has started), then ask for health.
-        #expect(PersistenceTests.eventually { store.load(room: "main") != nil })
+        #expect(Poll.until { store.load(room: "main") != nil })
         var answered = 0
         var slowest = 0.0
         while pending.withLock({ $0 == nil }) && store.writesFinished == 0 {
@@ -85,7 +85,7 @@ import Testing
         }
         #expect(answered >= 3, "/healthz was answered \(answered) times during a 500 ms write")
         #expect(slowest < 0.25)
-        #expect(PersistenceTests.eventually { pending.withLock { $0 != nil } })
+        #expect(Poll.until { pending.withLock { $0 != nil } })
         #expect(pending.withLock { $0?.0.status } == 200)
         #expect(pending.withLock { $0?.writes } == 1)
     }
@@ -123,12 +123,12 @@ import Testing
         let server = try TestServer(store: store)
         let writesBefore = store.writesFinished
         let first = Self.commandInBackground(server, #"{"command":"style","style":"grid"}"#)
-        #expect(PersistenceTests.eventually { (try? server.snapshot()["style"] as? String) == "grid" })
+        #expect(Poll.until { (try? server.snapshot()["style"] as? String) == "grid" })
         let again = try server.command(#"{"command":"style","style":"grid"}"#)
         #expect(again.status == 200)
         #expect(
             store.writesFinished > writesBefore, "the no-op was answered before the state it found was kept")
-        #expect(PersistenceTests.eventually { first.withLock { $0 != nil } })
+        #expect(Poll.until { first.withLock { $0 != nil } })
         #expect(try again.json()["seq"] as? Int == first.withLock { try? $0?.0.json()["seq"] as? Int })
     }
 
@@ -136,11 +136,11 @@ import Testing
         let store = SlowStore(delay: 0.5, outcome: .failure(StoreFailure(description: "No space left on device")))
         let server = try TestServer(store: store)
         let first = Self.commandInBackground(server, #"{"command":"style","style":"grid"}"#)
-        #expect(PersistenceTests.eventually { (try? server.snapshot()["style"] as? String) == "grid" })
+        #expect(Poll.until { (try? server.snapshot()["style"] as? String) == "grid" })
         let again = try server.command(#"{"command":"style","style":"grid"}"#)
         #expect(again.status == 503, "a no-op on a state that was then undone was answered \(again.status)")
         #expect((try again.json()["outcome"] as? String) == "not-applied")
-        #expect(PersistenceTests.eventually { first.withLock { $0 != nil } })
+        #expect(Poll.until { first.withLock { $0 != nil } })
         #expect(first.withLock { $0?.0.status } == 503)
         #expect(try server.snapshot()["style"] as? String != "grid")
     }

@@ -127,7 +127,7 @@ import Testing
         for (index, name) in names.enumerated() {
             #expect(CVipsTest_writeJPEG(folder + "/" + name, 120, 90, Int32(index + 1)) == 0)
         }
-        let server = try PhotoVariantTests.server(photos: folder)
+        let server = try TestServer.caching(photos: folder)
         _ = try server.command(#"{"command":"style","style":"grid"}"#)
         let viewer = try server.events()
         let snapshot = try viewer.next()

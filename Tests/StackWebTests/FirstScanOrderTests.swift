@@ -40,7 +40,7 @@ import Testing
 
     @Test func byNameTheStackIsInNameOrderWhileTheFolderIsReadAndWhenSaved() throws {
         let (folder, relatives) = try Self.folder(count: 1500)
-        let state = PersistenceTests.temporaryPath()
+        let state = TemporaryFiles.databasePath()
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)").path
         let server = try ServerProcess.start(
             arguments: [
@@ -68,7 +68,7 @@ import Testing
         // The saved order is the finished one: the stack from its front card, all photos by name.
         let photoIDs = try PhotoIDs.kept(in: state)
         let ids = relatives.map { photoIDs.id(of: $0) }
-        #expect(try PersistenceTests.eventually(5) { try Self.savedOrder(state) == ids })
+        #expect(try Poll.until(5) { try Self.savedOrder(state) == ids })
         server.kill9()
     }
 
@@ -77,7 +77,7 @@ import Testing
     @Test func theLogSaysWhenReadingBeginsAndEndsWithCountsAndTime() throws {
         let (folder, relatives) = try Self.folder(count: 60)
         try Data("not a photo".utf8).write(to: URL(fileURLWithPath: folder + "/junk.jpg"))
-        let (log, lines) = OperatorLogTests.capture(.json)
+        let (log, lines) = OperatorLog.capturing(.json)
         var configuration = Configuration()
         configuration.port = 0
         configuration.resources = TestServer.repositoryRoot.appendingPathComponent("Resources").path
@@ -88,7 +88,7 @@ import Testing
             ).path
         let app = try Application(configuration: configuration, store: MemoryRoomStore(), log: log)
         defer { app.stop() }
-        #expect(PersistenceTests.eventually(30) { !app.isReadingPhotos })
+        #expect(Poll.until(30) { !app.isReadingPhotos })
         let events = lines.withLock { $0 }.compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
         }

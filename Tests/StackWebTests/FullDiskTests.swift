@@ -8,38 +8,13 @@ import Testing
 /// so, and everything comes back by itself when there is space again. On a real, tiny tmpfs.
 @Suite(.enabled(if: geteuid() == 0, "mounting a tmpfs needs root"))
 struct FullDiskTests {
-    /// A 1 MiB tmpfs, unmounted when the body returns.
-    static func withTinyDisk(_ body: (String) throws -> Void) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stackweb-disk-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let mount = Process()
-        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
-        mount.arguments = ["-t", "tmpfs", "-o", "size=1m", "tmpfs", folder.path]
-        try mount.run()
-        mount.waitUntilExit()
-        try #require(mount.terminationStatus == 0, "mount -t tmpfs failed")
-        defer { umount2(folder.path, Int32(MNT_DETACH)) }
-        try body(folder.path)
-    }
-
-    /// Fills the disk at `folder` with one file until the kernel says it is full.
-    static func fill(_ folder: String) -> String {
-        let path = folder + "/filler"
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let block = [UInt8](repeating: 0x55, count: 4096)
-        while block.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) > 0 {}
-        fsync(fd)
-        close(fd)
-        return path
-    }
-
     @Test func aFullDiskIsRefused503AndRecoversByItself() throws {
-        try Self.withTinyDisk { folder in
+        try TinyDisk.mounted { folder in
             let path = folder + "/state.db"
             let server = try TestServer { $0.state = path }
             #expect(try server.command(#"{"command":"next"}"#).status == 200)
             #expect(try server.http.get("/healthz").status == 200)
-            let filler = Self.fill(folder)
+            let filler = TinyDisk.fill(folder)
             // Enough changes to need new pages in the log: the disk cannot take them.
             var refused: HTTPTestClient.Reply?
             for index in 0..<40 where refused == nil {
@@ -58,7 +33,7 @@ struct FullDiskTests {
             #expect(try server.command(#"{"command":"flip"}"#).status == 200)
             #expect(try server.http.get("/api/rooms/main").status == 200)
             try FileManager.default.removeItem(atPath: filler)
-            #expect(PersistenceTests.eventually(10) { (try? server.http.get("/healthz").status) == 200 })
+            #expect(Poll.until(10) { (try? server.http.get("/healthz").status) == 200 })
             #expect(try server.command(#"{"command":"goto","index":5}"#).status == 200)
             let front = (try server.snapshot()["cards"] as? [[String: Any]])?.first { $0["position"] as? Int == 0 }
             #expect(try StateDatabaseReader(path: path).frontPhoto(of: "main") == front?["photo"] as? String)
@@ -69,13 +44,13 @@ struct FullDiskTests {
     /// the disk has space again, not after a restart — and its retry with the same `Idempotency-Key`
     /// is applied once, however often it is sent.
     @Test func aChangeRefused503ChangedNothingAndItsRetryIsAppliedOnce() throws {
-        try Self.withTinyDisk { folder in
+        try TinyDisk.mounted { folder in
             let path = folder + "/state.db"
             var server: TestServer? = try TestServer { $0.state = path }
             let http = server!.http
             let photo = try #require((try server!.snapshot()["cards"] as? [[String: Any]])?.first?["photo"] as? String)
             let start = try #require(try server!.snapshot()["count"] as? Int)
-            let filler = Self.fill(folder)
+            let filler = TinyDisk.fill(folder)
             var acknowledged = 0
             var refused: (key: String, reply: HTTPTestClient.Reply)?
             for index in 0..<60 where refused == nil {
@@ -90,10 +65,10 @@ struct FullDiskTests {
             #expect(try refusal.json()["outcome"] as? String == "not-applied")
             // Not applied: the room went back to what was kept (the answer comes after it has).
             #expect(
-                PersistenceTests.eventually(5) { (try? server!.snapshot()["count"] as? Int) == start + acknowledged },
+                Poll.until(5) { (try? server!.snapshot()["count"] as? Int) == start + acknowledged },
                 "the refused insert is still in the room")
             try FileManager.default.removeItem(atPath: filler)
-            #expect(PersistenceTests.eventually(10) { (try? http.get("/healthz").status) == 200 })
+            #expect(Poll.until(10) { (try? http.get("/healthz").status) == 200 })
             // Nothing of it reached the disk once it had room again.
             server = nil
             server = try TestServer { $0.state = path }

@@ -6,20 +6,6 @@ import Testing
 /// Request heads and bodies that bend the grammar get a clear, prompt refusal; ones that merely
 /// differ in case or spacing where the RFCs allow it are accepted.
 @Suite struct HeaderStrictnessTests {
-    /// Sends `raw` and reads the answer, failing rather than waiting past two seconds.
-    static func exchange(_ port: UInt16, _ raw: [UInt8]) throws -> HTTPTestClient.Reply {
-        let socket = try TestSocket(port: port, receiveTimeout: 2)
-        try socket.write(raw)
-        var bytes: [UInt8] = []
-        while let chunk = try socket.read() { bytes += chunk }
-        return try HTTPTestClient.parse(bytes, method: "GET")
-    }
-
-    static func get(_ port: UInt16, headerLines: [UInt8]) throws -> HTTPTestClient.Reply {
-        let head = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
-        return try exchange(port, Array(head.utf8) + headerLines + Array("\r\n".utf8))
-    }
-
     @Test(arguments: ["gzip", "gzip, chunked", "chunked, gzip", "identity", "compress"])
     func aTransferCodingOtherThanChunkedIs501AtOnce(coding: String) throws {
         let server = try TestServer()
@@ -27,7 +13,7 @@ import Testing
             "POST /api/rooms/main/commands HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n"
             + "Content-Type: application/json\r\nTransfer-Encoding: \(coding)\r\nConnection: close\r\n\r\n"
         let started = Date()
-        let reply = try Self.exchange(server.port, Array(raw.utf8))
+        let reply = try TestSocket.exchange(server.port, Array(raw.utf8))
         #expect(reply.status == 501)
         #expect(try reply.json()["error"] is String)
         #expect(Date().timeIntervalSince(started) < 1)
@@ -40,7 +26,7 @@ import Testing
     ])
     func aMalformedHeaderLineIs400(line: String) throws {
         let server = try TestServer()
-        let reply = try Self.get(server.port, headerLines: Array(line.utf8))
+        let reply = try TestSocket.getHealth(server.port, headerLines: Array(line.utf8))
         #expect(reply.status == 400)
         #expect(try reply.json()["error"] as? String != nil)
     }
@@ -49,7 +35,7 @@ import Testing
         let server = try TestServer()
         let raw =
             "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\u{0}.evil.example\r\nConnection: close\r\n\r\n"
-        #expect(try Self.exchange(server.port, Array(raw.utf8)).status == 400)
+        #expect(try TestSocket.exchange(server.port, Array(raw.utf8)).status == 400)
     }
 
     /// What browsers and tools send: tabs and no space after the colon, empty values, bare LF
@@ -61,13 +47,13 @@ import Testing
     ])
     func wellFormedHeaderLinesAreServed(line: String) throws {
         let server = try TestServer()
-        #expect(try Self.get(server.port, headerLines: Array(line.utf8)).status == 200)
+        #expect(try TestSocket.getHealth(server.port, headerLines: Array(line.utf8)).status == 200)
     }
 
     @Test func bareLineFeedsAreServed() throws {
         let server = try TestServer()
         let raw = "GET /healthz HTTP/1.1\nHost: 127.0.0.1:\(server.port)\nConnection: close\n\n"
-        #expect(try Self.exchange(server.port, Array(raw.utf8)).status == 200)
+        #expect(try TestSocket.exchange(server.port, Array(raw.utf8)).status == 200)
     }
 
     static let token = "abcdefghijklmnop1234"

@@ -17,8 +17,8 @@ import Testing
     }
 
     @Test func aHealthyServerListsEveryCheck() throws {
-        let folder = try PhotoFolderLifecycleTests.base()
-        try PhotoFolderLifecycleTests.photos(folder + "/photos", ["a.jpg"])
+        let folder = try TemporaryFiles.folder()
+        try TestPhotos.write(["a.jpg"], in: folder + "/photos")
         let server = try TestServer {
             $0.photos = folder + "/photos"
             $0.cache = folder + "/cache"
@@ -37,25 +37,25 @@ import Testing
     }
 
     @Test func aPhotoFolderGoneIsDegradedUntilItIsBack() throws {
-        let base = try PhotoFolderLifecycleTests.base()
+        let base = try TemporaryFiles.folder()
         let folder = base + "/photos"
-        try PhotoFolderLifecycleTests.photos(folder, ["a.jpg"])
+        try TestPhotos.write(["a.jpg"], in: folder)
         let server = try TestServer { $0.photos = folder }
         #expect(rename(folder, base + "/away") == 0)
-        #expect(PersistenceTests.eventually(8) { (try? Self.health(server).status) == 503 })
+        #expect(Poll.until(8) { (try? Self.health(server).status) == 503 })
         let (_, json) = try Self.health(server)
         #expect(json["status"] as? String == "degraded")
         #expect(Self.check(json, "photoFolder")?["ok"] as? Bool == false)
         #expect((json["reason"] as? String)?.contains("photoFolder") == true, "\(json)")
         #expect(rename(base + "/away", folder) == 0)
-        #expect(PersistenceTests.eventually(8) { (try? Self.health(server).status) == 200 })
+        #expect(Poll.until(8) { (try? Self.health(server).status) == 200 })
     }
 
     /// A cache folder that cannot be made (here: below a file, which no user can write either):
     /// resized photos fail with a 500 that names no path, each failure is counted, and health says so.
     @Test func anUnwritableCacheIsDegradedAndNamesNoPath() throws {
-        let base = try PhotoFolderLifecycleTests.base()
-        try PhotoFolderLifecycleTests.photos(base + "/photos", ["a.jpg"])
+        let base = try TemporaryFiles.folder()
+        try TestPhotos.write(["a.jpg"], in: base + "/photos")
         FileManager.default.createFile(atPath: base + "/file", contents: Data())
         let server = try TestServer {
             $0.photos = base + "/photos"
@@ -77,7 +77,7 @@ import Testing
 
     /// `--state` where it cannot be written, said in words rather than as a Foundation error.
     @Test func anUnwritableStateLocationSaysPermissionDenied() throws {
-        let base = try PhotoFolderLifecycleTests.base()
+        let base = try TemporaryFiles.folder()
         try FileManager.default.createDirectory(atPath: base + "/locked", withIntermediateDirectories: true)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: base + "/locked")
         let path = base + "/locked/sub/state.db"
@@ -90,19 +90,19 @@ import Testing
     /// Redis is gone.
     @Test(.enabled(if: RedisServer.isInstalled, "needs redis-server"))
     func aGroupChecksRedis() throws {
-        try RedisFanOutTests.withGroup { redis, owner, _ in
+        try RedisServer.withGroup { redis, owner, _ in
             let http = HTTPTestClient(port: owner.port)
             let healthy = try http.get("/healthz")
             #expect(healthy.status == 200)
             #expect(Self.check(try healthy.json(), "redis")?["ok"] as? Bool == true)
             #expect(Self.check(try healthy.json(), "state") == nil)
-            #expect(RedisMetricsTests.value("stackweb_redis_up", in: try RedisMetricsTests.metrics(owner)) == 1)
+            #expect(MetricsPage.value("stackweb_redis_up", in: try MetricsPage.read(from: owner)) == 1)
             redis.stop()
             _ = try? http.post("/api/rooms/main/commands", json: #"{"command":"next"}"#)
-            #expect(PersistenceTests.eventually(10) { (try? http.get("/healthz").status) == 503 })
+            #expect(Poll.until(10) { (try? http.get("/healthz").status) == 503 })
             let json = try http.get("/healthz").json()
             #expect(Self.check(json, "redis")?["ok"] as? Bool == false, "\(json)")
-            #expect(RedisMetricsTests.value("stackweb_redis_up", in: try RedisMetricsTests.metrics(owner)) == 0)
+            #expect(MetricsPage.value("stackweb_redis_up", in: try MetricsPage.read(from: owner)) == 0)
         }
     }
 }

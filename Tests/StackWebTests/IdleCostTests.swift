@@ -53,7 +53,7 @@ final class ServerProcess {
     /// Polls `/metrics` until the server says it is no longer reading photos it found.
     func hasReadItsPhotos(within seconds: Double) -> Bool {
         let http = HTTPTestClient(port: port)
-        return PersistenceTests.eventually(seconds) {
+        return Poll.until(seconds) {
             (try? http.get("/metrics").text)?.contains("stackweb_photos_reading 0") == true
         }
     }

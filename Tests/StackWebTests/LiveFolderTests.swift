@@ -18,7 +18,7 @@ import Testing
     }
 
     static func server(photos: String) throws -> TestServer {
-        try PhotoVariantTests.server(photos: photos)
+        try TestServer.caching(photos: photos)
     }
 
     /// The first change event whose data satisfies `match`, within 2 s of now.

@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func everySeriesIsThereFromTheStart() throws {
-        let cache = try MetricsTests.temporaryFolder()
+        let cache = try TemporaryFiles.folder()
         let server = try TestServer {
             $0.cache = cache
             $0.cacheSize = 5_000_000
@@ -41,20 +41,20 @@ import Testing
     }
 
     @Test func theCacheBytesAreCurrentAfterAConversion() throws {
-        let cache = try MetricsTests.temporaryFolder()
+        let cache = try TemporaryFiles.folder()
         let server = try TestServer { $0.cache = cache }
-        #expect(try server.http.get("/photos/\(MetricsTests.firstPhotoID(server))?w=200").status == 200)
+        #expect(try server.http.get("/photos/\(server.firstPhotoID())?w=200").status == 200)
         // Counted as the pruner counts, in blocks: more than nothing is what the old count said.
         #expect((Self.value("stackweb_variant_cache_bytes", in: try Self.page(server)) ?? 0) > 0)
     }
 
     /// The example alert rules are valid, and their unit tests (`docs/alerts.test.yml`) pass.
-    @Test(.enabled(if: MetricsTests.promtool != nil, "promtool (Debian's prometheus) is not installed"))
+    @Test(.enabled(if: Promtool.path != nil, "promtool (Debian's prometheus) is not installed"))
     func theExampleAlertRulesPassTheirTests() throws {
         let docs = TestServer.repositoryRoot.appendingPathComponent("docs").path
         for arguments in [["check", "rules", "alerts.yml"], ["test", "rules", "alerts.test.yml"]] {
             let run = Process()
-            run.executableURL = URL(fileURLWithPath: try #require(MetricsTests.promtool))
+            run.executableURL = URL(fileURLWithPath: try #require(Promtool.path))
             run.arguments = arguments
             run.currentDirectoryURL = URL(fileURLWithPath: docs)
             let output = Pipe()

@@ -10,21 +10,10 @@ import Testing
 @Suite struct MetricsTests {
     static let metrics = Metrics.standard
 
-    static func temporaryFolder() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stackweb-metrics-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
-    static func firstPhotoID(_ server: TestServer) throws -> String {
-        let cards = try #require(try server.snapshot()["cards"] as? [[String: Any]])
-        return try #require(cards.first?["photo"] as? String)
-    }
-
     @Test func aConversionAndACacheHitMoveTheirCounters() throws {
-        let cache = try Self.temporaryFolder()
+        let cache = try TemporaryFiles.folder()
         let server = try TestServer { $0.cache = cache }
-        let photo = try Self.firstPhotoID(server)
+        let photo = try server.firstPhotoID()
         let (conversions, misses, hits) = (
             Self.metrics.conversions.value("ok"), Self.metrics.variantMisses.value, Self.metrics.variantHits.value
         )
@@ -52,12 +41,12 @@ import Testing
 
     @Test(.enabled(if: geteuid() == 0, "mounting a tmpfs needs root"))
     func aFailedSaveMovesTheFailureCounter() throws {
-        try FullDiskTests.withTinyDisk { folder in
+        try TinyDisk.mounted { folder in
             let server = try TestServer { $0.state = folder + "/state.db" }
             let (saves, failures) = (Self.metrics.saves.value, Self.metrics.saveFailures.value)
             #expect(try server.command(#"{"command":"next"}"#).status == 200)
             #expect(Self.metrics.saves.value > saves)
-            let filler = FullDiskTests.fill(folder)
+            let filler = TinyDisk.fill(folder)
             var refused = false
             for index in 0..<40 where !refused {
                 let style = index % 2 == 0 ? "grid" : "deck"
@@ -99,13 +88,9 @@ import Testing
         withExtendedLifetime((first, resumed, unknown)) {}
     }
 
-    static let promtool = ["/usr/bin/promtool", "/usr/local/bin/promtool"].first {
-        FileManager.default.isExecutableFile(atPath: $0)
-    }
-
-    @Test(.enabled(if: promtool != nil, "promtool (Debian's prometheus) is not installed"))
+    @Test(.enabled(if: Promtool.path != nil, "promtool (Debian's prometheus) is not installed"))
     func promtoolAcceptsThePageAfterAWorkload() throws {
-        let cache = try Self.temporaryFolder()
+        let cache = try TemporaryFiles.folder()
         let server = try TestServer {
             $0.cache = cache
             $0.state = cache + "/state.db"
@@ -118,7 +103,7 @@ import Testing
         #expect(try server.command(#"{"command":"next"}"#).status == 200)
         let move = #"{"viewer":"v","events":[{"type":"down","pointer":1,"x":500,"y":380,"t":1}]}"#
         #expect(try server.http.post("/api/rooms/main/pointer", json: move).status == 200)
-        #expect(try server.http.get("/photos/\(Self.firstPhotoID(server))?w=256").status == 200)
+        #expect(try server.http.get("/photos/\(server.firstPhotoID())?w=256").status == 200)
         #expect(try server.http.get("/api/rooms/nope!").status == 400)
         let page = try server.http.get("/metrics")
         #expect(page.status == 200)
@@ -142,27 +127,8 @@ import Testing
         #expect(text.contains(#"stackweb_http_requests_total{route="commands",code="200"}"#))
         #expect(text.contains(#"stackweb_http_requests_total{route="snapshot",code="400"}"#))
 
-        let said = try Self.check(String(decoding: page.body, as: UTF8.self), with: #require(Self.promtool))
+        let said = try Promtool.check(String(decoding: page.body, as: UTF8.self), with: #require(Promtool.path))
         #expect(said.isEmpty, "promtool check metrics: \(said)")
         withExtendedLifetime((viewer, resumed)) {}
-    }
-
-    /// What `promtool check metrics` says of `page` (nothing when it is clean), failing on its exit status.
-    static func check(_ page: String, with promtool: String) throws -> String {
-        let check = Process()
-        check.executableURL = URL(fileURLWithPath: promtool)
-        check.arguments = ["check", "metrics"]
-        let input = Pipe()
-        let output = Pipe()
-        check.standardInput = input
-        check.standardOutput = output
-        check.standardError = output
-        try check.run()
-        input.fileHandleForWriting.write(Data(page.utf8))
-        try input.fileHandleForWriting.close()
-        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        check.waitUntilExit()
-        #expect(check.terminationStatus == 0, "promtool check metrics: \(said)")
-        return said
     }
 }

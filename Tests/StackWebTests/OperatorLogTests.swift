@@ -4,16 +4,8 @@ import Testing
 @testable import StackWebServer
 
 @Suite struct OperatorLogTests {
-    static func capture(_ format: OperatorLog.Format, redacting secret: String? = nil) -> (
-        OperatorLog, Locked<[String]>
-    ) {
-        let lines = Locked<[String]>([])
-        let log = OperatorLog(format: format, redacting: secret) { line in lines.withLock { $0.append(line) } }
-        return (log, lines)
-    }
-
     @Test func textLinesReadAsBefore() {
-        let (log, lines) = Self.capture(.text)
+        let (log, lines) = OperatorLog.capturing(.text)
         log.record("folder.gone", "photo folder /p is gone; waiting for it", ["folder": .string("/p")])
         log("something odd")
         #expect(
@@ -23,7 +15,7 @@ import Testing
     }
 
     @Test func jsonLinesAreOneObjectEach() throws {
-        let (log, lines) = Self.capture(.json)
+        let (log, lines) = OperatorLog.capturing(.json)
         log.record(
             "start", "listening \"here\"\nnow",
             ["url": .string("http://127.0.0.1:8080/"), "photos": .int(3), "addresses": .strings(["a", "b"])])
@@ -42,7 +34,7 @@ import Testing
     @Test(arguments: OperatorLog.Format.allCases)
     func theTokenNeverReachesALine(format: OperatorLog.Format) {
         let token = "s3cret-token-0123456789"
-        let (log, lines) = Self.capture(format, redacting: token)
+        let (log, lines) = OperatorLog.capturing(format, redacting: token)
         log.record("start", "control: http://h/?token=\(token)", ["control": .strings(["?token=\(token)"])])
         log.redacting(nil)("again \(token)")
         #expect(lines.withLock { $0 }.allSatisfy { !$0.contains(token) && $0.contains("<token>") })

@@ -6,43 +6,14 @@ import Testing
 
 /// Rooms' lasting state: in the SQLite database before a change is acknowledged, restored at start.
 @Suite struct PersistenceTests {
-    static func temporaryPath() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("stackweb-\(UUID().uuidString)/state.db").path
-    }
-
-    /// Polls `condition` until it holds or `seconds` pass.
-    static func eventually(_ seconds: Double = 3, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return try condition()
-    }
-
-    /// The snapshot once every motion has ended on the server's clock: no card animating, and no
-    /// deadline pending in the model (a card sliding under the pile is dropped by a tick after its
-    /// animation).
-    static func settledSnapshot(_ server: TestServer, room: String = "main") throws -> [String: Any] {
-        let live = try #require(server.app.rooms.existingRoom(named: room))
-        var snapshot: [String: Any] = [:]
-        let settled = try eventually(10) {
-            guard live.isAtRest else { return false }
-            snapshot = try server.snapshot(room: room)
-            return !((snapshot["cards"] as? [[String: Any]])?.contains { $0["anim"] != nil } ?? true) && live.isAtRest
-        }
-        #expect(settled, "the room never came to rest")
-        return snapshot
-    }
-
     @Test func anAcknowledgedChangeIsInTheDatabaseAndRestoredAtTheNextStart() throws {
-        let path = Self.temporaryPath()
+        let path = TemporaryFiles.databasePath()
         let before: [String: Any]
         do {
             let server = try TestServer { $0.state = path }
             #expect(try server.command(#"{"command":"goto","index":4}"#, room: "hall").status == 200)
             // Read by another connection, as a restart would: committed, not merely queued.
-            before = try Self.settledSnapshot(server, room: "hall")
+            before = try server.settledSnapshot(room: "hall")
             let front = (before["cards"] as? [[String: Any]])?.first { $0["position"] as? Int == 0 }
             #expect(try StateDatabaseReader(path: path).frontPhoto(of: "hall") == front?["photo"] as? String)
         }
@@ -60,7 +31,7 @@ import Testing
 
     @Test func aDragAsksForNoSaveUntilItReordersTheStack() throws {
         let server = try TestServer {
-            $0.state = Self.temporaryPath()
+            $0.state = TemporaryFiles.databasePath()
             $0.style = .deck
         }
         let pointer = PointerScript(server: server)
@@ -78,7 +49,7 @@ import Testing
         #expect(store.savesRequested == reported)
         // Past the fly-out distance the top card leaves mid-drag: the stack is reordered, and saved.
         try pointer.post(viewer: "v", [PointerScript.sample("move", x: x + 400, y: y, t: 1200, seq: 7)])
-        let after = try PersistenceTests.settledSnapshot(server)
+        let after = try server.settledSnapshot()
         #expect(after["current"] as? Int != current)
         #expect(store.savesRequested > reported)
     }

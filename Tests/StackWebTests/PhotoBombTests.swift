@@ -8,31 +8,13 @@ import Testing
 /// its bytes hold, is skipped when found and shown nowhere; and a conversion that takes seconds
 /// never holds up the ordinary ones.
 @Suite struct PhotoBombTests {
-    static func names(_ server: TestServer) throws -> [String] {
-        let cards = try server.snapshot()["cards"] as? [[String: Any]] ?? []
-        return cards.compactMap { ($0["caption"] as? [String: Any])?["name"] as? String }.sorted()
-    }
-
-    /// A JPEG whose header says `width` × `height`, cut to `bytes`: what a guest drops in the folder.
-    static func truncatedBomb(_ path: String, width: Int, height: Int, bytes: Int) throws {
-        #expect(CVipsTest_writeJPEG(path, 64, 48, 1) == 0)
-        var data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        // The baseline frame header: FF C0, length, precision, then height and width.
-        let frame = try #require((0..<data.count - 9).first { data[$0] == 0xFF && data[$0 + 1] == 0xC0 })
-        data[frame + 5] = UInt8(height >> 8)
-        data[frame + 6] = UInt8(height & 0xFF)
-        data[frame + 7] = UInt8(width >> 8)
-        data[frame + 8] = UInt8(width & 0xFF)
-        try Data(data.prefix(bytes)).write(to: URL(fileURLWithPath: path))
-    }
-
     /// Over the default limit (50 MP): not in any stack, and its id is not served.
     @Test func aPhotoOverTheDefaultPixelLimitIsShownNowhere() throws {
-        let folder = try PhotoFolderLifecycleTests.base()
+        let folder = try TemporaryFiles.folder()
         #expect(CVipsTest_writeJPEG(folder + "/a.jpg", 640, 480, 1) == 0)
         #expect(CVipsTest_writeJPEG(folder + "/huge.jpg", 7200, 7000, 1) == 0)
         let server = try TestServer { $0.photos = folder }
-        #expect(try Self.names(server) == ["a.jpg"])
+        #expect(try server.captionNames().sorted() == ["a.jpg"])
         #expect(try server.http.get("/photos/\(server.photoID("huge.jpg"))").status == 404)
     }
 
@@ -40,16 +22,16 @@ import Testing
     /// bytes: libjpeg only warns of the missing rest, so without the size check it would be shown and
     /// converted at full cost. Refused from its header and size.
     @Test func aTruncatedBombIsRefused() throws {
-        let folder = try PhotoFolderLifecycleTests.base()
+        let folder = try TemporaryFiles.folder()
         #expect(CVipsTest_writeJPEG(folder + "/a.jpg", 640, 480, 1) == 0)
-        try Self.truncatedBomb(folder + "/bomb.jpg", width: 7000, height: 7000, bytes: .max)
+        try TestPhotos.writeTruncatedBomb(folder + "/bomb.jpg", width: 7000, height: 7000, bytes: .max)
         let server = try TestServer { $0.photos = folder }
-        #expect(try Self.names(server) == ["a.jpg"])
+        #expect(try server.captionNames().sorted() == ["a.jpg"])
     }
 
     /// `--max-pixels` as set, and one log line per photo, once.
     @Test func theLimitIsLoggedOncePerPhoto() throws {
-        let folder = try PhotoFolderLifecycleTests.base()
+        let folder = try TemporaryFiles.folder()
         #expect(CVipsTest_writeJPEG(folder + "/a.jpg", 640, 480, 1) == 0)
         #expect(CVipsTest_writeJPEG(folder + "/big.jpg", 1600, 1200, 1) == 0)
         let lines = Locked<[String]>([])
@@ -79,13 +61,13 @@ import Testing
     /// A conversion that decodes the whole budget runs in a lane of its own: an ordinary one
     /// queued after it starts at once instead of waiting for it.
     @Test func anOrdinaryConversionDoesNotWaitBehindAHugeOne() throws {
-        let variants = PhotoVariants(cacheFolder: try PhotoFolderLifecycleTests.base())
+        let variants = PhotoVariants(cacheFolder: try TemporaryFiles.folder())
         let release = DispatchSemaphore(value: 0)
         let started = Locked<Date?>(nil)
         #expect(variants.budget.run(cost: 48) { release.wait() })
         let queued = Date()
         #expect(variants.budget.run(cost: 1) { started.withLock { $0 = Date() } })
-        #expect(PersistenceTests.eventually(2) { started.withLock { $0 } != nil })
+        #expect(Poll.until(2) { started.withLock { $0 } != nil })
         if let started = started.withLock({ $0 }) { #expect(started.timeIntervalSince(queued) < 0.5) }
         release.signal()
     }

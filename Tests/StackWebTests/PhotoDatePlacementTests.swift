@@ -15,22 +15,22 @@ import Testing
     }
 
     @Test func aPhotoTakenBetweenTwoOthersJoinsBetweenThem() throws {
-        let server = try PhotoOrderTests.server { $0.order = .date }
+        let server = try PhotoOrderFixture.server { $0.order = .date }
         // c (2019), a (2021), d (written 2022), b (2023).
-        #expect(try PhotoOrderTests.names(server) == ["c.jpg", "a.jpg", "d.jpg", "b.jpg"])
+        #expect(try server.captionNames() == ["c.jpg", "a.jpg", "d.jpg", "b.jpg"])
         let folder = try #require(server.app.configuration.photos)
         Self.add("e.jpg", taken: "2021:09:01 10:00:00", to: folder)
-        #expect(try PersistenceTests.eventually(5) { try PhotoOrderTests.names(server).count == 5 })
-        #expect(try PhotoOrderTests.names(server) == ["c.jpg", "a.jpg", "e.jpg", "d.jpg", "b.jpg"])
+        #expect(try Poll.until(5) { try server.captionNames().count == 5 })
+        #expect(try server.captionNames() == ["c.jpg", "a.jpg", "e.jpg", "d.jpg", "b.jpg"])
     }
 
     /// By name as by date: a photo found later takes its place by name (as during a first start's
     /// reading), not the back.
     @Test func byNameANewPhotoJoinsAtItsName() throws {
-        let server = try PhotoOrderTests.server { _ in }
+        let server = try PhotoOrderFixture.server { _ in }
         let folder = try #require(server.app.configuration.photos)
         Self.add("aa.jpg", taken: "2021:09:01 10:00:00", to: folder)
-        #expect(try PersistenceTests.eventually(5) { try PhotoOrderTests.names(server).count == 5 })
-        #expect(try PhotoOrderTests.names(server) == ["a.jpg", "aa.jpg", "b.jpg", "c.jpg", "d.jpg"])
+        #expect(try Poll.until(5) { try server.captionNames().count == 5 })
+        #expect(try server.captionNames() == ["a.jpg", "aa.jpg", "b.jpg", "c.jpg", "d.jpg"])
     }
 }

@@ -30,7 +30,7 @@ import Testing
             $0.photos = folder
             $0.captionFolders = true
         }
-        let names = Set(try PhotoOrderTests.names(server))
+        let names = Set(try server.captionNames())
         #expect(names == ["a.jpg", "album/b.jpg"])
         // Not served either, by the id its path would have had.
         for relative in ["escape.jpg", "relative.jpg", "elsewhere/hidden.jpg", "again.jpg"] {

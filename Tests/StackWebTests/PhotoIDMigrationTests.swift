@@ -14,7 +14,8 @@ import Testing
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let database = try SQLiteDatabase(path: path)
         let (a, b, c) = (
-            PhotoIDTests.guessed("a.jpg"), PhotoIDTests.guessed("album/b.jpg"), PhotoIDTests.guessed("album/c.jpg")
+            PhotoIDFixture.guessed("a.jpg"), PhotoIDFixture.guessed("album/b.jpg"),
+            PhotoIDFixture.guessed("album/c.jpg")
         )
         try database.execute(
             OldStateSchema.version3Tables()
@@ -37,15 +38,15 @@ import Testing
     }
 
     static func names(_ server: TestServer) throws -> [String] {
-        try PhotoOrderTests.names(server).map { String($0.split(separator: "/").last!) }
+        try server.captionNames().map { String($0.split(separator: "/").last!) }
     }
 
     @Test func aStateSavedWithTheOldIDsRestoresTheSameOrderAndIsSavedWithTheNewOnes() throws {
-        let photos = try PhotoIDTests.folder()
-        let state = PersistenceTests.temporaryPath()
+        let photos = try PhotoIDFixture.folder()
+        let state = TemporaryFiles.databasePath()
         try Self.previousState(at: state)
         do {
-            let server = try PhotoIDTests.server(photos: photos, state: state)
+            let server = try PhotoIDFixture.server(photos: photos, state: state)
             let snapshot = try server.snapshot()
             #expect(try Self.names(server) == ["c.jpg", "a.jpg"])
             #expect(snapshot["count"] as? Int == 2)
@@ -56,24 +57,24 @@ import Testing
         }
         let saved = try Self.savedIDs(at: state)
         #expect(saved.count == 3)
-        let old = Set(PhotoIDTests.files.map(PhotoIDTests.guessed))
+        let old = Set(PhotoIDFixture.files.map(PhotoIDFixture.guessed))
         #expect(saved.allSatisfy { !old.contains($0) })
-        let restarted = try PhotoIDTests.server(photos: photos, state: state)
+        let restarted = try PhotoIDFixture.server(photos: photos, state: state)
         #expect(try Self.names(restarted) == ["a.jpg", "c.jpg"])
         #expect(try Set(Self.savedIDs(at: state)) == Set(saved))
     }
 
     @Test func aBackupCarriesTheSecretTheIDsAreKeyedWith() throws {
-        let photos = try PhotoIDTests.folder()
-        let state = PersistenceTests.temporaryPath()
-        let ids = try PhotoIDTests.ids(try PhotoIDTests.server(photos: photos, state: state))
-        #expect(ids["a.jpg"] != PhotoIDTests.guessed("a.jpg"))
+        let photos = try PhotoIDFixture.folder()
+        let state = TemporaryFiles.databasePath()
+        let ids = try PhotoIDFixture.ids(try PhotoIDFixture.server(photos: photos, state: state))
+        #expect(ids["a.jpg"] != PhotoIDFixture.guessed("a.jpg"))
         let backup = (state as NSString).deletingLastPathComponent + "/backup.db"
         _ = try StateBackup.backup(state: state, to: backup)
-        let elsewhere = PersistenceTests.temporaryPath()
+        let elsewhere = TemporaryFiles.databasePath()
         try FileManager.default.createDirectory(
             atPath: (elsewhere as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         _ = try StateBackup.restore(state: elsewhere, from: backup)
-        #expect(try PhotoIDTests.ids(try PhotoIDTests.server(photos: photos, state: elsewhere)) == ids)
+        #expect(try PhotoIDFixture.ids(try PhotoIDFixture.server(photos: photos, state: elsewhere)) == ids)
     }
 }

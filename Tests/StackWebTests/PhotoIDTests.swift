@@ -8,77 +8,42 @@ import Testing
 /// Photo ids cannot be worked out from file names, and an id answers only while some room's stack
 /// holds its photo: a viewer cannot try names, nor fetch what was removed from every room.
 @Suite struct PhotoIDTests {
-    static let files = ["a.jpg", "album/b.jpg", "album/c.jpg"]
-
-    /// A folder of three photos, one in a subfolder of its own.
-    static func folder() throws -> String {
-        let folder = try PhotoFolderLifecycleTests.base()
-        try FileManager.default.createDirectory(atPath: folder + "/album", withIntermediateDirectories: true)
-        for (index, file) in files.enumerated() {
-            #expect(CVipsTest_writeJPEG(folder + "/" + file, 80, 60, Int32(index + 1)) == 0)
-        }
-        return folder
-    }
-
-    /// The id an earlier version gave the photo at `relative`: FNV-1a of the path, 12 hex digits.
-    static func guessed(_ relative: String) -> String { "p" + FNV1a.hex(relative.utf8).prefix(12) }
-
-    /// Each photo's id by its file name, from a snapshot of the grid (which draws every card).
-    static func ids(_ server: TestServer, room: String = "main") throws -> [String: String] {
-        let cards = try server.snapshot(room: room)["cards"] as? [[String: Any]] ?? []
-        var ids: [String: String] = [:]
-        for card in cards {
-            guard let name = (card["caption"] as? [String: Any])?["name"] as? String,
-                let photo = card["photo"] as? String
-            else { continue }
-            ids[String(name.split(separator: "/").last ?? "")] = photo
-        }
-        return ids
-    }
-
-    static func server(photos: String, state: String? = nil) throws -> TestServer {
-        try TestServer {
-            $0.photos = photos
-            $0.state = state
-            $0.style = .grid
-        }
-    }
-
     @Test func idsAreKeyedWithASecretKeptWithTheState() throws {
-        let photos = try Self.folder()
-        let first = PersistenceTests.temporaryPath()
+        let photos = try PhotoIDFixture.folder()
+        let first = TemporaryFiles.databasePath()
         let (before, other): ([String: String], [String: String])
         do {
-            before = try Self.ids(try Self.server(photos: photos, state: first))
-            other = try Self.ids(try Self.server(photos: photos, state: PersistenceTests.temporaryPath()))
+            before = try PhotoIDFixture.ids(try PhotoIDFixture.server(photos: photos, state: first))
+            other = try PhotoIDFixture.ids(
+                try PhotoIDFixture.server(photos: photos, state: TemporaryFiles.databasePath()))
         }
         #expect(before.count == 3)
-        for file in Self.files {
+        for file in PhotoIDFixture.files {
             let name = String(file.split(separator: "/").last!)
             let id = try #require(before[name])
-            #expect(id != Self.guessed(file))
+            #expect(id != PhotoIDFixture.guessed(file))
             // 96 bits after the "p": not to be found by trying.
             #expect(id.count >= 25)
             #expect(id != other[name])
         }
         // The same state, the same ids: saved stacks and cached pages go on naming them.
-        #expect(try Self.ids(try Self.server(photos: photos, state: first)) == before)
+        #expect(try PhotoIDFixture.ids(try PhotoIDFixture.server(photos: photos, state: first)) == before)
     }
 
     @Test func aGuessedIDIsAnsweredAsAnUnknownOne() throws {
-        let server = try Self.server(photos: try Self.folder())
+        let server = try PhotoIDFixture.server(photos: try PhotoIDFixture.folder())
         let unknown = try server.http.get("/photos/p000000000000")
         #expect(unknown.status == 404)
-        for file in Self.files {
-            let reply = try server.http.get("/photos/\(Self.guessed(file))?w=64")
+        for file in PhotoIDFixture.files {
+            let reply = try server.http.get("/photos/\(PhotoIDFixture.guessed(file))?w=64")
             #expect(reply.status == 404)
             #expect(reply.header("content-type") == unknown.header("content-type"))
         }
     }
 
     @Test func aPhotoRemovedFromEveryRoomIsNotServedUntilItIsBack() throws {
-        let server = try Self.server(photos: try Self.folder())
-        let id = try #require(try Self.ids(server)["b.jpg"])
+        let server = try PhotoIDFixture.server(photos: try PhotoIDFixture.folder())
+        let id = try #require(try PhotoIDFixture.ids(server)["b.jpg"])
         #expect(try server.command(#"{"command":"next"}"#, room: "hall").status == 200)
         try Self.remove(id, from: "main", at: server)
         // The hall still shows it.
@@ -101,12 +66,12 @@ import Testing
     }
 
     @Test func captionsNameTheFileWithoutItsFolders() throws {
-        let server = try Self.server(photos: try Self.folder())
-        #expect(Set(try PhotoOrderTests.names(server)) == ["a.jpg", "b.jpg", "c.jpg"])
+        let server = try PhotoIDFixture.server(photos: try PhotoIDFixture.folder())
+        #expect(Set(try server.captionNames()) == ["a.jpg", "b.jpg", "c.jpg"])
     }
 
     @Test func captionFoldersShowsThePathBelowTheFolder() throws {
-        let photos = try Self.folder()
+        let photos = try PhotoIDFixture.folder()
         let outcome = try Configuration.parse(
             arguments: ["--caption-folders", "--photos", photos, "--style", "grid"], environment: [:])
         let server = try TestServer { configuration in
@@ -115,12 +80,12 @@ import Testing
             parsed.resources = configuration.resources
             configuration = parsed
         }
-        #expect(Set(try PhotoOrderTests.names(server)) == Set(Self.files))
+        #expect(Set(try server.captionNames()) == Set(PhotoIDFixture.files))
     }
 
     /// Two instances of a group on `redis`, showing the same folder in the grid.
     static func group(on redis: RedisServer) throws -> (TestServer, TestServer) {
-        let photos = try folder()
+        let photos = try PhotoIDFixture.folder()
         let instance = { (name: String) in
             try TestServer {
                 $0.photos = photos
@@ -136,10 +101,10 @@ import Testing
     /// the room's owner is decided after start, and the other instance reads what the owner published.
     static func shownIDs(_ a: TestServer, _ b: TestServer) throws -> [String: String] {
         var ids: [String: String] = [:]
-        let shown = try PersistenceTests.eventually(30) {
-            ids = try Self.ids(a)
-            let elsewhere = try Self.ids(b)
-            return ids.count == files.count && elsewhere.count == files.count
+        let shown = try Poll.until(30) {
+            ids = try PhotoIDFixture.ids(a)
+            let elsewhere = try PhotoIDFixture.ids(b)
+            return ids.count == PhotoIDFixture.files.count && elsewhere.count == PhotoIDFixture.files.count
         }
         #expect(shown, "the group's instances never showed every photo: \(ids)")
         return ids
@@ -156,8 +121,10 @@ import Testing
             #expect(try a.http.get("/photos/\(id)?w=64").status == 200)
             #expect(try b.http.get("/photos/\(id)?w=64").status == 200)
         }
-        #expect(try Self.ids(b) == ids)
-        for file in Self.files { #expect(ids[String(file.split(separator: "/").last!)] != Self.guessed(file)) }
+        #expect(try PhotoIDFixture.ids(b) == ids)
+        for file in PhotoIDFixture.files {
+            #expect(ids[String(file.split(separator: "/").last!)] != PhotoIDFixture.guessed(file))
+        }
     }
 
     /// A photo removed from the group's only room is not served by either instance: the one that
@@ -170,11 +137,11 @@ import Testing
         #expect(try b.http.get("/photos/\(id)").status == 200)
         try Self.remove(id, from: "main", at: a)
         for server in [a, b] {
-            #expect(try PersistenceTests.eventually(5) { try server.http.get("/photos/\(id)").status == 404 })
+            #expect(try Poll.until(5) { try server.http.get("/photos/\(id)").status == 404 })
         }
         #expect(try a.command(#"{"command":"undo"}"#).status == 200)
         for server in [a, b] {
-            #expect(try PersistenceTests.eventually(5) { try server.http.get("/photos/\(id)").status == 200 })
+            #expect(try Poll.until(5) { try server.http.get("/photos/\(id)").status == 200 })
         }
     }
 }

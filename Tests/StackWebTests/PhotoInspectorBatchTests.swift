@@ -9,7 +9,7 @@ import Testing
 @Suite struct PhotoInspectorBatchTests {
     /// Whole photos of every format the server reads, and every kind of file it must refuse.
     static func mixedFolder() throws -> [String] {
-        let folder = try PhotoFolderLifecycleTests.base()
+        let folder = try TemporaryFiles.folder()
         var paths: [String] = []
         for index in 0..<24 {
             let path = folder + "/photo-\(index).\(["jpg", "png", "webp"][index % 3])"
@@ -18,11 +18,11 @@ import Testing
         }
         #expect(CVipsTest_writeJPEGTaken(folder + "/taken.jpg", 80, 60, "2021:05:01 12:00:00") == 0)
         #expect(CVipsTest_writeJPEG(folder + "/turned.jpg", 80, 60, 6) == 0)
-        try Data(try PhotoIntegrityTests.jpegBytes().prefix(9000)).write(to: URL(fileURLWithPath: folder + "/cut.jpg"))
+        try Data(try TestPhotos.jpegBytes().prefix(9000)).write(to: URL(fileURLWithPath: folder + "/cut.jpg"))
         #expect(CVipsTest_writeImage(folder + "/cut.png", 400, 300) == 0)
         let png = try Data(contentsOf: URL(fileURLWithPath: folder + "/cut.png"))
         try png.prefix(png.count * 2 / 3).write(to: URL(fileURLWithPath: folder + "/cut.png"))
-        try PhotoBombTests.truncatedBomb(folder + "/bomb.jpg", width: 7000, height: 7000, bytes: .max)
+        try TestPhotos.writeTruncatedBomb(folder + "/bomb.jpg", width: 7000, height: 7000, bytes: .max)
         try Data("<html>not a photo</html>".utf8).write(to: URL(fileURLWithPath: folder + "/fake.jpg"))
         return paths
             + ["taken.jpg", "turned.jpg", "cut.jpg", "cut.png", "bomb.jpg", "fake.jpg"].map { folder + "/" + $0 }
@@ -48,7 +48,7 @@ import Testing
     /// Many small files read on every worker, again and again: what a first start on a big folder
     /// does, and what crashed libvips when each file started a threadpool of its own.
     @Test func thousandsOfFilesSideBySideAllDecode() throws {
-        let folder = try PhotoFolderLifecycleTests.base()
+        let folder = try TemporaryFiles.folder()
         let paths = (0..<200).map { folder + "/p\($0).jpg" }
         for path in paths { #expect(CVipsTest_writeJPEG(path, 64, 48, 1) == 0) }
         for _ in 0..<10 {

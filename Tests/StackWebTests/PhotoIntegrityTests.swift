@@ -7,26 +7,17 @@ import Testing
 /// Only whole, real photos are shown: not half-copied files, not truncated ones, not the junk a
 /// NAS or another system leaves beside them; odd but valid ones (CMYK, 16-bit) are converted.
 @Suite struct PhotoIntegrityTests {
-    /// A photo's bytes, made in a scratch file.
-    static func jpegBytes(width: Int32 = 640, height: Int32 = 480) throws -> Data {
-        CVipsSetup.start()
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("whole-\(UUID().uuidString).jpg")
-        #expect(CVipsTest_writeJPEG(scratch.path, width, height, 1) == 0)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        return try Data(contentsOf: scratch)
-    }
-
     @Test func aSlowlyWrittenPhotoIsNeverShownPartial() throws {
-        let folder = try PhotoFolderLifecycleTests.base()
-        try PhotoFolderLifecycleTests.photos(folder, ["a.jpg"])
-        let follower = try PhotoFolderLifecycleTests.Follower(folder: folder)
-        let bytes = try Self.jpegBytes()
+        let folder = try TemporaryFiles.folder()
+        try TestPhotos.write(["a.jpg"], in: folder)
+        let follower = try FolderFollower(folder: folder)
+        let bytes = try TestPhotos.jpegBytes()
         FileManager.default.createFile(atPath: folder + "/slow.jpg", contents: nil)
         let handle = try #require(FileHandle(forWritingAtPath: folder + "/slow.jpg"))
         try handle.write(contentsOf: bytes.prefix(bytes.count / 2))
         // Half the file, still open and written to now and then: never in the library.
         for _ in 0..<3 {
-            #expect(!PersistenceTests.eventually(0.5) { follower.names.contains("slow.jpg") })
+            #expect(!Poll.until(0.5) { follower.names.contains("slow.jpg") })
             try handle.write(contentsOf: Data())
         }
         try handle.write(contentsOf: bytes.dropFirst(bytes.count / 2))
@@ -35,10 +26,10 @@ import Testing
     }
 
     @Test func truncatedFilesAreSkippedAndLoggedOnce() throws {
-        let folder = try PhotoFolderLifecycleTests.base()
-        try PhotoFolderLifecycleTests.photos(folder, ["good.jpg"])
+        let folder = try TemporaryFiles.folder()
+        try TestPhotos.write(["good.jpg"], in: folder)
         #expect(CVipsTest_writeImage(folder + "/cut.png", 400, 300) == 0)
-        try Data(try Self.jpegBytes().prefix(9000)).write(to: URL(fileURLWithPath: folder + "/cut.jpg"))
+        try Data(try TestPhotos.jpegBytes().prefix(9000)).write(to: URL(fileURLWithPath: folder + "/cut.jpg"))
         let png = try Data(contentsOf: URL(fileURLWithPath: folder + "/cut.png"))
         try png.prefix(png.count * 2 / 3).write(to: URL(fileURLWithPath: folder + "/cut.png"))
         try Data("<html>not a photo</html>".utf8).write(to: URL(fileURLWithPath: folder + "/fake.jpg"))
@@ -59,33 +50,32 @@ import Testing
     }
 
     @Test func junkAndHiddenFoldersAreIgnored() throws {
-        let folder = try PhotoFolderLifecycleTests.base()
-        try PhotoFolderLifecycleTests.photos(
-            folder,
+        let folder = try TemporaryFiles.folder()
+        try TestPhotos.write(
             [
                 "2024/beach.jpg", "2024/@eaDir/beach.jpg/SYNOPHOTO_THUMB_XL.jpg", "$RECYCLE.BIN/old.jpg",
                 "#recycle/older.jpg", ".Trash-1000/files/gone.jpg",
                 ".thumbnails/normal/x.png".replacingOccurrences(
                     of: ".png", with: ".jpg"), "lost+found/#1234.jpg", "System Volume Information/x.jpg", ".hidden.jpg",
-            ])
-        let follower = try PhotoFolderLifecycleTests.Follower(folder: folder)
+            ], in: folder)
+        let follower = try FolderFollower(folder: folder)
         #expect(follower.names == ["2024/beach.jpg"])
         // Junk arriving later is ignored too (Synology writes @eaDir after each upload).
-        try PhotoFolderLifecycleTests.photos(folder, ["2024/@eaDir/sea.jpg/SYNOPHOTO_THUMB_M.jpg", "2024/sea.jpg"])
+        try TestPhotos.write(["2024/@eaDir/sea.jpg/SYNOPHOTO_THUMB_M.jpg", "2024/sea.jpg"], in: folder)
         #expect(follower.shows(["2024/beach.jpg", "2024/sea.jpg"]))
-        #expect(!PersistenceTests.eventually(0.5) { follower.names.count > 2 })
+        #expect(!Poll.until(0.5) { follower.names.count > 2 })
     }
 
     @Test func cmykAndSixteenBitPhotosAreConverted() throws {
-        let folder = try PhotoFolderLifecycleTests.base()
+        let folder = try TemporaryFiles.folder()
         CVipsSetup.start()
         #expect(CVipsTest_writeCMYK(folder + "/print.jpg", 1200, 800) == 0)
         #expect(CVipsTest_writePNG16(folder + "/scan.png", 900, 600) == 0)
-        let server = try PhotoVariantTests.server(photos: folder)
+        let server = try TestServer.caching(photos: folder)
         for (name, size) in [("print.jpg", (256, 171)), ("scan.png", (256, 171))] {
             let reply = try server.http.get("/photos/\(server.photoID(name))?w=256")
             #expect(reply.status == 200, "\(name): \(reply.text.prefix(200))")
-            #expect(try PhotoVariantTests.size(of: reply.body) == size, "\(name)")
+            #expect(try TestPhotos.uprightSize(of: reply.body) == size, "\(name)")
         }
     }
 }

@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func theCacheIsPrunedToItsLimitLeastRecentlyUsedFirst() throws {
-        let folder = try PhotoFolderLifecycleTests.base()
+        let folder = try TemporaryFiles.folder()
         let names = (0..<10).map { "v\($0).jpg" }
         for (index, name) in names.enumerated() {
             try Data(repeating: 7, count: 100 * 1024).write(to: URL(fileURLWithPath: folder + "/" + name))
@@ -83,15 +83,15 @@ import Testing
     }
 
     @Test func eightFirstRequestsForLargeOriginalsStayUnderAMemoryBound() throws {
-        let folder = try PhotoFolderLifecycleTests.base()
+        let folder = try TemporaryFiles.folder()
         CVipsSetup.start()
         #expect(CVipsTest_writeJPEG(folder + "/large-0.jpg", 6000, 4000, 1) == 0)
         // Eight files, eight identities: eight conversions.
         for index in 1..<8 {
             try FileManager.default.copyItem(atPath: folder + "/large-0.jpg", toPath: folder + "/large-\(index).jpg")
         }
-        let cache = try PhotoFolderLifecycleTests.base()
-        let state = try PhotoFolderLifecycleTests.base() + "/state.db"
+        let cache = try TemporaryFiles.folder()
+        let state = try TemporaryFiles.folder() + "/state.db"
         let server = try ServerProcess.start(arguments: ["--photos", folder, "--cache", cache, "--state", state])
         defer { server.stop() }
         #expect(server.shows(photos: 8))

@@ -20,7 +20,7 @@ import Testing
     /// Sends SIGTERM; answers the exit status if the process ended within `seconds`, else kills it and answers nil.
     static func terminate(_ server: ServerProcess, within seconds: Double) -> Int32? {
         server.process.terminate()
-        let ended = PersistenceTests.eventually(seconds) { !server.process.isRunning }
+        let ended = Poll.until(seconds) { !server.process.isRunning }
         if !ended {
             kill(server.process.processIdentifier, SIGKILL)
             server.process.waitUntilExit()
@@ -30,23 +30,23 @@ import Testing
     }
 
     @Test func sigtermWithAPhotoFolderExitsZeroWithinTwoSeconds() throws {
-        let folder = try PhotoFolderLifecycleTests.base()
+        let folder = try TemporaryFiles.folder()
         try Self.photos(40, in: folder)
-        let cache = try PhotoFolderLifecycleTests.base()
+        let cache = try TemporaryFiles.folder()
         let server = try ServerProcess.start(arguments: ["--photos", folder, "--cache", cache], readPhotos: false)
         let http = HTTPTestClient(port: server.port)
         // Once every photo is in the room, the start-up scan is over.
         #expect(
-            try PersistenceTests.eventually(10) {
+            try Poll.until(10) {
                 (try http.get("/api/rooms/main").json()["count"] as? Int) == 40
             })
         #expect(Self.terminate(server, within: 2) == 0)
     }
 
     @Test func sigtermWhileAFirstStartIsStillReadingExitsZeroWithinTwoSeconds() throws {
-        let folder = try PhotoFolderLifecycleTests.base()
+        let folder = try TemporaryFiles.folder()
         try Self.photos(400, in: folder)
-        let cache = try PhotoFolderLifecycleTests.base()
+        let cache = try TemporaryFiles.folder()
         let server = try ServerProcess.start(arguments: ["--photos", folder, "--cache", cache], readPhotos: false)
         let metrics = try HTTPTestClient(port: server.port).get("/metrics").text
         // Reading stops between two batches of half a second.
@@ -59,15 +59,15 @@ import Testing
     }
 
     @Test func aRestartShowsEveryIndexedPhotoInItsFirstAnswer() throws {
-        let folder = try PhotoFolderLifecycleTests.base()
+        let folder = try TemporaryFiles.folder()
         try Self.photos(60, in: folder)
-        let cache = try PhotoFolderLifecycleTests.base()
+        let cache = try TemporaryFiles.folder()
         let arguments = ["--photos", folder, "--cache", cache]
         let first = try ServerProcess.start(arguments: arguments, readPhotos: false)
         let http = HTTPTestClient(port: first.port)
         // The first start listens before it has read the photos, and adds them as it reads them.
         #expect(try Self.count(http) <= 60)
-        #expect(try PersistenceTests.eventually(10) { try Self.count(http) == 60 })
+        #expect(try Poll.until(10) { try Self.count(http) == 60 })
         #expect(Self.terminate(first, within: 2) == 0)
         #expect(FileManager.default.fileExists(atPath: cache + "/photo-index.db"))
 
@@ -77,18 +77,18 @@ import Testing
     }
 
     @Test func anEmptyFolderStartsEmptyAndShowsPhotosCopiedIn() throws {
-        let folder = try PhotoFolderLifecycleTests.base()
-        let cache = try PhotoFolderLifecycleTests.base()
+        let folder = try TemporaryFiles.folder()
+        let cache = try TemporaryFiles.folder()
         let server = try ServerProcess.start(arguments: ["--photos", folder, "--cache", cache])
         let http = HTTPTestClient(port: server.port)
         #expect(try Self.count(http) == 0)
         try Self.photos(3, in: folder)
-        #expect(try PersistenceTests.eventually(10) { try Self.count(http) == 3 })
+        #expect(try Poll.until(10) { try Self.count(http) == 3 })
         #expect(Self.terminate(server, within: 2) == 0)
     }
 
     @Test func aMissingFolderStopsTheStartWithAMessage() throws {
-        let folder = try PhotoFolderLifecycleTests.base() + "/not-there"
+        let folder = try TemporaryFiles.folder() + "/not-there"
         let process = Process()
         process.executableURL = URL(
             fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")

@@ -19,50 +19,32 @@ import Testing
         return folder
     }
 
-    static func server(photos: String) throws -> TestServer {
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)").path
-        return try TestServer {
-            $0.photos = photos
-            $0.cache = cache
-        }
-    }
-
-    /// The upright size of an image held in memory.
-    static func size(of bytes: [UInt8]) throws -> (Int, Int) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("img-\(UUID().uuidString).jpg").path
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        var width: Int32 = 0
-        var height: Int32 = 0
-        #expect(CVipsTest_uprightSize(path, &width, &height) == 0)
-        return (Int(width), Int(height))
-    }
-
     func photoIDs(_ server: TestServer) throws -> [String] {
         let cards = try #require(try server.snapshot()["cards"] as? [[String: Any]])
         return cards.compactMap { $0["photo"] as? String }
     }
 
     @Test func theFolderIsScannedRecursivelyAndOtherFilesIgnored() throws {
-        let server = try Self.server(photos: try Self.photoFolder())
+        let server = try TestServer.caching(photos: try Self.photoFolder())
         #expect(try server.snapshot()["count"] as? Int == 3)
     }
 
     @Test func anEXIFRotatedPhotoIsServedUpright() throws {
-        let server = try Self.server(photos: try Self.photoFolder())
+        let server = try TestServer.caching(photos: try Self.photoFolder())
         let rotated = try photoIDs(server)[0]
         let variant = try server.http.get("/photos/\(rotated)?w=256&h=256")
         #expect(variant.status == 200)
         #expect(variant.header("Content-Type") == "image/jpeg")
-        let (width, height) = try Self.size(of: variant.body)
+        let (width, height) = try TestPhotos.uprightSize(of: variant.body)
         // Stored 400 × 200 and tagged "turn 90°": upright it is portrait, fitted into 256 × 256.
         #expect((width, height) == (128, 256))
     }
 
     @Test func variantsAreNeverEnlarged() throws {
-        let server = try Self.server(photos: try Self.photoFolder())
+        let server = try TestServer.caching(photos: try Self.photoFolder())
         let plain = try photoIDs(server)[1]
         let variant = try server.http.get("/photos/\(plain)?w=2000")
-        #expect(try Self.size(of: variant.body) == (300, 200))
+        #expect(try TestPhotos.uprightSize(of: variant.body) == (300, 200))
     }
 
     /// The cache folder's resized photos (the photo index lives there too).
@@ -72,7 +54,7 @@ import Testing
     }
 
     @Test func theSecondRequestIsACacheHitAndRevalidates() throws {
-        let server = try Self.server(photos: try Self.photoFolder())
+        let server = try TestServer.caching(photos: try Self.photoFolder())
         let plain = try photoIDs(server)[1]
         let first = try server.http.get("/photos/\(plain)?w=100")
         let etag = try #require(first.header("ETag"))
@@ -86,7 +68,7 @@ import Testing
     }
 
     @Test func browsersThatTakeWebPGetWebP() throws {
-        let server = try Self.server(photos: try Self.photoFolder())
+        let server = try TestServer.caching(photos: try Self.photoFolder())
         let plain = try photoIDs(server)[1]
         let webp = try server.http.get("/photos/\(plain)?w=100", headers: ["Accept": "image/avif,image/webp,*/*"])
         #expect(webp.status == 200)
@@ -103,7 +85,7 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photos-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         #expect(CVipsTest_writeTransparentPNG(folder + "/logo.png", 200, 150) == 0)
-        let server = try Self.server(photos: folder)
+        let server = try TestServer.caching(photos: folder)
         let logo = try #require(try photoIDs(server).first)
         for accept in ["image/jpeg", "image/webp,*/*"] {
             let variant = try server.http.get("/photos/\(logo)?w=100", headers: ["Accept": accept])
@@ -119,7 +101,7 @@ import Testing
 
     @Test(arguments: ["w=0", "w=-5", "w=abc", "h=1.5", "w=200&h=x"])
     func badSizesAre400(query: String) throws {
-        let server = try Self.server(photos: try Self.photoFolder())
+        let server = try TestServer.caching(photos: try Self.photoFolder())
         let reply = try server.http.get("/photos/\(try photoIDs(server)[1])?\(query)")
         #expect(reply.status == 400)
     }
@@ -138,7 +120,7 @@ import Testing
         let before = try server.peakMemoryKiB()
         let variant = try http.get("/photos/\(id)?w=200")
         #expect(variant.status == 200)
-        #expect(try Self.size(of: variant.body) == (256, 171))
+        #expect(try TestPhotos.uprightSize(of: variant.body) == (256, 171))
         // Decoded whole, 24 MP of RGB is 72 MB; shrink-on-load decodes an eighth of each side.
         let grown = try server.peakMemoryKiB() - before
         #expect(grown < 40 * 1024, "peak memory grew by \(grown) KiB")

@@ -79,7 +79,7 @@ import Testing
         flick.append(Sample.sample("up", x: x - 300, y: y, t: 1080, seq: 6))
         let first = try #require(try pointer.postSeq(viewer: "v", flick))
         let second = try pointer.postSeq(viewer: "v", flick)
-        let settled = try PersistenceTests.settledSnapshot(server)
+        let settled = try server.settledSnapshot()
         #expect(PointerScript.top(settled)["id"] as? String != topID)
         // The page numbers each pointer's samples: the second delivery is all repeats, so it
         // changes nothing (PointerRepeatFilter).
@@ -99,7 +99,7 @@ import Testing
                 Sample.sample("down", x: x, y: y, t: 1000, seq: 1),
                 Sample.sample("move", x: x + 30, y: y, t: 1500, seq: 2), up,
             ])
-        let settled = try PersistenceTests.settledSnapshot(server)
+        let settled = try server.settledSnapshot()
         let seq = try #require(settled["seq"] as? Int)
         #expect(try pointer.postSeq(viewer: "v", [up]) == seq)
         #expect(try pointer.postSeq(viewer: "v", [Sample.sample("cancel", x: x, y: y, t: 1610, seq: 4)]) == seq)
@@ -141,7 +141,7 @@ import Testing
                 Sample.sample("down", x: x, y: y, t: 9000, seq: 7),
                 Sample.sample("up", x: x, y: y, t: 9050, seq: 8),
             ])
-        let tapped = try PersistenceTests.settledSnapshot(server)
+        let tapped = try server.settledSnapshot()
         #expect(PointerScript.top(tapped)["highlight"] as? Bool == true)
         #expect(tapped["current"] as? Int == 0)
     }
@@ -220,7 +220,7 @@ import Testing
             viewer: "v",
             [Sample.sample("down", x: x, y: y, t: 3000, seq: 7), moves[2], moves[0], moves[3], moves[1]]
                 + [Sample.sample("up", x: x - 300, y: y, t: 3080, seq: 12)])
-        #expect(try PersistenceTests.settledSnapshot(server)["current"] as? Int == 1)
+        #expect(try server.settledSnapshot()["current"] as? Int == 1)
     }
 
     @Test func aPointerFloodIsRefusedWhole429AndTheRoomKeepsServing() throws {
@@ -269,7 +269,7 @@ import Testing
         // The refused batch took nothing from the bucket (and it refills): the flooder still holds
         // and drives the card.
         let drag = [Sample.sample("move", x: x + 200, y: y, t: clock + 500)]
-        #expect(try PersistenceTests.eventually(10) { try pointer.post(viewer: "flood", drag).status == 200 })
+        #expect(try Poll.until(10) { try pointer.post(viewer: "flood", drag).status == 200 })
         #expect(PointerScript.top(try pointer.snapshot())["x"] as? Double == x + 200)
         try pointer.post(viewer: "flood", [Sample.sample("cancel", x: x + 200, y: y, t: clock + 600)])
         #expect(try pointer.snapshot()["heldBy"] is NSNull)

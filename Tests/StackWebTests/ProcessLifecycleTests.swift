@@ -5,7 +5,7 @@ import Testing
 /// The real binary's life: killed hard, or asked to stop with many viewers parked.
 @Suite struct ProcessLifecycleTests {
     static func stateArguments() -> (path: String, arguments: [String]) {
-        let path = PersistenceTests.temporaryPath()
+        let path = TemporaryFiles.databasePath()
         return (path, ["--state", path])
     }
 

@@ -49,7 +49,7 @@ import Testing
         }
         let live = try (0..<3).map { _ in try SSETestClient(port: server.port, path: "/api/rooms/main/events") }
         for viewer in live { #expect(try viewer.next().event == "snapshot") }
-        #expect(try PersistenceTests.eventually(10) { try viewers() == live.count })
+        #expect(try Poll.until(10) { try viewers() == live.count })
         let descriptorsBefore = try server.openDescriptorCount()
 
         let failures = Locked<[String]>([])
@@ -69,14 +69,14 @@ import Testing
         // A stream parked with nothing to send notices its closed peer at its next write (the 15 s
         // heartbeat on its own): make a change per round, as a heartbeat would, until the count is right.
         var lastSeq = 5
-        let settled = try PersistenceTests.eventually(15) {
+        let settled = try Poll.until(15) {
             lastSeq =
                 try http.post("/api/rooms/main/commands", json: #"{"command":"highlight"}"#).json()["seq"]
                 as? Int ?? -1
             return try viewers() == live.count
         }
         #expect(settled, "viewers: \(String(describing: try? viewers())), live: \(live.count)")
-        #expect(try PersistenceTests.eventually(15) { try server.openDescriptorCount() <= descriptorsBefore })
+        #expect(try Poll.until(15) { try server.openDescriptorCount() <= descriptorsBefore })
         #expect(try server.openDescriptorCount() <= descriptorsBefore)
 
         // The live viewers heard every change, in order, with no gap.

@@ -8,35 +8,10 @@ import Testing
 /// resumes through any instance.
 @Suite(.enabled(if: RedisServer.isInstalled, "needs redis-server"))
 struct RedisFanOutTests {
-    static let next = RedisOwnershipTests.next
-
-    /// An owner `a` of `main` and a second instance `b`.
-    /// A redis-server and a group of two instances, `a` running `main`, for the length of `body`.
-    static func withGroup(
-        _ body: (_ redis: RedisServer, _ owner: ServerProcess, _ other: ServerProcess) throws -> Void
-    ) throws {
-        let redis = try RedisServer()
-        let (owner, other) = try group(redis)
-        defer {
-            owner.end()
-            other.end()
-        }
-        try body(redis, owner, other)
-    }
-
-    static func group(_ redis: RedisServer) throws -> (ServerProcess, ServerProcess) {
-        let owner = try RedisOwnershipTests.instance("a", of: redis)
-        #expect(PersistenceTests.eventually { RedisOwnershipTests.lease(of: "main", in: redis) == "a" })
-        do {
-            return (owner, try RedisOwnershipTests.instance("b", of: redis))
-        } catch {
-            owner.end()
-            throw error
-        }
-    }
+    static let next = CommandBody.next
 
     @Test func aChangeAtTheOwnerReachesAViewerOfAnotherInstanceAsTheSameBytes() throws {
-        try Self.withGroup { _, owner, other in
+        try RedisServer.withGroup { _, owner, other in
             let here = try SSETestClient(port: owner.port, path: "/api/rooms/main/events")
             let there = try SSETestClient(port: other.port, path: "/api/rooms/main/events")
             let first = try here.next()
@@ -54,7 +29,7 @@ struct RedisFanOutTests {
     }
 
     @Test func aViewerResumesThroughAnotherInstanceWithoutASnapshot() throws {
-        try Self.withGroup { _, owner, other in
+        try RedisServer.withGroup { _, owner, other in
             let viewer = try SSETestClient(port: owner.port, path: "/api/rooms/main/events")
             #expect(try viewer.next().event == "snapshot")
             let http = HTTPTestClient(port: owner.port)
@@ -75,7 +50,7 @@ struct RedisFanOutTests {
     }
 
     @Test func idsKeepIncreasingAcrossOwners() throws {
-        try Self.withGroup { _, owner, other in
+        try RedisServer.withGroup { _, owner, other in
             let viewer = try SSETestClient(port: other.port, path: "/api/rooms/main/events")
             #expect(try viewer.next().event == "snapshot")
             let a = HTTPTestClient(port: owner.port)
@@ -93,11 +68,11 @@ struct RedisFanOutTests {
     }
 
     @Test func theViewersOfAnOwnerThatLostTheRoomFollowTheNewOwner() throws {
-        try Self.withGroup { redis, owner, other in
+        try RedisServer.withGroup { redis, owner, other in
             let viewer = try SSETestClient(port: owner.port, path: "/api/rooms/main/events")
             #expect(try viewer.next().event == "snapshot")
             owner.pause()
-            #expect(PersistenceTests.eventually(6) { RedisOwnershipTests.lease(of: "main", in: redis) == "b" })
+            #expect(Poll.until(6) { redis.lease(of: "main") == "b" })
             let b = HTTPTestClient(port: other.port)
             #expect(try b.post("/api/rooms/main/commands", json: #"{"command":"style","style":"grid"}"#).status == 200)
             owner.resume()
@@ -114,7 +89,7 @@ struct RedisFanOutTests {
     /// to the other instances' viewers, who would otherwise show the room without them.
     @Test func aChangeRedisMissedReachesTheOtherInstancesOnceItReturns() throws {
         let redis = try RedisServer(persistent: true)
-        let (owner, other) = try Self.group(redis)
+        let (owner, other) = try redis.startGroup()
         defer {
             owner.end()
             other.end()
@@ -126,7 +101,7 @@ struct RedisFanOutTests {
         let ownerHTTP = HTTPTestClient(port: owner.port)
         var top: [String: Any] = [:]
         #expect(
-            try PersistenceTests.eventually(10) {
+            try Poll.until(10) {
                 top = PointerScript.top(try ownerHTTP.get("/api/rooms/main").json())
                 return top["x"] is Double
             })
@@ -147,7 +122,7 @@ struct RedisFanOutTests {
 
     /// The same room's changes cost the same in Redis whatever the number of viewers: one entry each.
     @Test func aChangeIsOneStreamEntryWhateverTheViewers() throws {
-        try Self.withGroup { redis, owner, other in
+        try RedisServer.withGroup { redis, owner, other in
             let viewers = try (0..<20).map { index in
                 try SSETestClient(port: (index % 2 == 0 ? owner : other).port, path: "/api/rooms/main/events")
             }

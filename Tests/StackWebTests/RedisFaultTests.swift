@@ -26,19 +26,19 @@ struct RedisFaultTests {
     /// the lease late; once it answers, the room is taken and serving within about a second.
     @Test func afterAFrozenRedisTheRoomServesAgainWithinASecondOrSo() throws {
         let redis = try RedisServer()
-        let owner = try RedisOwnershipTests.instance("a", of: redis)
+        let owner = try redis.startInstance("a")
         defer { owner.end() }
-        #expect(PersistenceTests.eventually { RedisOwnershipTests.lease(of: "main", in: redis) == "a" })
-        let other = try RedisOwnershipTests.instance("b", of: redis)
+        #expect(Poll.until { redis.lease(of: "main") == "a" })
+        let other = try redis.startInstance("b")
         defer { other.end() }
         let before = try #require(
-            try Self.acknowledged(RedisOwnershipTests.next, key: "before", at: HTTPTestClient(port: owner.port)))
+            try Self.acknowledged(CommandBody.next, key: "before", at: HTTPTestClient(port: owner.port)))
         redis.pause()
         Thread.sleep(forTimeInterval: 4)
         redis.resume()
         let resumed = Date()
         let after = try #require(
-            try Self.acknowledged(RedisOwnershipTests.next, key: "after", at: HTTPTestClient(port: other.port)))
+            try Self.acknowledged(CommandBody.next, key: "after", at: HTTPTestClient(port: other.port)))
         let took = Date().timeIntervalSince(resumed)
         // The bench measures it (make bench, group): here, a bound a loaded machine keeps.
         #expect(took < 2.5, "the first command was acknowledged \(took) s after Redis came back")
@@ -50,7 +50,7 @@ struct RedisFaultTests {
     /// instance shows every acknowledged change.
     @Test func afterARedisRestartTheOwnerGoesOnAndEveryInstanceFollows() throws {
         let redis = try RedisServer(persistent: true)
-        let (owner, other) = try RedisFanOutTests.group(redis)
+        let (owner, other) = try redis.startGroup()
         defer {
             owner.end()
             other.end()
@@ -63,7 +63,7 @@ struct RedisFaultTests {
         try redis.start()
         var seqs: [Int] = []
         for index in 0..<5 {
-            seqs.append(try #require(try Self.acknowledged(RedisOwnershipTests.next, key: "next-\(index)", at: http)))
+            seqs.append(try #require(try Self.acknowledged(CommandBody.next, key: "next-\(index)", at: http)))
         }
         #expect(seqs == seqs.sorted() && Set(seqs).count == seqs.count, "\(seqs)")
         let last = try #require(seqs.last)
@@ -73,7 +73,7 @@ struct RedisFaultTests {
         }
         #expect(reached.id != nil)
         #expect(
-            PersistenceTests.eventually(5) {
+            Poll.until(5) {
                 let read = try? HTTPTestClient(port: other.port).get("/api/rooms/main").json()
                 return read?["current"] as? Int == 8 && (read?["seq"] as? Int ?? 0) >= last
             })
@@ -89,7 +89,7 @@ struct RedisFaultTests {
     /// shows the same front photo at place 3, and `goto 3` there brings nothing else.
     @Test func theFrontCardAndItsPlaceSurviveATakeover() throws {
         let redis = try RedisServer()
-        let (owner, other) = try RedisFanOutTests.group(redis)
+        let (owner, other) = try redis.startGroup()
         defer { other.end() }
         let http = HTTPTestClient(port: owner.port)
         _ = try #require(try Self.acknowledged(#"{"command":"shuffle"}"#, key: "shuffle", at: http))

@@ -10,7 +10,7 @@ import Testing
 @Suite(.enabled(if: RedisServer.isInstalled, "needs redis-server"))
 struct RedisForwardingTests {
     @Test func commandsAtAnotherInstanceAreAppliedByTheOwnerInOrder() throws {
-        try RedisFanOutTests.withGroup { redis, owner, other in
+        try RedisServer.withGroup { redis, owner, other in
             let viewer = try SSETestClient(port: owner.port, path: "/api/rooms/main/events")
             #expect(try viewer.next().event == "snapshot")
             let b = HTTPTestClient(port: other.port)
@@ -26,7 +26,7 @@ struct RedisForwardingTests {
             let changes = try seqs.map { seq in try viewer.next { $0.event == "change" && $0.id == String(seq) } }
             #expect(changes.map(\.id) == seqs.map { String($0) })
             #expect(try changes[1].json()["style"] as? String == "deck")
-            #expect(try RedisStoreTests.state(of: "main", in: redis)?.style == .deck)
+            #expect(try redis.keptState(of: "main")?.style == .deck)
             // The owner's refusals come back as they are.
             let refused = try b.post("/api/rooms/main/commands", json: #"{"command":"goto","index":9999}"#)
             #expect(refused.status == 400)
@@ -35,7 +35,7 @@ struct RedisForwardingTests {
     }
 
     @Test func aDragAtAnotherInstanceMovesTheStackForEveryViewer() throws {
-        try RedisFanOutTests.withGroup { _, owner, other in
+        try RedisServer.withGroup { _, owner, other in
             let here = try SSETestClient(port: owner.port, path: "/api/rooms/main/events")
             let there = try SSETestClient(port: other.port, path: "/api/rooms/main/events")
             #expect(try here.next().event == "snapshot")

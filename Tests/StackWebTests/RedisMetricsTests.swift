@@ -7,30 +7,20 @@ import Testing
 /// Redis errors and round trips — on real `stackweb` processes and a real `redis-server`.
 @Suite(.enabled(if: RedisServer.isInstalled, "needs redis-server"))
 struct RedisMetricsTests {
-    /// The value of the series named exactly `series` (with its labels), or nil when absent.
-    static func value(_ series: String, in page: String) -> Double? {
-        page.split(separator: "\n").first { $0.hasPrefix(series + " ") }
-            .flatMap { Double($0.split(separator: " ").last ?? "") }
-    }
-
-    static func metrics(_ server: ServerProcess) throws -> String {
-        try HTTPTestClient(port: server.port).get("/metrics").text
-    }
-
     @Test func takeoversForwardedInputRedisErrorsAndRoundTripsAreCounted() throws {
-        try RedisFanOutTests.withGroup { redis, owner, other in
+        try RedisServer.withGroup { redis, owner, other in
             let next = #"{"command":"next"}"#
             #expect(try HTTPTestClient(port: other.port).post("/api/rooms/main/commands", json: next).status == 200)
 
-            let owners = try Self.metrics(owner)
-            #expect(Self.value("stackweb_redis_takeovers_total", in: owners) ?? 0 >= 1)
-            #expect(Self.value("stackweb_redis_command_duration_seconds_count", in: owners) ?? 0 > 0)
-            let others = try Self.metrics(other)
-            #expect(Self.value("stackweb_redis_forwarded_inputs_total", in: others) ?? 0 >= 1)
-            #expect(Self.value("stackweb_redis_takeovers_total", in: others) == 0)
-            if let promtool = MetricsTests.promtool {
+            let owners = try MetricsPage.read(from: owner)
+            #expect(MetricsPage.value("stackweb_redis_takeovers_total", in: owners) ?? 0 >= 1)
+            #expect(MetricsPage.value("stackweb_redis_command_duration_seconds_count", in: owners) ?? 0 > 0)
+            let others = try MetricsPage.read(from: other)
+            #expect(MetricsPage.value("stackweb_redis_forwarded_inputs_total", in: others) ?? 0 >= 1)
+            #expect(MetricsPage.value("stackweb_redis_takeovers_total", in: others) == 0)
+            if let promtool = Promtool.path {
                 for page in [owners, others] {
-                    let said = try MetricsTests.check(page, with: promtool)
+                    let said = try Promtool.check(page, with: promtool)
                     #expect(said.isEmpty, "promtool check metrics: \(said)")
                 }
             }
@@ -45,9 +35,10 @@ struct RedisMetricsTests {
             #expect(refused.status == 503)
             #expect(try refused.json()["outcome"] as? String == "not-applied")
             #expect(
-                PersistenceTests.eventually(10) {
-                    let page = (try? Self.metrics(owner)) ?? ""
-                    return Self.value(#"stackweb_redis_command_errors_total{kind="unavailable"}"#, in: page) ?? 0 >= 1
+                Poll.until(10) {
+                    let page = (try? MetricsPage.read(from: owner)) ?? ""
+                    return MetricsPage.value(#"stackweb_redis_command_errors_total{kind="unavailable"}"#, in: page) ?? 0
+                        >= 1
                 })
         }
     }

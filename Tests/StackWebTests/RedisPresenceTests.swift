@@ -14,7 +14,7 @@ struct RedisPresenceTests {
     }
 
     @Test func viewersAreSummedAcrossInstances() throws {
-        try RedisFanOutTests.withGroup { _, owner, other in
+        try RedisServer.withGroup { _, owner, other in
             let here = try (0..<2).map { _ in try SSETestClient(port: owner.port, path: "/api/rooms/main/events") }
             let there = try (0..<3).map { _ in try SSETestClient(port: other.port, path: "/api/rooms/main/events") }
             for viewer in here + there { _ = try viewer.next() }
@@ -25,22 +25,22 @@ struct RedisPresenceTests {
                 }
                 #expect(counted.event == "presence")
             }
-            #expect(PersistenceTests.eventually(3) { Self.viewersListed("main", at: other.port)?.viewers == 5 })
-            #expect(PersistenceTests.eventually(3) { Self.viewersListed("main", at: owner.port)?.viewers == 5 })
+            #expect(Poll.until(3) { Self.viewersListed("main", at: other.port)?.viewers == 5 })
+            #expect(Poll.until(3) { Self.viewersListed("main", at: owner.port)?.viewers == 5 })
             // A dead instance's viewers drop out of the count by themselves.
             other.kill9()
-            #expect(PersistenceTests.eventually(6) { Self.viewersListed("main", at: owner.port)?.viewers == 2 })
+            #expect(Poll.until(6) { Self.viewersListed("main", at: owner.port)?.viewers == 2 })
         }
     }
 
     @Test func everyInstanceListsTheGroupsRooms() throws {
-        try RedisFanOutTests.withGroup { _, owner, other in
+        try RedisServer.withGroup { _, owner, other in
             #expect(
-                try HTTPTestClient(port: owner.port).post("/api/rooms/hall/commands", json: RedisOwnershipTests.next)
+                try HTTPTestClient(port: owner.port).post("/api/rooms/hall/commands", json: CommandBody.next)
                     .status
                     == 200)
             let count = try HTTPTestClient(port: owner.port).get("/api/rooms/hall").json()["count"] as? Int
-            #expect(PersistenceTests.eventually(3) { Self.viewersListed("hall", at: other.port)?.count == count })
+            #expect(Poll.until(3) { Self.viewersListed("hall", at: other.port)?.count == count })
         }
     }
 }
@@ -49,11 +49,11 @@ struct RedisPresenceTests {
 /// drew it, so a control URL works through any instance — and Redis keeps only its SHA-256.
 @Suite(.enabled(if: RedisServer.isInstalled, "needs redis-server"))
 struct RedisTokenTests {
-    static let next = RedisOwnershipTests.next
+    static let next = CommandBody.next
 
     @Test func aGeneratedTokenIsTheGroupsAndRedisHoldsOnlyItsDigest() throws {
         let redis = try RedisServer()
-        let folder = try PhotoFolderLifecycleTests.base()
+        let folder = try TemporaryFiles.folder()
         let arguments = ["--host", "0.0.0.0", "--redis", redis.urlText]
         // The first keeps the token it drew in its state folder (systemd's StateDirectory=).
         let first = try ServerProcess.start(
@@ -122,11 +122,11 @@ struct RedisRoomLimitTests {
         }
         let a = try group("a")
         let b = try group("b")
-        for room in ["r1", "r2"] { #expect(try a.command(RedisOwnershipTests.next, room: room).status == 200) }
-        #expect(try a.command(RedisOwnershipTests.next, room: "r3").status == 429)
-        #expect(PersistenceTests.eventually(3) { RedisPresenceTests.viewersListed("r2", at: b.port) != nil })
-        #expect(try b.command(RedisOwnershipTests.next, room: "r4").status == 429)
+        for room in ["r1", "r2"] { #expect(try a.command(CommandBody.next, room: room).status == 200) }
+        #expect(try a.command(CommandBody.next, room: "r3").status == 429)
+        #expect(Poll.until(3) { RedisPresenceTests.viewersListed("r2", at: b.port) != nil })
+        #expect(try b.command(CommandBody.next, room: "r4").status == 429)
         // A room the group has is no new room: input to it goes to its owner.
-        #expect(try b.command(RedisOwnershipTests.next, room: "r1").status == 200)
+        #expect(try b.command(CommandBody.next, room: "r1").status == 200)
     }
 }

@@ -8,11 +8,6 @@ import Testing
 /// so a new instance restores it exactly; a Redis that goes away degrades the server, not stops it.
 @Suite(.enabled(if: RedisServer.isInstalled, "needs redis-server"))
 struct RedisStoreTests {
-    static func state(of room: String, in redis: RedisServer) throws -> SavedStack? {
-        try redis.connection().command([Array("GET".utf8), RedisKeys.state(room)]).bytes
-            .flatMap { SavedStack(json: $0, defaultStyle: .pile) }
-    }
-
     @Test func anAcknowledgedChangeIsInRedisAndANewInstanceRestoresIt() throws {
         let redis = try RedisServer()
         let first = try ServerProcess.start(arguments: ["--redis", redis.urlText])
@@ -24,7 +19,7 @@ struct RedisStoreTests {
         let before = try http.get("/api/rooms/main").json()
         // Answered means kept: nothing is flushed on the way down.
         first.kill9()
-        let saved = try #require(try Self.state(of: "main", in: redis))
+        let saved = try #require(try redis.keptState(of: "main"))
         #expect(saved.style == .deck)
         let second = try ServerProcess.start(arguments: ["--redis", redis.urlText])
         defer { second.end() }
@@ -42,9 +37,9 @@ struct RedisStoreTests {
         let viewer = try SSETestClient(port: server.port, path: "/api/rooms/main/events")
         #expect(try viewer.next().event == "snapshot")
         #expect(try http.post("/api/rooms/main/commands", json: #"{"command":"next"}"#).status == 200)
-        let acknowledged = try #require(try Self.state(of: "main", in: redis))
+        let acknowledged = try #require(try redis.keptState(of: "main"))
         redis.stop()
-        #expect(PersistenceTests.eventually(2) { (try? http.get("/healthz").status) == 503 })
+        #expect(Poll.until(2) { (try? http.get("/healthz").status) == 503 })
         #expect(try http.get("/healthz").json()["status"] as? String == "degraded")
         // The first change may have been on its way when Redis went (its outcome unknown, 504);
         // after that, nothing is sent and nothing applied (503).
@@ -58,13 +53,13 @@ struct RedisStoreTests {
         #expect(try viewer.next(where: { $0.event == "change" }).event == "change")
         try redis.start()
         // What was acknowledged is still there; the room is taken again and input works, by itself.
-        #expect(try Self.state(of: "main", in: redis) == acknowledged)
-        #expect(PersistenceTests.eventually(5) { (try? http.get("/healthz").status) == 200 })
+        #expect(try redis.keptState(of: "main") == acknowledged)
+        #expect(Poll.until(5) { (try? http.get("/healthz").status) == 200 })
         #expect(
-            PersistenceTests.eventually(6) {
+            Poll.until(6) {
                 (try? http.post("/api/rooms/main/commands", json: #"{"command":"style","style":"grid"}"#).status) == 200
             })
-        #expect(try Self.state(of: "main", in: redis)?.style == .grid)
+        #expect(try redis.keptState(of: "main")?.style == .grid)
     }
 
     @Test func anInstanceThatCannotReachRedisDoesNotStart() {

@@ -12,9 +12,9 @@ struct RedisTakeoverRaceTests {
 
     @Test func inputInTheGapOfATakeoverNeverRunsOnAStaleCopy() throws {
         let redis = try RedisServer()
-        let a = try RedisOwnershipTests.instance("a", of: redis)
+        let a = try redis.startInstance("a")
         defer { a.end() }
-        #expect(PersistenceTests.eventually { RedisOwnershipTests.lease(of: "main", in: redis) == "a" })
+        #expect(Poll.until { redis.lease(of: "main") == "a" })
         let b = try ServerProcess.start(
             arguments: ["--redis", redis.urlText, "--instance-id", "b"], environment: Self.gap)
         defer { b.end() }
@@ -22,7 +22,7 @@ struct RedisTakeoverRaceTests {
         // A read at the instance that will take over, while the other runs the room.
         #expect(try httpB.get("/api/rooms/main").status == 200)
         var acknowledged: [Int] = []
-        for command in [#"{"command":"goto","index":5}"#, RedisOwnershipTests.next, RedisOwnershipTests.next] {
+        for command in [#"{"command":"goto","index":5}"#, CommandBody.next, CommandBody.next] {
             let reply = try httpA.post("/api/rooms/main/commands", json: command)
             #expect(reply.status == 200)
             acknowledged.append(try #require(try reply.json()["seq"] as? Int))
@@ -35,7 +35,7 @@ struct RedisTakeoverRaceTests {
         let deadline = Date().addingTimeInterval(20)
         while acknowledged.count < 8, Date() < deadline {
             let reply = try httpB.post(
-                "/api/rooms/main/commands", json: RedisOwnershipTests.next, headers: ["Idempotency-Key": "next-\(key)"])
+                "/api/rooms/main/commands", json: CommandBody.next, headers: ["Idempotency-Key": "next-\(key)"])
             if reply.status == 200 {
                 acknowledged.append(try #require(try reply.json()["seq"] as? Int))
                 key += 1

@@ -13,13 +13,13 @@ struct RedisWatchedRoomTests {
 
     @Test func anonymousViewersOfRoomsNobodyMadeLeaveNothingInRedis() throws {
         let redis = try RedisServer()
-        let server = try RedisOwnershipTests.instance("a", of: redis)
+        let server = try redis.startInstance("a")
         defer { server.end() }
-        #expect(PersistenceTests.eventually { RedisOwnershipTests.lease(of: "main", in: redis) == "a" })
+        #expect(Poll.until { redis.lease(of: "main") == "a" })
         // Presence and leases of `main` settle first.
         var before = Self.keys(in: redis)
         #expect(
-            PersistenceTests.eventually(5) {
+            Poll.until(5) {
                 Thread.sleep(forTimeInterval: 0.3)
                 let now = Self.keys(in: redis)
                 defer { before = now }
@@ -43,7 +43,7 @@ struct RedisWatchedRoomTests {
 
     @Test func aRoomAnotherInstanceMadeIsTheGroupsForItsViewersHere() throws {
         let redis = try RedisServer()
-        let (owner, other) = try RedisFanOutTests.group(redis)
+        let (owner, other) = try redis.startGroup()
         defer {
             owner.end()
             other.end()

@@ -12,7 +12,7 @@ import Testing
     func aControlByteInAHeaderIs400(byte: UInt8) throws {
         let server = try TestServer()
         let line = Array("X-Control: a".utf8) + [byte] + Array("b\r\n".utf8)
-        let reply = try HeaderStrictnessTests.get(server.port, headerLines: line)
+        let reply = try TestSocket.getHealth(server.port, headerLines: line)
         #expect(reply.status == 400)
         #expect(try reply.json()["error"] is String)
     }
@@ -20,7 +20,7 @@ import Testing
     @Test func http11WithoutHostIs400() throws {
         let server = try TestServer()
         let raw = "GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n"
-        let reply = try HeaderStrictnessTests.exchange(server.port, Array(raw.utf8))
+        let reply = try TestSocket.exchange(server.port, Array(raw.utf8))
         #expect(reply.status == 400)
         #expect(try reply.json()["error"] is String)
     }
@@ -28,7 +28,7 @@ import Testing
     @Test func http10WithoutHostIsServed() throws {
         let server = try TestServer()
         let raw = "GET /healthz HTTP/1.0\r\n\r\n"
-        #expect(try HeaderStrictnessTests.exchange(server.port, Array(raw.utf8)).status == 200)
+        #expect(try TestSocket.exchange(server.port, Array(raw.utf8)).status == 200)
     }
 
     /// A fully qualified name may end in a dot; it is the same name.

@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func aWatchedRoomIsAnsweredButNeverSavedAndGoesWithItsLastViewer() throws {
-        let path = PersistenceTests.temporaryPath()
+        let path = TemporaryFiles.databasePath()
         let server = try TestServer {
             $0.state = path; $0.interval = 1
         }
@@ -43,11 +43,11 @@ import Testing
             server.app.store.flush()
             #expect(server.app.store.load(room: "lobby") == nil)
         }
-        #expect(PersistenceTests.eventually { server.app.rooms.existingRoom(named: "lobby") == nil })
+        #expect(Poll.until { server.app.rooms.existingRoom(named: "lobby") == nil })
     }
 
     @Test func aPostWithControlRightsMakesAWatchedRoomReal() throws {
-        let path = PersistenceTests.temporaryPath()
+        let path = TemporaryFiles.databasePath()
         let server = try TestServer { $0.state = path }
         let viewer = try server.events(room: "stage")
         _ = try viewer.next()

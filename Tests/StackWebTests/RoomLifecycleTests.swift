@@ -40,10 +40,10 @@ import Testing
     @Test func aRoomWhoseViewerLeftIsUnloadedAnIdleIntervalLater() throws {
         let scheduler = VirtualScheduler()
         let room = Self.room(scheduler)
-        let viewer = ClosableSink()
+        let viewer = RecordingSink()
         room.subscribe(viewer, lastEventID: nil)
         scheduler.advance(by: Self.idle * 2)
-        viewer.closeNow()
+        viewer.disconnect()
         scheduler.advance(by: Self.idle - 1)
         #expect(room.isLoaded)
         scheduler.advance(by: 1)
@@ -57,16 +57,5 @@ import Testing
         scheduler.advance(by: Self.idle * 3)
         #expect(room.isLoaded)
         #expect(room.listing().seq > 3)
-    }
-}
-
-/// A viewer whose connection the test closes.
-final class ClosableSink: EventSink {
-    private let handlers = Locked<[@Sendable () -> Void]>([])
-    func send(_ bytes: [UInt8]) -> Bool { true }
-    func close() {}
-    func onClose(_ handler: @escaping @Sendable () -> Void) { handlers.withLock { $0.append(handler) } }
-    func closeNow() {
-        for handler in handlers.withLock({ $0 }) { handler() }
     }
 }

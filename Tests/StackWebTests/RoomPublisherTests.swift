@@ -16,7 +16,7 @@ struct RoomPublisherTests {
     static func outcome(_ publication: GroupPublication, on publisher: RoomPublisher) -> GroupPublication.Outcome? {
         let told = Locked<GroupPublication.Outcome?>(nil)
         publisher.publish(publication, of: "main") { outcome in told.withLock { $0 = outcome } }
-        _ = PersistenceTests.eventually(5) { told.withLock { $0 } != nil }
+        _ = Poll.until(5) { told.withLock { $0 } != nil }
         return told.withLock { $0 }
     }
 
@@ -42,7 +42,7 @@ struct RoomPublisherTests {
                 GroupPublication(
                     epoch: 1, entry: Self.entry(base + 1, "snapshot"), keep: keep, snapshot: [0x7B, 0x7D]),
                 on: publisher) == .accepted)
-        #expect(try RedisStoreTests.state(of: "main", in: redis) == Self.saved)
+        #expect(try redis.keptState(of: "main") == Self.saved)
         #expect(Self.outcome(GroupPublication(epoch: 1, entry: Self.entry(base + 2)), on: publisher) == .accepted)
         // A change that skips one is not the history's next: refused.
         #expect(Self.isRefused(Self.outcome(GroupPublication(epoch: 1, entry: Self.entry(base + 4)), on: publisher)))
@@ -52,7 +52,7 @@ struct RoomPublisherTests {
         #expect(
             Self.isRefused(
                 Self.outcome(GroupPublication(epoch: 1, entry: Self.entry(base + 3), keep: late), on: publisher)))
-        #expect(try RedisStoreTests.state(of: "main", in: redis) == Self.saved)
+        #expect(try redis.keptState(of: "main") == Self.saved)
         // Another instance takes the room (a new epoch): the old epoch's writes are refused.
         try connection.command([Array("INCR".utf8), RedisKeys.epoch("main")])
         #expect(Self.isRefused(Self.outcome(GroupPublication(epoch: 1, entry: Self.entry(base + 3)), on: publisher)))
@@ -107,7 +107,7 @@ struct RoomPublisherTests {
         Thread.sleep(forTimeInterval: 2.5)
         #expect(told.withLock { $0 } == nil)
         redis.resume()
-        #expect(PersistenceTests.eventually(10) { told.withLock { $0 } != nil })
+        #expect(Poll.until(10) { told.withLock { $0 } != nil })
         #expect(Self.isRefused(told.withLock { $0 }))
         #expect(try connection.command([Array("XLEN".utf8), RedisKeys.events("main")]).integer == 1)
         publisher.stop()

@@ -16,7 +16,7 @@ import Testing
     }
 
     static func file(_ text: String) throws -> String {
-        let path = try PhotoFolderLifecycleTests.base() + "/secret"
+        let path = try TemporaryFiles.folder() + "/secret"
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         return path
     }

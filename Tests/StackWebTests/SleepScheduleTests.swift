@@ -74,21 +74,3 @@ import Testing
         #expect(change.hasPrefix("id: 1\nevent: change\n"))
     }
 }
-
-/// A viewer that keeps what it is sent, as text.
-final class RecordingSink: EventSink {
-    private let received = Locked<[String]>([])
-    var events: [String] { received.withLock { $0 } }
-
-    /// The JSON of an event's `data:` line (the last one, for an opening that holds several).
-    static func json(of event: String) -> [String: Any]? {
-        guard let line = event.split(separator: "\n").last(where: { $0.hasPrefix("data: ") }) else { return nil }
-        return try? JSONSerialization.jsonObject(with: Data(line.dropFirst(6).utf8)) as? [String: Any]
-    }
-    func send(_ bytes: [UInt8]) -> Bool {
-        received.withLock { $0.append(String(decoding: bytes, as: UTF8.self)) }
-        return true
-    }
-    func close() {}
-    func onClose(_ handler: @escaping @Sendable () -> Void) {}
-}

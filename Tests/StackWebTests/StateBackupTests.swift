@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func aBackupUnderLoadIsWholeAndARestoreBringsItBack() throws {
-        let setup = try StateWithoutCacheTests.Setup()
+        let setup = try RestartSetup()
         let backup = (setup.state as NSString).deletingLastPathComponent + "/backup.db"
         let server = try ServerProcess.start(arguments: setup.arguments())
         defer { server.end() }
@@ -57,7 +57,7 @@ import Testing
         print("backup under load took \(Int(seconds * 1000)) ms (binary start included)")
         while !load.isFinished { Thread.sleep(forTimeInterval: 0.05) }
         // The backup restored below: the room as it is once the load is over.
-        let before = StateWithoutCacheTests.View(try StateWithoutCacheTests.settled(http))
+        let before = RoomView(try http.quietSnapshot())
         #expect(before.current == 5)
         #expect(try Self.run(["backup", backup, "--state", setup.state]).status == 0)
 
@@ -74,11 +74,11 @@ import Testing
         #expect(restored.status == 0, "\(restored.errors)")
         let again = try ServerProcess.start(arguments: setup.arguments())
         defer { again.end() }
-        #expect(try StateWithoutCacheTests.view(of: again, count: StateWithoutCacheTests.Setup.count) == before)
+        #expect(try RoomView.settled(of: again, count: RestartSetup.count) == before)
     }
 
     @Test func aRestoreRefusesAFileThatIsNotOurs() throws {
-        let folder = try MetricsTests.temporaryFolder()
+        let folder = try TemporaryFiles.folder()
         FileManager.default.createFile(atPath: folder + "/other.db", contents: Data("not a database".utf8))
         let (status, errors) = try Self.run(["restore", folder + "/other.db", "--state", folder + "/state.db"])
         #expect(status == 1)

@@ -8,7 +8,7 @@ import Testing
 /// imported once, damaged files moved aside.
 @Suite struct StateDatabaseTests {
     @Test func turningTheStackWritesTheFrontAloneAndTheCardsOnlyWhenTheyChange() throws {
-        let path = PersistenceTests.temporaryPath()
+        let path = TemporaryFiles.databasePath()
         let server = try TestServer { $0.state = path }
         #expect(try server.command(#"{"command":"next"}"#).status == 200)
         let rows = try StateDatabaseReader(path: path)
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func theSwipesStackedModeIsAChoiceThatSurvivesARestart() throws {
-        let path = PersistenceTests.temporaryPath()
+        let path = TemporaryFiles.databasePath()
         do {
             let server = try TestServer { $0.state = path }
             #expect(try server.snapshot()["stacked"] as? Bool == false)
@@ -59,7 +59,7 @@ import Testing
     /// the column already is opened as it is.
     @Test(arguments: [(3, false), (3, true), (4, false)])
     func anOlderDatabaseGainsThePausedColumnOnce(userVersion: Int, columnThere: Bool) throws {
-        let path = PersistenceTests.temporaryPath()
+        let path = TemporaryFiles.databasePath()
         try FileManager.default.createDirectory(
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         do {
@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func aPhotoInsertedTwiceKeepsEveryCardAcrossARestart() throws {
-        let path = PersistenceTests.temporaryPath()
+        let path = TemporaryFiles.databasePath()
         let photo: String
         do {
             let server = try TestServer { $0.state = path }
@@ -109,7 +109,7 @@ import Testing
     }
 
     @Test func anOldJSONStateFileIsImportedOnceAndKeptBeside() throws {
-        let path = PersistenceTests.temporaryPath()
+        let path = TemporaryFiles.databasePath()
         let folder = (path as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         // Written by an earlier version: with the ids it gave (`PhotoIDs.legacyID`).
@@ -135,7 +135,7 @@ import Testing
     /// a database held past the wait (a second server on the same file) stops the start. Neither is
     /// taken for a damaged file and moved aside, which would leave every room's state behind.
     @Test func aDatabaseAnotherProcessHoldsIsWaitedForNeverMovedAside() throws {
-        let path = PersistenceTests.temporaryPath()
+        let path = TemporaryFiles.databasePath()
         let folder = (path as NSString).deletingLastPathComponent
         do {
             let server = try TestServer { $0.state = path }
@@ -166,7 +166,7 @@ import Testing
             ("{\"version\":1,\"rooms\":{\"main\":", "state.db.corrupt-"),
             ("SQLite format 3\0" + String(repeating: "x", count: 4000), "state.db.unreadable-"),
         ] {
-            let path = PersistenceTests.temporaryPath()
+            let path = TemporaryFiles.databasePath()
             let folder = (path as NSString).deletingLastPathComponent
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             try Data(contents.utf8).write(to: URL(fileURLWithPath: path))

@@ -24,7 +24,7 @@ import Testing
 
     /// A fresh folder and the `--state` path in it (nothing there yet).
     static func statePath() throws -> String {
-        let path = PersistenceTests.temporaryPath()
+        let path = TemporaryFiles.databasePath()
         try FileManager.default.createDirectory(
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         return path
@@ -160,7 +160,7 @@ struct RefusedStart {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        let exited = PersistenceTests.eventually(seconds) { !process.isRunning }
+        let exited = Poll.until(seconds) { !process.isRunning }
         if !exited { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         status = exited ? process.terminationStatus : nil

@@ -29,9 +29,9 @@ import Testing
     }
 
     @Test func onlyModernForwardSecretSuitesAreNegotiated() throws {
-        let files = try TLSTests.makeCertificate()
+        let files = try TLSFixture.makeCertificate()
         defer { try? FileManager.default.removeItem(at: files.folder) }
-        let server = try TLSTests.server(files)
+        let server = try TLSFixture.server(files)
         #expect(try Self.negotiates(server.port, ["-tls1_3"]))
         #expect(try Self.negotiates(server.port, ["-tls1_2", "-cipher", "ECDHE-RSA-AES128-GCM-SHA256"]))
         #expect(try Self.negotiates(server.port, ["-tls1_2", "-cipher", "ECDHE-RSA-CHACHA20-POLY1305"]))
@@ -44,9 +44,9 @@ import Testing
     /// A ClientHello declaring 16 MiB, sent in full-size records: the connection is closed once it
     /// has sent 64 KiB, instead of the server buffering it whole.
     @Test func anOversizedClientHelloIsCutOff() throws {
-        let files = try TLSTests.makeCertificate()
+        let files = try TLSFixture.makeCertificate()
         defer { try? FileManager.default.removeItem(at: files.folder) }
-        let server = try TLSTests.server(files)
+        let server = try TLSFixture.server(files)
         let socket = try TestSocket(port: server.port, receiveTimeout: 3)
         let header: [UInt8] = [0x16, 0x03, 0x01, 0x40, 0x00]
         try socket.write(header + [0x01, 0xFF, 0xFF, 0xFF] + [UInt8](repeating: 0, count: 0x4000 - 4))
@@ -69,15 +69,15 @@ import Testing
     /// One guest opening connections and never finishing a handshake gets 16 at once; past them
     /// it is closed at once, and another address is served meanwhile.
     @Test func handshakesAreBoundedPerAddress() throws {
-        let files = try TLSTests.makeCertificate()
+        let files = try TLSFixture.makeCertificate()
         defer { try? FileManager.default.removeItem(at: files.folder) }
-        let server = try TLSTests.server(files)
+        let server = try TLSFixture.server(files)
         let guest = try (0..<40).map { _ in try TestSocket(port: server.port, source: "127.0.0.2", receiveTimeout: 0.2)
         }
         let closed = guest.filter(Self.isClosed).count
         #expect(closed >= 40 - 16)  // ServerLimits.pendingHandshakesPerAddress
-        let health = try TLSTests.run(
-            "/usr/bin/curl", TLSTests.curl(server.port, "/healthz", certificate: files.certificate))
+        let health = try TLSFixture.run(
+            "/usr/bin/curl", TLSFixture.curl(server.port, "/healthz", certificate: files.certificate))
         #expect(health.output.contains("\"ok\""))
         _ = guest
     }

@@ -24,9 +24,7 @@ import Testing
     }
 
     @Test func theChangeOfARemovalByATapNamesTheTappingViewer() throws {
-        var state = RoomState(
-            name: "r", settings: RoomSettings(idleUnload: 60_000), library: PhotoLibrary(entries: []), asleep: false,
-            now: Self.t0)
+        var state = RoomState.forTests(settings: RoomSettings(idleUnload: 60_000), now: Self.t0)
         state.load(Stack(photos: Self.photos, style: .angles, seed: 1), paused: nil)
         let removal = try state.handle(
             .pointerBatchReceived(Self.tap(512, 384, by: "v-phone", t: 0), from: "192.0.2.7"), at: Self.t0)

@@ -13,7 +13,7 @@ import Testing
             "POST /api/rooms/main/commands HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
             + "Content-Type: application/json\r\nTransfer-Encoding: \(coding)\r\nConnection: close\r\n\r\n" + body
         let started = Date()
-        let reply = try HeaderStrictnessTests.exchange(port, Array(raw.utf8))
+        let reply = try TestSocket.exchange(port, Array(raw.utf8))
         return (reply, Date().timeIntervalSince(started))
     }
 

@@ -91,7 +91,7 @@ import Testing
             done.enter()
             if pool.submit(job) { accepted += 1 } else { done.leave() }
             // Both threads busy first, so what follows can only wait.
-            if round == 1 { #expect(PersistenceTests.eventually(5) { running.withLock { $0.now } == 2 }) }
+            if round == 1 { #expect(Poll.until(5) { running.withLock { $0.now } == 2 }) }
         }
         // Two running and three waiting: the other three were refused.
         #expect(accepted == 5)
@@ -107,14 +107,14 @@ import Testing
     /// cache holds at most one variant per ladder step and format class, and the server's threads
     /// stay a fixed few.
     @Test func sixteenHundredTwentyVariantRequestsMakeABoundedCacheOnFixedThreads() throws {
-        let folder = try PhotoFolderLifecycleTests.base()
+        let folder = try TemporaryFiles.folder()
         CVipsSetup.start()
         #expect(CVipsTest_writeJPEG(folder + "/photo-0.jpg", 1600, 1200, 1) == 0)
         for index in 1..<10 {
             try FileManager.default.copyItem(atPath: folder + "/photo-0.jpg", toPath: folder + "/photo-\(index).jpg")
         }
-        let cache = try PhotoFolderLifecycleTests.base()
-        let state = try PhotoFolderLifecycleTests.base() + "/state.db"
+        let cache = try TemporaryFiles.folder()
+        let state = try TemporaryFiles.folder() + "/state.db"
         let server = try ServerProcess.start(arguments: ["--photos", folder, "--cache", cache, "--state", state])
         defer { server.stop() }
         #expect(server.shows(photos: 10))
@@ -165,7 +165,7 @@ import Testing
         for refused in all where refused.status == 429 {
             let ask = asks[refused.index]
             #expect(
-                PersistenceTests.eventually(60) {
+                Poll.until(60) {
                     (try? http.get(ask.path, headers: ["Accept": ask.accept]))?.status == 200
                 })
         }
@@ -187,12 +187,12 @@ import Testing
     /// The photos after the front one are made at the size pages asked for as soon as the front
     /// card changes, so the next step finds them ready.
     @Test func theNextPhotosAreMadeAheadAtTheSizePagesAskedFor() throws {
-        let folder = try PhotoFolderLifecycleTests.base()
+        let folder = try TemporaryFiles.folder()
         CVipsSetup.start()
         for index in 0..<6 {
             #expect(CVipsTest_writeJPEG(folder + "/p\(index).jpg", 1200 + 10 * Int32(index), 900, 1) == 0)
         }
-        let cache = try PhotoFolderLifecycleTests.base()
+        let cache = try TemporaryFiles.folder()
         let server = try ServerProcess.start(arguments: ["--photos", folder, "--cache", cache])
         defer { server.stop() }
         #expect(server.shows(photos: 6))
@@ -206,7 +206,7 @@ import Testing
         #expect(Self.variants(in: cache).count == 1)
         #expect(try http.post("/api/rooms/main/commands", json: #"{"command":"next"}"#).status == 200)
         // The front is now order[1]: order[2...4] are made without anyone asking.
-        #expect(PersistenceTests.eventually(30) { Self.variants(in: cache).count == 4 })
+        #expect(Poll.until(30) { Self.variants(in: cache).count == 4 })
         let before = Set(Self.variants(in: cache))
         for id in order[2...4] {
             let reply = try http.get("/photos/\(id)?w=600", headers: ["Accept": "image/webp"])
