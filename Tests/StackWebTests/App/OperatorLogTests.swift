@@ -4,7 +4,7 @@ import Testing
 @testable import StackWebServer
 
 @Suite struct OperatorLogTests {
-    @Test func textLinesReadAsBefore() {
+    @Test func textLinesAreOnePlainLineEach() {
         let (log, lines) = OperatorLog.capturing(.text)
         log.record("folder.gone", "photo folder /p is gone; waiting for it", ["folder": .string("/p")])
         log("something odd")
