@@ -1,6 +1,6 @@
 // Wires the page together: the room's events into the scene, the scene onto the canvas once per
 // animation frame, pointer, keys and buttons back to the server. Everything lives in `start`'s
-// closure; the only global is the read-only `window.stackweb` debug hook at the end.
+// closure; the only global is the read-only `window.stackweb` hook (debug-hook.js) at the end.
 
 import { commandFor } from './actions.js';
 import { AnimationPlayer } from './animation.js';
@@ -9,30 +9,30 @@ import { PointerBatcher, PointerSequence, createOrderedSender, pointerBody } fro
 import { canvasSize, watchCanvasSize } from './canvas-size.js';
 import { CoarseCanvas, coarseView } from './coarse.js';
 import { eventsURL, fetchPageVersion, followEvents, postJSON } from './connection.js';
-import { attachControls, createToast, createUndoOffer, showRoomState } from './controls.js';
+import { createCommandSender } from './commands.js';
+import { attachControls, createToast, createUndoOffer } from './controls.js';
+import { createDebugHook, pageState } from './debug-hook.js';
 import { FrameMeter, RenderProbe, withSyntheticCards } from './debug.js';
 import { GradientBackdrop } from './gradient.js';
 import { whenIdle } from './idle.js';
 import { ImageCache } from './images.js';
 import { attachKeyboard, attachPointerInput } from './input.js';
 import { ACTIVITY_EVENTS, hideIdleCursor, holdWakeLock } from './kiosk.js';
-import { SLIDESHOW_DID_NOT_START, failureMessage, shownCaption, statusText } from './messages.js';
+import { failureMessage, shownCaption } from './messages.js';
 import { clockText, drawAsleep, drawOverlays, untilNextMinute } from './overlay.js';
 import { readParams } from './params.js';
 import { Renderer } from './render.js';
 import {
-  addOffsetSample, anyAnimating, applyMessage, applySnapshot, cardsAt, emptyScene, estimateOffset, heldByOther,
-  isAnimating, isEmptyRoom, settle,
+  addOffsetSample, anyAnimating, applyMessage, applySnapshot, cardsAt, emptyScene, estimateOffset, isEmptyRoom, settle,
 } from './scene.js';
 import { newViewerID, takeToken } from './session.js';
 import { leftShape, pointerURL, reportedShape, withShape } from './shape.js';
 import { fitStage, toStagePoint } from './stage.js';
+import { showStatus as showStatusIn } from './status.js';
 
 // The stream usually opens within milliseconds; the badge waits this long before the first open
 // so that it does not flash on every page load.
 const OFFLINE_GRACE_MS = 1500;
-// How long after ▶ the room's `playing` must say the slideshow runs.
-const PLAY_CONFIRM_MS = 2000;
 // Commands that act on the front photo: an empty room does not send them.
 const NEEDS_A_PHOTO = new Set(['previous', 'next', 'fullscreen', 'flip', 'highlight']);
 // Idle work (sprites, layer copies) waits until nothing has been drawn for this long.
@@ -45,12 +45,15 @@ const SHARP_AFTER_REST_MS = 400;
 
 function start() {
   const canvas = document.getElementById('stage');
-  const statusLine = document.getElementById('status');
-  const offlineBadge = document.getElementById('offline');
-  const presenceLine = document.getElementById('presence');
-  const heldNote = document.getElementById('held');
-  const emptyNote = document.getElementById('empty');
   const controls = document.getElementById('controls');
+  const statusElements = {
+    statusLine: document.getElementById('status'),
+    offlineBadge: document.getElementById('offline'),
+    presenceLine: document.getElementById('presence'),
+    heldNote: document.getElementById('held'),
+    emptyNote: document.getElementById('empty'),
+    controls,
+  };
   const showToast = createToast(document.getElementById('toast'));
   // Only on the screen whose tap took a photo out (the change names its viewer): undo it for 8 s.
   const offerUndo = createUndoOffer(document.getElementById('undo-offer'), () => sendCommand({ command: 'undo' }));
@@ -77,13 +80,15 @@ function start() {
   let frameRequested = false;
   let drawnFrames = 0;
   let wakeLock = params.kiosk ? 'requested' : 'not in kiosk mode';
-  let commandQueue = Promise.resolve();
   let pageVersion = null;
   let stopEvents = null;
   // Opened again for another shape class, until the snapshot laid out for it comes.
   let shapeAsked = false;
 
   const serverNow = () => Date.now() + estimateOffset(offsetSamples);
+  const sendCommand = createCommandSender((command) => postJSON(`${api}/commands`, command, token), {
+    showToast, isPlaying: () => scene.playing,
+  });
   const batcher = new PointerBatcher();
   const sequence = new PointerSequence();
   // Frame times and what the renderer made, only measured on a page opened with ?debug=1.
@@ -295,15 +300,7 @@ function start() {
   }
 
   function showStatus() {
-    const text = statusText(scene);
-    // The status line is the aria-live region: writing the same text again would not be a change.
-    if (statusLine.textContent !== text) statusLine.textContent = text;
-    offlineBadge.hidden = connected || !graceOver;
-    const watching = scene.viewers > 1 ? `${scene.viewers} watching` : '';
-    if (presenceLine.textContent !== watching) presenceLine.textContent = watching;
-    heldNote.hidden = !heldByOther(scene, viewer);
-    emptyNote.hidden = !isEmptyRoom(scene);
-    showRoomState(controls, scene);
+    showStatusIn(statusElements, scene, { offline: !connected && graceOver, viewer });
   }
 
   function onMessage(type, data, receivedAt) {
@@ -371,37 +368,12 @@ function start() {
     else requestFrame();
   }
 
-  // One command at a time, in the order asked: "deck" then "pile" must not arrive swapped.
-  // A refusal (an older server that does not know the command, a page without the control token)
-  // is a short note on the page, not an error.
-  // Answers whether the server took the command.
-  function sendCommand(command) {
-    commandQueue = commandQueue.then(() => postJSON(`${api}/commands`, command, token).then(() => true, (error) => {
-      console.warn('StackWeb:', error.message);
-      showToast(failureMessage(command, error.status));
-      return false;
-    }));
-    return commandQueue;
-  }
-
-  let playAsked = 0;
   function onAction({ action, style }) {
     const command = commandFor(action, scene, style);
     if (!command) return;
     // An empty room says what to do in the middle of the screen; a step there would only be refused.
     if (isEmptyRoom(scene) && NEEDS_A_PHOTO.has(command.command)) return;
-    const sent = sendCommand(command);
-    if (command.command !== 'play') return;
-    // A server without a slideshow interval takes `play` and does nothing: say why, rather than
-    // leave the button looking broken.
-    const ask = ++playAsked;
-    sent.then((taken) => {
-      if (taken) {
-        setTimeout(() => {
-          if (ask === playAsked && !scene.playing) showToast(SLIDESHOW_DID_NOT_START);
-        }, PLAY_CONFIRM_MS);
-      }
-    });
+    sendCommand(command);
   }
 
   function startKiosk() {
@@ -413,69 +385,32 @@ function start() {
     });
   }
 
-  // What the end-to-end tests read: copies, so the hook cannot change the page.
-  function debugState() {
-    const now = serverNow();
-    const cards = cardsAt(scene, now)
-      .map(({ card, transform }) => ({
-        id: card.id, photo: card.photo, src: card.src, position: card.position, z: card.z,
-        highlight: card.highlight, animating: isAnimating(card, now), ...transform,
-      }))
-      .sort((a, b) => a.position - b.position);
-    const { seq, style, count, current, playing, asleep, viewers, heldBy } = scene;
-    const stage = scene.stage ? { ...scene.stage } : null;
-    const shape = scene.shape?.name ?? null;
-    return {
-      room: params.room, viewer, connected, seq, style, stage, shape, count, current, playing, asleep, viewers, heldBy,
-      cards,
-      coarse: coarse.shown,
-      kiosk: params.kiosk, wakeLock, reducedMotion: reducedMotion.matches,
-    };
-  }
-
-  const hook = {
-    state: debugState,
-    get drawnFrames() {
-      return drawnFrames;
-    },
-  };
-  if (params.debug) {
-    // Test seams and probes, only on a page opened with ?debug=1. addSyntheticCards(n) draws n more
-    // cards under the server's (for frame-time measurements); showScene(snapshot) shows a scene as
-    // if the server had sent it (for styles and flips the server cannot show yet).
-    hook.addSyntheticCards = (count) => {
+  window.stackweb = createDebugHook({
+    state: () => pageState(scene, serverNow(), {
+      room: params.room, viewer, connected, coarse: coarse.shown, kiosk: params.kiosk, wakeLock,
+      reducedMotion: reducedMotion.matches,
+    }),
+    drawnFrames: () => drawnFrames,
+    debug: params.debug,
+    probe,
+    meter,
+    scheduled: () => ({
+      frame: frameRequested, idleWork: warmAsked, betweenFrames: endsAsked, coarse: coarse.shown,
+      animation: animationTimer !== null, sharpening: sharpTimer !== null,
+    }),
+    addSyntheticCards: (count) => {
       const { added, withThem } = withSyntheticCards(scene, count);
       scene = withThem;
       images.reserve(scene.cards.size);
       invalidate();
       return added;
-    };
-    // recordFrames starts recording drawn frames; with {flush: true} each frame's time includes
-    // rasterising. stopRecordingFrames answers the summary (debug.js, FrameRecorder.stats),
-    // recordedFrames every frame recorded since recordFrames: [{timestamp, drawMs, cards}].
-    hook.recordFrames = (options) => meter.start(options);
-    hook.stopRecordingFrames = () => meter.stop();
-    hook.recordedFrames = () => meter.frames();
-    // How many card sprites and cached layers the renderer has drawn so far.
-    hook.renderCounters = () => probe.counters;
-    // What the page has asked to do later: a frame, idle work (sprites, layers), work between the
-    // frames of a motion; and whether cards are drawn coarse. All false: an idle page that does
-    // nothing until something happens (a message, a photo, a resize, input).
-    hook.scheduled = () => ({
-      frame: frameRequested, idleWork: warmAsked, betweenFrames: endsAsked, coarse: coarse.shown,
-      animation: animationTimer !== null, sharpening: sharpTimer !== null,
-    });
-    // trackCard(id) records where that card is drawn in every frame from now on; trackedRects()
-    // answers [{left, top, right, bottom}] in CSS pixels of the canvas (which covers the window).
-    hook.trackCard = (id) => probe.track(id);
-    hook.trackedRects = () => probe.trackedRects();
-    hook.showScene = (snapshot) => {
+    },
+    showScene: (snapshot) => {
       scene = applySnapshot(scene, snapshot, { reducedMotion: reducedMotion.matches });
       showStatus();
       invalidate();
-    };
-  }
-  window.stackweb = Object.freeze(hook);
+    },
+  });
 
   layout();
   watchCanvasSize(canvas, layout);
