@@ -7,23 +7,23 @@ import { AnimationPlayer } from './animation.js';
 import { PhotoBackdrop } from './backdrop.js';
 import { PointerBatcher, PointerSequence, createOrderedSender, pointerBody } from './batcher.js';
 import { canvasSize, watchCanvasSize } from './canvas-size.js';
-import { CoarseCanvas, coarseView } from './coarse.js';
+import { CoarseCanvas } from './coarse.js';
 import { eventsURL, fetchPageVersion, followEvents, postJSON } from './connection.js';
 import { createCommandSender } from './commands.js';
 import { attachControls, createToast, createUndoOffer } from './controls.js';
 import { createDebugHook, pageState } from './debug-hook.js';
 import { FrameMeter, RenderProbe, withSyntheticCards } from './debug.js';
+import { createFrameLoop } from './frame-loop.js';
 import { GradientBackdrop } from './gradient.js';
-import { whenIdle } from './idle.js';
 import { ImageCache } from './images.js';
 import { attachKeyboard, attachPointerInput } from './input.js';
 import { ACTIVITY_EVENTS, hideIdleCursor, holdWakeLock } from './kiosk.js';
-import { failureMessage, shownCaption } from './messages.js';
-import { clockText, drawAsleep, drawOverlays, untilNextMinute } from './overlay.js';
+import { failureMessage } from './messages.js';
+import { untilNextMinute } from './overlay.js';
 import { readParams } from './params.js';
 import { Renderer } from './render.js';
 import {
-  addOffsetSample, anyAnimating, applyMessage, applySnapshot, cardsAt, emptyScene, estimateOffset, isEmptyRoom, settle,
+  addOffsetSample, applyMessage, applySnapshot, cardsAt, emptyScene, estimateOffset, isEmptyRoom,
 } from './scene.js';
 import { newViewerID, takeToken } from './session.js';
 import { leftShape, pointerURL, reportedShape, withShape } from './shape.js';
@@ -35,13 +35,6 @@ import { showStatus as showStatusIn } from './status.js';
 const OFFLINE_GRACE_MS = 1500;
 // Commands that act on the front photo: an empty room does not send them.
 const NEEDS_A_PHOTO = new Set(['previous', 'next', 'fullscreen', 'flip', 'highlight']);
-// Idle work (sprites, layer copies) waits until nothing has been drawn for this long.
-const REST_BEFORE_IDLE_WORK_MS = 250;
-// Cards come to rest drawn coarse are drawn sharp once idle time has made what that needs, and at
-// the latest this long after: a browser kept busy (frames asked for by other work, a loaded
-// machine) gives idle work one 12-ms slice every 500 ms, and a style switch's sprites and layers
-// took tens of them: the page stayed at half resolution for 10 s and more.
-const SHARP_AFTER_REST_MS = 400;
 
 function start() {
   const canvas = document.getElementById('stage');
@@ -75,10 +68,6 @@ function start() {
   // ?stacked=1 asks for the swipe style with its cards behind faded (and wins over another ?style=).
   let stackedAsked = !params.stacked;
   let styleAsked = params.style === null || params.stacked;
-  let view = null;
-  let dirty = true;
-  let frameRequested = false;
-  let drawnFrames = 0;
   let wakeLock = params.kiosk ? 'requested' : 'not in kiosk mode';
   let pageVersion = null;
   let stopEvents = null;
@@ -95,9 +84,6 @@ function start() {
   const probe = params.debug ? new RenderProbe() : null;
   const meter = params.debug ? new FrameMeter(probe) : null;
   const renderer = new Renderer({ probe, photoFit: params.fit });
-  // The frame style plays an animated front photo; its next frame is a timer away.
-  const player = new AnimationPlayer();
-  let animationTimer = null;
   const coarse = new CoarseCanvas(canvas);
   const images = new ImageCache({
     onReady: (url) => {
@@ -119,169 +105,20 @@ function start() {
       if (error.status === 401 || error.status === 403) showToast(failureMessage({ command: 'pointer' }, error.status));
     },
   );
-
-  function invalidate() {
-    dirty = true;
-    requestFrame();
-  }
-
-  // Frames are requested only when there is something to do (a message, a decoded photo, a
-  // resize, an animation, pointer samples to send), so an idle page does no work at all.
-  function requestFrame() {
-    if (frameRequested) return;
-    frameRequested = true;
-    requestAnimationFrame(frame);
-  }
-
-  function frame(timestamp) {
-    frameRequested = false;
-    const events = batcher.takeFrame();
-    if (events) sendPointer(events);
-    const now = serverNow();
-    const settled = settle(scene, now);
-    if (settled !== scene) {
-      scene = settled;
-      dirty = true;
-    }
-    const animating = anyAnimating(scene, now) || Boolean(backdrop.busy?.(performance.now()));
-    if (!dirty && !animating) return;
-    dirty = false;
-    draw(now, timestamp);
-    if (animating || renderer.wantsFrame) {
-      dirty = dirty || renderer.wantsFrame;
-      requestFrame();
-      if (animating) warmEndsBetweenFrames();
-    } else {
-      warmWhenIdle();
-    }
-  }
-
-  // At rest, the sprites the next motion will want are made in idle time, a few at a time. Not
-  // between the frames of a drag (it sends plain transforms, no animation): only once nothing has
-  // been drawn for a moment.
-  let warmAsked = false;
-  let lastDrawAt = 0;
-  function warmWhenIdle() {
-    if (warmAsked || scene.asleep) return;
-    warmAsked = true;
-    whenIdle((hasTime) => {
-      const now = serverNow();
-      if (anyAnimating(scene, now)) {
-        warmAsked = false;
-        return;
-      }
-      // Cards come to rest drawn coarse are drawn sharp as soon as idle time has made their layers.
-      if (!renderer.sharpening && performance.now() - lastDrawAt < REST_BEFORE_IDLE_WORK_MS) {
-        // Still asked meanwhile: what the page has scheduled (the debug hook's `scheduled`).
-        setTimeout(() => {
-          warmAsked = false;
-          warmWhenIdle();
-        }, REST_BEFORE_IDLE_WORK_MS);
-        return;
-      }
-      warmAsked = false;
-      const done = renderer.warm(view, cardsAt(scene, now), { style: scene.style, images, hasTime });
-      // The backdrop at the coarse canvas' size, which a motion's first coarse frame would paint
-      // (a gradient at 960×540 took 8–10 ms).
-      if (done && view) backdrop.prepare?.(coarseView(view, coarse.zoom));
-      if (!done) warmWhenIdle();
-      else if (renderer.takeRedraw()) invalidate();
-    });
-  }
-
-  // During a motion, the sprites of the sizes cards will rest at are made in the time left between
-  // frames (never forced in: no timeout), so that the motion's last frame does not make them.
-  let endsAsked = false;
-  function warmEndsBetweenFrames() {
-    if (endsAsked || typeof requestIdleCallback !== 'function') return;
-    endsAsked = true;
-    requestIdleCallback((deadline) => {
-      endsAsked = false;
-      const now = serverNow();
-      if (!anyAnimating(scene, now)) return;
-      const hasTime = (ms = 0) => deadline.timeRemaining() > Math.max(4, ms);
-      if (!renderer.warmEnds(view, cardsAt(scene, now), { style: scene.style, images, hasTime })) warmEndsBetweenFrames();
-    });
-  }
-
-  function draw(now, timestamp) {
-    view.fit = fitStage(view.cssWidth, view.cssHeight, scene.stage?.w, scene.stage?.h);
-    meter?.frameStarted();
-    let cards = 0;
-    if (scene.asleep) {
-      // Dark until the schedule ends: no card is drawn, so no photo is fetched.
-      drawAsleep(ctx, view);
-      coarse.hide();
-      renderer.repaintAll();
-    } else {
-      const entries = cardsAt(scene, now);
-      const pageNow = performance.now();
-      backdrop.show?.(frontEntry(entries)?.card.src ?? null, pageNow);
-      // Only where cards moved, unless something else draws on the canvas (captions, the clock).
-      const partial = !(params.caption.length || params.clock);
-      if (partial && renderer.coarseFor(view, entries)) {
-        // Backdrop and cards, coarse, over the page's canvas (left as it was).
-        cards = renderer.drawCoarse(coarse.context(view), view, entries, {
-          style: scene.style, images, zoom: coarse.zoom, backdrop, now: pageNow,
-        });
-        sharpenInTime();
-      } else {
-        cards = renderer.draw(ctx, view, entries, { style: scene.style, images, backdrop, now: pageNow, partial });
-        coarse.hide();
-        playAnimation(entries, pageNow);
-      }
-      if (params.caption.length || params.clock) drawOverlays(ctx, view, overlays(entries));
-    }
-    meter?.frameDrawn(timestamp, cards, waitForDrawnPixels);
-    drawnFrames += 1;
-    lastDrawAt = performance.now();
-  }
-
-  // Once the cards rest drawn coarse, the sharp frame comes by SHARP_AFTER_REST_MS at the latest.
-  let sharpTimer = null;
-  function sharpenInTime() {
-    if (sharpTimer !== null || !renderer.sharpening) return;
-    sharpTimer = setTimeout(() => {
-      sharpTimer = null;
-      if (!renderer.sharpening) return;
-      renderer.sharpenNow();
-      invalidate();
-    }, SHARP_AFTER_REST_MS);
-  }
-
-  // The front photo's current frame over its card, if it is an animation; a frame again when the
-  // next one is due.
-  function playAnimation(entries, pageNow) {
-    const nextMs = player.draw(ctx, view, entries, { style: scene.style, images, now: pageNow, photoFit: params.fit });
-    if (nextMs === null || animationTimer !== null) return;
-    animationTimer = setTimeout(() => {
-      animationTimer = null;
-      invalidate();
-    }, nextMs);
-  }
-
-  // Only a canvas drawn on: reading the stage in a coarse frame would make the browser hand its
-  // pixels to the compositor again (3–5 ms at 1920×1080), which the page never does.
-  function waitForDrawnPixels() {
-    if (!coarse.shown) ctx.getImageData(0, 0, 1, 1);
-    coarse.flush();
-  }
-
-  // The front card: at position 0, and not one fading out of the stack.
-  function frontEntry(entries) {
-    return entries.find(({ card }) => card.position === 0 && card.anim?.to?.opacity !== 0);
-  }
-
-  // The caption of the photos shown (both of a pair) and the time, as asked for.
-  function overlays(entries) {
-    const front = frontEntry(entries);
-    const text = front && params.caption.length ? shownCaption(scene, params.caption) : '';
-    return {
-      caption: text ? { text, transform: front.transform } : null,
-      clock: params.clock ? clockText(new Date()) : null,
-      kiosk: params.kiosk,
-    };
-  }
+  const loop = createFrameLoop({
+    ctx, renderer, images, backdrop, coarse, meter, params, serverNow,
+    // The frame style plays an animated front photo; its next frame is a timer away.
+    player: new AnimationPlayer(),
+    getScene: () => scene,
+    setScene: (next) => {
+      scene = next;
+    },
+    beforeFrame: () => {
+      const events = batcher.takeFrame();
+      if (events) sendPointer(events);
+    },
+  });
+  const { invalidate, requestFrame } = loop;
 
   // The clock is drawn again as each minute starts, and only then.
   function tickClock() {
@@ -294,7 +131,7 @@ function start() {
     const size = canvasSize(canvas, deviceWidth, deviceHeight);
     canvas.width = size.width;
     canvas.height = size.height;
-    view = { ...size, fit: null };
+    loop.setView({ ...size, fit: null });
     followShape();
     invalidate();
   }
@@ -390,14 +227,11 @@ function start() {
       room: params.room, viewer, connected, coarse: coarse.shown, kiosk: params.kiosk, wakeLock,
       reducedMotion: reducedMotion.matches,
     }),
-    drawnFrames: () => drawnFrames,
+    drawnFrames: () => loop.drawnFrames,
     debug: params.debug,
     probe,
     meter,
-    scheduled: () => ({
-      frame: frameRequested, idleWork: warmAsked, betweenFrames: endsAsked, coarse: coarse.shown,
-      animation: animationTimer !== null, sharpening: sharpTimer !== null,
-    }),
+    scheduled: loop.scheduled,
     addSyntheticCards: (count) => {
       const { added, withThem } = withSyntheticCards(scene, count);
       scene = withThem;
