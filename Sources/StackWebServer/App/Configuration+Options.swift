@@ -186,8 +186,8 @@ extension Configuration {
             "--rooms", "NAME,…",
             help: """
                 the only rooms this server has (comma-separated); any other room is 404. Without it, a room \
-                is made by the first POST with control rights, and watching a room nobody made shows a \
-                transient view that is never kept
+                is kept from the first POST with control rights, and watching a room nobody made shows it \
+                only watched: a view that is never kept
                 """,
             default: .description("any room"), environment: .list(separator: ",")
         ) { config, value throws(Failure) in

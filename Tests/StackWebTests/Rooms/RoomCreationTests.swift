@@ -14,7 +14,7 @@ import Testing
             let viewer = try server.events(room: "junk-stream\(index)")
             #expect(try viewer.next().event == "snapshot")
         }
-        // Every real room can still be made, main first among them.
+        // Every kept room can still be made, main first among them.
         #expect(try server.command(#"{"command":"next"}"#).status == 200)
         for index in 0..<10 {
             #expect(try server.command(#"{"command":"next"}"#, room: "hall\(index)").status == 200)
@@ -37,7 +37,7 @@ import Testing
             let viewer = try server.events(room: "lobby")
             #expect(try viewer.next().event == "snapshot")
             let room = try #require(server.app.rooms.existingRoom(named: "lobby"))
-            #expect(room.isTransient)
+            #expect(room.isOnlyWatched)
             // The slideshow moves it for its viewer, and nothing of it is written.
             _ = try viewer.next(timeout: 5) { $0.event == "change" }
             server.app.store.flush()
@@ -54,7 +54,7 @@ import Testing
         #expect(try server.command(#"{"command":"next"}"#, room: "stage").status == 200)
         #expect(try viewer.next { $0.event == "change" }.id == "1")
         let room = try #require(server.app.rooms.existingRoom(named: "stage"))
-        #expect(!room.isTransient)
+        #expect(!room.isOnlyWatched)
         #expect(try StateDatabaseReader(path: path).head(of: "stage") != nil)
     }
 

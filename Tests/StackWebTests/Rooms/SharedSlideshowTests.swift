@@ -79,7 +79,7 @@ import Testing
 
     @Test func roomsAreListedWithTheirViewers() throws {
         let server = try TestServer()
-        // Rooms exist for real once someone with control rights used them (and main always).
+        // Rooms are kept once someone with control rights used them (and main always).
         #expect(try server.command(#"{"command":"next"}"#, room: "lobby").status == 200)
         let viewer = try server.events(room: "lobby")
         _ = try viewer.next()
