@@ -6,7 +6,7 @@
 # archive), built by SwiftPM instrumented for the fuzzer and ASan in a scratch folder of its own,
 # .build/fuzz-pkg, so a second run only relinks. Each target is then one swiftc over its harness,
 # Tests/Fuzz/<Name>.swift, which `@testable import`s the library (its types are internal), linked
-# against that archive. `router` adds Tests/Fuzz/Router/*.swift and the test images' C shims
+# against that archive. `router` adds Tests/Fuzz/Router/*.swift, the tests' RecordingSink and the test images' C shims
 # (the CVipsTestSupport product) and drives the whole router over real rooms, photos (libvips) and
 # page files. Tests/Fuzz/<target>.dict is used if present.
 # FUZZ_CORPUS=DIR keeps each target's grown corpus in DIR/<target> instead of a temporary folder.
@@ -41,7 +41,7 @@ harness_for() {
     command) echo Tests/Fuzz/CommandDecoderFuzz.swift ;;
     route) echo Tests/Fuzz/RouteFuzz.swift ;;
     last-event-id) echo Tests/Fuzz/LastEventIDFuzz.swift ;;
-    router) echo Tests/Fuzz/RouterFuzz.swift Tests/Fuzz/Router/*.swift ;;
+    router) echo Tests/Fuzz/RouterFuzz.swift Tests/Fuzz/Router/*.swift Tests/StackWebTests/Support/RecordingSink.swift ;;
     *) echo "unknown fuzz target $1" >&2; exit 2 ;;
   esac
 }

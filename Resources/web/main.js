@@ -1,6 +1,6 @@
 // Wires the page together: the room's events into the scene, the scene onto the canvas once per
 // animation frame, pointer, keys and buttons back to the server. Everything lives in `start`'s
-// closure; the only global is the read-only `window.stackweb` debug hook at the end.
+// closure; the only global is the read-only `window.stackweb` hook (debug-hook.js) at the end.
 
 import { commandFor } from './actions.js';
 import { setUpAddCode } from './add-code.js';
@@ -8,51 +8,47 @@ import { AnimationPlayer } from './animation.js';
 import { PhotoBackdrop } from './backdrop.js';
 import { PointerBatcher, PointerSequence, createOrderedSender, pointerBody } from './batcher.js';
 import { canvasSize, watchCanvasSize } from './canvas-size.js';
-import { CoarseCanvas, coarseView } from './coarse.js';
+import { CoarseCanvas } from './coarse.js';
 import { eventsURL, fetchPageVersion, followEvents, postJSON } from './connection.js';
-import { attachControls, createToast, createUndoOffer, showRoomState } from './controls.js';
+import { createCommandSender } from './commands.js';
+import { attachControls, createToast, createUndoOffer } from './controls.js';
+import { createDebugHook, pageState } from './debug-hook.js';
 import { FrameMeter, RenderProbe, withSyntheticCards } from './debug.js';
+import { createFrameLoop } from './frame-loop.js';
 import { GradientBackdrop } from './gradient.js';
-import { whenIdle } from './idle.js';
 import { ImageCache } from './images.js';
 import { attachKeyboard, attachPointerInput } from './input.js';
 import { ACTIVITY_EVENTS, hideIdleCursor, holdWakeLock } from './kiosk.js';
-import { SLIDESHOW_DID_NOT_START, failureMessage, shownCaption, statusText } from './messages.js';
-import { clockText, drawAsleep, drawOverlays, untilNextMinute } from './overlay.js';
+import { failureMessage } from './messages.js';
+import { untilNextMinute } from './overlay.js';
 import { readParams } from './params.js';
 import { attachReview } from './review.js';
 import { Renderer } from './render.js';
 import {
-  addOffsetSample, anyAnimating, applyMessage, applySnapshot, cardsAt, emptyScene, estimateOffset, heldByOther,
-  isAnimating, isEmptyRoom, settle,
+  addOffsetSample, applyMessage, applySnapshot, cardsAt, emptyScene, estimateOffset, isEmptyRoom,
 } from './scene.js';
 import { newViewerID, takeToken } from './session.js';
 import { leftShape, pointerURL, reportedShape, withShape } from './shape.js';
 import { fitStage, toStagePoint } from './stage.js';
+import { showStatus as showStatusIn } from './status.js';
 
 // The stream usually opens within milliseconds; the badge waits this long before the first open
 // so that it does not flash on every page load.
 const OFFLINE_GRACE_MS = 1500;
-// How long after ▶ the room's `playing` must say the slideshow runs.
-const PLAY_CONFIRM_MS = 2000;
 // Commands that act on the front photo: an empty room does not send them.
 const NEEDS_A_PHOTO = new Set(['previous', 'next', 'fullscreen', 'flip', 'highlight']);
-// Idle work (sprites, layer copies) waits until nothing has been drawn for this long.
-const REST_BEFORE_IDLE_WORK_MS = 250;
-// Cards come to rest drawn coarse are drawn sharp once idle time has made what that needs, and at
-// the latest this long after: a browser kept busy (frames asked for by other work, a loaded
-// machine) gives idle work one 12-ms slice every 500 ms, and a style switch's sprites and layers
-// took tens of them: the page stayed at half resolution for 10 s and more.
-const SHARP_AFTER_REST_MS = 400;
 
 function start() {
   const canvas = document.getElementById('stage');
-  const statusLine = document.getElementById('status');
-  const offlineBadge = document.getElementById('offline');
-  const presenceLine = document.getElementById('presence');
-  const heldNote = document.getElementById('held');
-  const emptyNote = document.getElementById('empty');
   const controls = document.getElementById('controls');
+  const statusElements = {
+    statusLine: document.getElementById('status'),
+    offlineBadge: document.getElementById('offline'),
+    presenceLine: document.getElementById('presence'),
+    heldNote: document.getElementById('held'),
+    emptyNote: document.getElementById('empty'),
+    controls,
+  };
   const showToast = createToast(document.getElementById('toast'));
   // Only on the screen whose tap took a photo out (the change names its viewer): undo it for 8 s.
   const offerUndo = createUndoOffer(document.getElementById('undo-offer'), () => sendCommand({ command: 'undo' }));
@@ -74,27 +70,22 @@ function start() {
   // ?stacked=1 asks for the swipe style with its cards behind faded (and wins over another ?style=).
   let stackedAsked = !params.stacked;
   let styleAsked = params.style === null || params.stacked;
-  let view = null;
-  let dirty = true;
-  let frameRequested = false;
-  let drawnFrames = 0;
   let wakeLock = params.kiosk ? 'requested' : 'not in kiosk mode';
-  let commandQueue = Promise.resolve();
   let pageVersion = null;
   let stopEvents = null;
   // Opened again for another shape class, until the snapshot laid out for it comes.
   let shapeAsked = false;
 
   const serverNow = () => Date.now() + estimateOffset(offsetSamples);
+  const sendCommand = createCommandSender((command) => postJSON(`${api}/commands`, command, token), {
+    showToast, isPlaying: () => scene.playing,
+  });
   const batcher = new PointerBatcher();
   const sequence = new PointerSequence();
   // Frame times and what the renderer made, only measured on a page opened with ?debug=1.
   const probe = params.debug ? new RenderProbe() : null;
   const meter = params.debug ? new FrameMeter(probe) : null;
   const renderer = new Renderer({ probe, photoFit: params.fit });
-  // The frame style plays an animated front photo; its next frame is a timer away.
-  const player = new AnimationPlayer();
-  let animationTimer = null;
   const coarse = new CoarseCanvas(canvas);
   const images = new ImageCache({
     onReady: (url) => {
@@ -116,169 +107,20 @@ function start() {
       if (error.status === 401 || error.status === 403) showToast(failureMessage({ command: 'pointer' }, error.status));
     },
   );
-
-  function invalidate() {
-    dirty = true;
-    requestFrame();
-  }
-
-  // Frames are requested only when there is something to do (a message, a decoded photo, a
-  // resize, an animation, pointer samples to send), so an idle page does no work at all.
-  function requestFrame() {
-    if (frameRequested) return;
-    frameRequested = true;
-    requestAnimationFrame(frame);
-  }
-
-  function frame(timestamp) {
-    frameRequested = false;
-    const events = batcher.takeFrame();
-    if (events) sendPointer(events);
-    const now = serverNow();
-    const settled = settle(scene, now);
-    if (settled !== scene) {
-      scene = settled;
-      dirty = true;
-    }
-    const animating = anyAnimating(scene, now) || Boolean(backdrop.busy?.(performance.now()));
-    if (!dirty && !animating) return;
-    dirty = false;
-    draw(now, timestamp);
-    if (animating || renderer.wantsFrame) {
-      dirty = dirty || renderer.wantsFrame;
-      requestFrame();
-      if (animating) warmEndsBetweenFrames();
-    } else {
-      warmWhenIdle();
-    }
-  }
-
-  // At rest, the sprites the next motion will want are made in idle time, a few at a time. Not
-  // between the frames of a drag (it sends plain transforms, no animation): only once nothing has
-  // been drawn for a moment.
-  let warmAsked = false;
-  let lastDrawAt = 0;
-  function warmWhenIdle() {
-    if (warmAsked || scene.asleep) return;
-    warmAsked = true;
-    whenIdle((hasTime) => {
-      const now = serverNow();
-      if (anyAnimating(scene, now)) {
-        warmAsked = false;
-        return;
-      }
-      // Cards come to rest drawn coarse are drawn sharp as soon as idle time has made their layers.
-      if (!renderer.sharpening && performance.now() - lastDrawAt < REST_BEFORE_IDLE_WORK_MS) {
-        // Still asked meanwhile: what the page has scheduled (the debug hook's `scheduled`).
-        setTimeout(() => {
-          warmAsked = false;
-          warmWhenIdle();
-        }, REST_BEFORE_IDLE_WORK_MS);
-        return;
-      }
-      warmAsked = false;
-      const done = renderer.warm(view, cardsAt(scene, now), { style: scene.style, images, hasTime });
-      // The backdrop at the coarse canvas' size, which a motion's first coarse frame would paint
-      // (a gradient at 960×540 took 8–10 ms).
-      if (done && view) backdrop.prepare?.(coarseView(view, coarse.zoom));
-      if (!done) warmWhenIdle();
-      else if (renderer.takeRedraw()) invalidate();
-    });
-  }
-
-  // During a motion, the sprites of the sizes cards will rest at are made in the time left between
-  // frames (never forced in: no timeout), so that the motion's last frame does not make them.
-  let endsAsked = false;
-  function warmEndsBetweenFrames() {
-    if (endsAsked || typeof requestIdleCallback !== 'function') return;
-    endsAsked = true;
-    requestIdleCallback((deadline) => {
-      endsAsked = false;
-      const now = serverNow();
-      if (!anyAnimating(scene, now)) return;
-      const hasTime = (ms = 0) => deadline.timeRemaining() > Math.max(4, ms);
-      if (!renderer.warmEnds(view, cardsAt(scene, now), { style: scene.style, images, hasTime })) warmEndsBetweenFrames();
-    });
-  }
-
-  function draw(now, timestamp) {
-    view.fit = fitStage(view.cssWidth, view.cssHeight, scene.stage?.w, scene.stage?.h);
-    meter?.frameStarted();
-    let cards = 0;
-    if (scene.asleep) {
-      // Dark until the schedule ends: no card is drawn, so no photo is fetched.
-      drawAsleep(ctx, view);
-      coarse.hide();
-      renderer.repaintAll();
-    } else {
-      const entries = cardsAt(scene, now);
-      const pageNow = performance.now();
-      backdrop.show?.(frontEntry(entries)?.card.src ?? null, pageNow);
-      // Only where cards moved, unless something else draws on the canvas (captions, the clock).
-      const partial = !(params.caption.length || params.clock);
-      if (partial && renderer.coarseFor(view, entries)) {
-        // Backdrop and cards, coarse, over the page's canvas (left as it was).
-        cards = renderer.drawCoarse(coarse.context(view), view, entries, {
-          style: scene.style, images, zoom: coarse.zoom, backdrop, now: pageNow,
-        });
-        sharpenInTime();
-      } else {
-        cards = renderer.draw(ctx, view, entries, { style: scene.style, images, backdrop, now: pageNow, partial });
-        coarse.hide();
-        playAnimation(entries, pageNow);
-      }
-      if (params.caption.length || params.clock) drawOverlays(ctx, view, overlays(entries));
-    }
-    meter?.frameDrawn(timestamp, cards, waitForDrawnPixels);
-    drawnFrames += 1;
-    lastDrawAt = performance.now();
-  }
-
-  // Once the cards rest drawn coarse, the sharp frame comes by SHARP_AFTER_REST_MS at the latest.
-  let sharpTimer = null;
-  function sharpenInTime() {
-    if (sharpTimer !== null || !renderer.sharpening) return;
-    sharpTimer = setTimeout(() => {
-      sharpTimer = null;
-      if (!renderer.sharpening) return;
-      renderer.sharpenNow();
-      invalidate();
-    }, SHARP_AFTER_REST_MS);
-  }
-
-  // The front photo's current frame over its card, if it is an animation; a frame again when the
-  // next one is due.
-  function playAnimation(entries, pageNow) {
-    const nextMs = player.draw(ctx, view, entries, { style: scene.style, images, now: pageNow, photoFit: params.fit });
-    if (nextMs === null || animationTimer !== null) return;
-    animationTimer = setTimeout(() => {
-      animationTimer = null;
-      invalidate();
-    }, nextMs);
-  }
-
-  // Only a canvas drawn on: reading the stage in a coarse frame would make the browser hand its
-  // pixels to the compositor again (3–5 ms at 1920×1080), which the page never does.
-  function waitForDrawnPixels() {
-    if (!coarse.shown) ctx.getImageData(0, 0, 1, 1);
-    coarse.flush();
-  }
-
-  // The front card: at position 0, and not one fading out of the stack.
-  function frontEntry(entries) {
-    return entries.find(({ card }) => card.position === 0 && card.anim?.to?.opacity !== 0);
-  }
-
-  // The caption of the photos shown (both of a pair) and the time, as asked for.
-  function overlays(entries) {
-    const front = frontEntry(entries);
-    const text = front && params.caption.length ? shownCaption(scene, params.caption) : '';
-    return {
-      caption: text ? { text, transform: front.transform } : null,
-      clock: params.clock ? clockText(new Date()) : null,
-      kiosk: params.kiosk,
-    };
-  }
+  const loop = createFrameLoop({
+    ctx, renderer, images, backdrop, coarse, meter, params, serverNow,
+    // The frame style plays an animated front photo; its next frame is a timer away.
+    player: new AnimationPlayer(),
+    getScene: () => scene,
+    setScene: (next) => {
+      scene = next;
+    },
+    beforeFrame: () => {
+      const events = batcher.takeFrame();
+      if (events) sendPointer(events);
+    },
+  });
+  const { invalidate, requestFrame } = loop;
 
   // The clock is drawn again as each minute starts, and only then.
   function tickClock() {
@@ -291,21 +133,13 @@ function start() {
     const size = canvasSize(canvas, deviceWidth, deviceHeight);
     canvas.width = size.width;
     canvas.height = size.height;
-    view = { ...size, fit: null };
+    loop.setView({ ...size, fit: null });
     followShape();
     invalidate();
   }
 
   function showStatus() {
-    const text = statusText(scene);
-    // The status line is the aria-live region: writing the same text again would not be a change.
-    if (statusLine.textContent !== text) statusLine.textContent = text;
-    offlineBadge.hidden = connected || !graceOver;
-    const watching = scene.viewers > 1 ? `${scene.viewers} watching` : '';
-    if (presenceLine.textContent !== watching) presenceLine.textContent = watching;
-    heldNote.hidden = !heldByOther(scene, viewer);
-    emptyNote.hidden = !isEmptyRoom(scene);
-    showRoomState(controls, scene);
+    showStatusIn(statusElements, scene, { offline: !connected && graceOver, viewer });
   }
 
   function onMessage(type, data, receivedAt) {
@@ -373,20 +207,6 @@ function start() {
     else requestFrame();
   }
 
-  // One command at a time, in the order asked: "deck" then "pile" must not arrive swapped.
-  // A refusal (an older server that does not know the command, a page without the control token)
-  // is a short note on the page, not an error.
-  // Answers whether the server took the command.
-  function sendCommand(command) {
-    commandQueue = commandQueue.then(() => postJSON(`${api}/commands`, command, token).then(() => true, (error) => {
-      console.warn('StackWeb:', error.message);
-      showToast(failureMessage(command, error.status));
-      return false;
-    }));
-    return commandQueue;
-  }
-
-  let playAsked = 0;
   function onAction({ action, style }) {
     if (action === 'add-code') {
       addCode.toggle();
@@ -396,18 +216,7 @@ function start() {
     if (!command) return;
     // An empty room says what to do in the middle of the screen; a step there would only be refused.
     if (isEmptyRoom(scene) && NEEDS_A_PHOTO.has(command.command)) return;
-    const sent = sendCommand(command);
-    if (command.command !== 'play') return;
-    // A server without a slideshow interval takes `play` and does nothing: say why, rather than
-    // leave the button looking broken.
-    const ask = ++playAsked;
-    sent.then((taken) => {
-      if (taken) {
-        setTimeout(() => {
-          if (ask === playAsked && !scene.playing) showToast(SLIDESHOW_DID_NOT_START);
-        }, PLAY_CONFIRM_MS);
-      }
-    });
+    sendCommand(command);
   }
 
   function startKiosk() {
@@ -419,69 +228,29 @@ function start() {
     });
   }
 
-  // What the end-to-end tests read: copies, so the hook cannot change the page.
-  function debugState() {
-    const now = serverNow();
-    const cards = cardsAt(scene, now)
-      .map(({ card, transform }) => ({
-        id: card.id, photo: card.photo, src: card.src, position: card.position, z: card.z,
-        highlight: card.highlight, animating: isAnimating(card, now), ...transform,
-      }))
-      .sort((a, b) => a.position - b.position);
-    const { seq, style, count, current, playing, asleep, viewers, heldBy } = scene;
-    const stage = scene.stage ? { ...scene.stage } : null;
-    const shape = scene.shape?.name ?? null;
-    return {
-      room: params.room, viewer, connected, seq, style, stage, shape, count, current, playing, asleep, viewers, heldBy,
-      cards,
-      coarse: coarse.shown,
-      kiosk: params.kiosk, wakeLock, reducedMotion: reducedMotion.matches,
-    };
-  }
-
-  const hook = {
-    state: debugState,
-    get drawnFrames() {
-      return drawnFrames;
-    },
-  };
-  if (params.debug) {
-    // Test seams and probes, only on a page opened with ?debug=1. addSyntheticCards(n) draws n more
-    // cards under the server's (for frame-time measurements); showScene(snapshot) shows a scene as
-    // if the server had sent it (for styles and flips the server cannot show yet).
-    hook.addSyntheticCards = (count) => {
+  window.stackweb = createDebugHook({
+    state: () => pageState(scene, serverNow(), {
+      room: params.room, viewer, connected, coarse: coarse.shown, kiosk: params.kiosk, wakeLock,
+      reducedMotion: reducedMotion.matches,
+    }),
+    drawnFrames: () => loop.drawnFrames,
+    debug: params.debug,
+    probe,
+    meter,
+    scheduled: loop.scheduled,
+    addSyntheticCards: (count) => {
       const { added, withThem } = withSyntheticCards(scene, count);
       scene = withThem;
       images.reserve(scene.cards.size);
       invalidate();
       return added;
-    };
-    // recordFrames starts recording drawn frames; with {flush: true} each frame's time includes
-    // rasterising. stopRecordingFrames answers the summary (debug.js, FrameRecorder.stats),
-    // recordedFrames every frame recorded since recordFrames: [{timestamp, drawMs, cards}].
-    hook.recordFrames = (options) => meter.start(options);
-    hook.stopRecordingFrames = () => meter.stop();
-    hook.recordedFrames = () => meter.frames();
-    // How many card sprites and cached layers the renderer has drawn so far.
-    hook.renderCounters = () => probe.counters;
-    // What the page has asked to do later: a frame, idle work (sprites, layers), work between the
-    // frames of a motion; and whether cards are drawn coarse. All false: an idle page that does
-    // nothing until something happens (a message, a photo, a resize, input).
-    hook.scheduled = () => ({
-      frame: frameRequested, idleWork: warmAsked, betweenFrames: endsAsked, coarse: coarse.shown,
-      animation: animationTimer !== null, sharpening: sharpTimer !== null,
-    });
-    // trackCard(id) records where that card is drawn in every frame from now on; trackedRects()
-    // answers [{left, top, right, bottom}] in CSS pixels of the canvas (which covers the window).
-    hook.trackCard = (id) => probe.track(id);
-    hook.trackedRects = () => probe.trackedRects();
-    hook.showScene = (snapshot) => {
+    },
+    showScene: (snapshot) => {
       scene = applySnapshot(scene, snapshot, { reducedMotion: reducedMotion.matches });
       showStatus();
       invalidate();
-    };
-  }
-  window.stackweb = Object.freeze(hook);
+    },
+  });
 
   layout();
   watchCanvasSize(canvas, layout);

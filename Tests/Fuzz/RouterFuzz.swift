@@ -18,7 +18,7 @@ private let current = Locked<(server: FuzzServer, inputs: Int)>((FuzzServer(), 0
 /// Viewers kept subscribed across inputs, so that changes are broadcast to someone; the oldest
 /// disconnects when a new one joins past this.
 private let maxOpenViewers = 4
-private let openViewers = Locked<[RecordingViewer]>([])
+private let openViewers = Locked<[RecordingSink]>([])
 /// `STACKWEB_FUZZ_TRACE=1` prints each request's status, to see what a seed or a crash input does.
 private let tracing = ProcessInfo.processInfo.environment["STACKWEB_FUZZ_TRACE"] == "1"
 
@@ -72,7 +72,7 @@ private func trace(_ request: Request, _ response: Response, _ how: String) {
     print("\(request.method) \(request.rawTarget.prefix(80)): \(how) \(response.status) \(body)")
 }
 
-private func keep(_ viewer: RecordingViewer) {
+private func keep(_ viewer: RecordingSink) {
     let leaving = openViewers.withLock { viewers in
         viewers.removeAll { $0.isClosed }
         viewers.append(viewer)

@@ -82,6 +82,11 @@ extension Fixture {
             highlight: highlight, animation: animation)
     }
 
+    /// The settle animation a card at rest gets when its resting place moves, or none if it did not.
+    static func settled(from: CardTransform, to: CardTransform, start: Millis) -> CardAnimation? {
+        from == to ? nil : settle(from: from, to: to, start: start)
+    }
+
     /// The settle spring (react-spring's default) from `from` to `to`.
     static func settle(from: CardTransform, to: CardTransform, start: Millis, velocity: Double = 0) -> CardAnimation {
         CardAnimation(

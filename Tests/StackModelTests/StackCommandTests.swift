@@ -5,10 +5,6 @@ import Testing
 @Suite struct StackCommandTests {
     let now = Fixture.now
 
-    private func settled(from: CardTransform, to: CardTransform) -> CardAnimation? {
-        from == to ? nil : Fixture.settle(from: from, to: to, start: now)
-    }
-
     @Test func nextFliesTheTopCardOutLeftLikeAFlick() throws {
         var stack = Fixture.stack()
         let before = stack
@@ -25,7 +21,8 @@ import Testing
                     cards: [
                         Fixture.drawn(
                             1, position: 0, z: 5, Fixture.rest(),
-                            animation: settled(from: Fixture.rest(of: 1, in: before, position: 1), to: Fixture.rest())),
+                            animation: Fixture.settled(
+                                from: Fixture.rest(of: 1, in: before, position: 1), to: Fixture.rest(), start: now)),
                         Fixture.drawn(2, position: 1, z: 4, Fixture.rest(of: 2, in: stack, position: 1)),
                         Fixture.drawn(3, position: 2, z: 3, Fixture.rest(of: 3, in: stack, position: 2)),
                         Fixture.drawn(4, position: 3, z: 2, Fixture.rest(of: 4, in: stack, position: 3)),
@@ -49,7 +46,8 @@ import Testing
                             animation: Fixture.settle(
                                 from: Fixture.offLeft(Fixture.rest()), to: Fixture.rest(), start: now)),
                         Fixture.drawn(
-                            0, position: 1, z: 4, tilted, animation: settled(from: Fixture.rest(), to: tilted)),
+                            0, position: 1, z: 4, tilted,
+                            animation: Fixture.settled(from: Fixture.rest(), to: tilted, start: now)),
                         Fixture.drawn(1, position: 2, z: 3, Fixture.rest(of: 1, in: stack, position: 2)),
                         Fixture.drawn(2, position: 3, z: 2, Fixture.rest(of: 2, in: stack, position: 3)),
                         Fixture.drawn(3, position: 4, z: 1, Fixture.rest(of: 3, in: stack, position: 4)),
@@ -133,7 +131,8 @@ import Testing
                             id: "c5", photo: "new", position: 0, z: 6, transform: Fixture.rest(),
                             animation: Fixture.settle(from: transparent, to: Fixture.rest(), start: now)),
                         Fixture.drawn(
-                            0, position: 1, z: 5, tilted, animation: settled(from: Fixture.rest(), to: tilted)),
+                            0, position: 1, z: 5, tilted,
+                            animation: Fixture.settled(from: Fixture.rest(), to: tilted, start: now)),
                         Fixture.drawn(1, position: 2, z: 4, Fixture.rest(of: 1, in: stack, position: 2)),
                         Fixture.drawn(2, position: 3, z: 3, Fixture.rest(of: 2, in: stack, position: 3)),
                         Fixture.drawn(3, position: 4, z: 2, Fixture.rest(of: 3, in: stack, position: 4)),

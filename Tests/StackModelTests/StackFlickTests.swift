@@ -14,11 +14,6 @@ import Testing
         return (stack, change, before)
     }
 
-    /// The settle animation a card at rest gets when its resting place moves, or none if it did not.
-    private func settled(from: CardTransform, to: CardTransform, at start: Millis) -> CardAnimation? {
-        from == to ? nil : Fixture.settle(from: from, to: to, start: start)
-    }
-
     @Test func aFlickSendsTheCardOffStageAlongTheThrowAndStraightensTheNewTop() throws {
         let (stack, change, before) = try flicked()
         let held = Fixture.moved(Fixture.rest(), 90)
@@ -41,7 +36,7 @@ import Testing
                     cards: [
                         Fixture.drawn(
                             1, position: 0, z: 5, Fixture.rest(),
-                            animation: settled(from: tilt1, to: Fixture.rest(), at: release)),
+                            animation: Fixture.settled(from: tilt1, to: Fixture.rest(), start: release)),
                         Fixture.drawn(2, position: 1, z: 4, Fixture.rest(of: 2, in: stack, position: 1)),
                         Fixture.drawn(3, position: 2, z: 3, Fixture.rest(of: 3, in: stack, position: 2)),
                         Fixture.drawn(4, position: 3, z: 2, Fixture.rest(of: 4, in: stack, position: 3)),

@@ -244,8 +244,8 @@ public final class Application {
         sleep?.start { [rooms] asleep in
             for room in rooms.all { _ = try? room.handle(.sleepChanged(asleep: asleep)) }
         }
-        group?.start(rooms: rooms, store: groupStore) { [router] input, deadline, answer in
-            router.answer(forwarded: input, keepBy: deadline, answer)
+        group?.start(rooms: rooms, store: groupStore) { [router] input, deadline, reply in
+            router.applyForwarded(input, keepBy: deadline, then: reply)
         }
     }
 

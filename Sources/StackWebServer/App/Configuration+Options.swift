@@ -48,10 +48,7 @@ extension Configuration {
                 """,
             default: .description("paused; ▶ starts one every \(Int(RoomSettings.defaultSlideshowInterval / 1000)) s")
         ) { config, value throws(Failure) in
-            guard let seconds = Double(value), (1...86_400).contains(seconds) else {
-                throw Failure(description: "--interval must be 1 to 86400 seconds")
-            }
-            config.interval = seconds
+            config.interval = try number(value, option: "--interval", in: 1...86_400, unit: "seconds")
         },
         CommandLineOption(
             "--transition", "fade|kenburns",
@@ -183,17 +180,14 @@ extension Configuration {
             "--max-cards", "N", help: "the most cards one room's stack holds; an `insert` past it gets 409",
             default: .value(String(RoomSettings().maxCards))
         ) { config, value throws(Failure) in
-            guard let count = Int(value), (1...10_000_000).contains(count) else {
-                throw Failure(description: "--max-cards must be 1 to 10000000")
-            }
-            config.maxCards = count
+            config.maxCards = try number(value, option: "--max-cards", in: 1...10_000_000)
         },
         CommandLineOption(
             "--rooms", "NAME,…",
             help: """
                 the only rooms this server has (comma-separated); any other room is 404. Without it, a room \
-                is made by the first POST with control rights, and watching a room nobody made shows a \
-                transient view that is never kept
+                is kept from the first POST with control rights, and watching a room nobody made shows it \
+                only watched: a view that is never kept
                 """,
             default: .description("any room"), environment: .list(separator: ",")
         ) { config, value throws(Failure) in
@@ -300,18 +294,9 @@ extension Configuration {
     }
 
     private static func setCacheSize(_ config: inout Configuration, _ value: String) throws(Failure) {
-        let units: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40]
-        var text = value.uppercased()
-        if text.hasSuffix("IB") || text.hasSuffix("B") {
-            text = String(text.dropLast(text.hasSuffix("IB") ? 2 : 1))
-        }
-        let unit = text.last.flatMap { units[$0] }
-        guard let number = Double(unit == nil ? text : String(text.dropLast())), number >= 0,
-            number * Double(unit ?? 1) >= Double(1 << 20), number * Double(unit ?? 1) < 1e15
-        else {
-            throw Failure(description: "--cache-size must be a size of 1M or more, such as 500M or 2G")
-        }
-        config.cacheSize = Int64(number * Double(unit ?? 1))
+        config.cacheSize = try size(
+            value, option: "--cache-size", least: 1 << 20, base: 1024, acceptsBytesSuffix: true,
+            failure: "--cache-size must be a size of 1M or more, such as 500M or 2G")
     }
 
     private static func setRescan(_ config: inout Configuration, _ value: String) throws(Failure) {
@@ -333,7 +318,7 @@ extension Configuration {
     }
 
     static func setToken(_ config: inout Configuration, _ value: String) throws(Failure) {
-        guard (16...256).contains(value.utf8.count), value.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+        guard isTokenText(value) else {
             throw Failure(description: "--token must be 16 to 256 printable characters without spaces")
         }
         config.token = value

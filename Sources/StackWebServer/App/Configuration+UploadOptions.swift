@@ -69,20 +69,9 @@ extension Configuration {
     }
 
     static func setAddToken(_ config: inout Configuration, _ value: String) throws(Failure) {
-        guard (16...256).contains(value.utf8.count), value.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+        guard isTokenText(value) else {
             throw Failure(description: "--add-token must be 16 to 256 printable characters without spaces")
         }
         config.addToken = value
-    }
-
-    /// A size with an optional `K`, `M`, `G` or `T` suffix (powers of 1000: what a phone shows).
-    static func size(_ value: String, option: String, least: Int64) throws(Failure) -> Int64 {
-        let units: [Character: Double] = ["K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12]
-        let text = value.uppercased()
-        let unit = text.last.flatMap { units[$0] }
-        guard let number = Double(unit == nil ? text : String(text.dropLast())), number >= 0,
-            number * (unit ?? 1) >= Double(least), number * (unit ?? 1) < 1e15
-        else { throw Failure(description: "\(option) must be a size such as 50M or 2G") }
-        return Int64(number * (unit ?? 1))
     }
 }

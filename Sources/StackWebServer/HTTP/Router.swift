@@ -92,10 +92,10 @@ struct Router: RequestResponder {
 
     func respond(to request: Request) -> Response {
         let route = Route(path: request.path)
-        return Metrics.standard.counting(answer(request, route: route), route: route, started: .now())
+        return Metrics.standard.counting(dispatch(request, route: route), route: route, started: .now())
     }
 
-    private func answer(_ request: Request, route: Route) -> Response {
+    private func dispatch(_ request: Request, route: Route) -> Response {
         if route == .file { return staticFile(request) }
         guard route.methods.contains(request.method) else { return methodNotAllowed(request, allowed: route.methods) }
         switch route {
@@ -137,8 +137,8 @@ struct Router: RequestResponder {
     /// What a request does with a room.
     private enum RoomUse { case look, watch, control }
 
-    /// Runs `body` on the room: one made for real to `control` it (the request passed the token
-    /// check already), else the room if it exists or a transient view of a new one.
+    /// Runs `body` on the room: one kept (made so if new) to `control` it (the request passed
+    /// the token check already), else the room if it exists or one only watched.
     private func withRoom(_ name: String, use: RoomUse, _ body: (Room) -> Response) -> Response {
         do {
             let room =
@@ -297,11 +297,10 @@ struct Router: RequestResponder {
     }
 
     /// Applies input another instance carried here, as if it had been posted here — decoded by the
-    /// same functions, handed to the room as the same event — and hands the answer to `answer` once
+    /// same functions, handed to the room as the same event — and hands the answer to `reply` once
     /// it is known (a lasting change: once kept).
-    func answer(
-        forwarded carried: ForwardedInput, keepBy deadline: Int64?,
-        _ answer: @escaping @Sendable (ForwardedAnswer) -> Void
+    func applyForwarded(
+        _ carried: ForwardedInput, keepBy deadline: Int64?, then reply: @escaping @Sendable (ForwardedAnswer) -> Void
     ) {
         let input = RoomInput(
             path: carried.path, body: carried.body, client: carried.client, key: carried.key, forwarded: true,
@@ -316,7 +315,7 @@ struct Router: RequestResponder {
             let body: [UInt8]
             if case .bytes(let bytes) = response.body { body = bytes } else { body = [] }
             let retryAfter = response.headers.first { $0.0 == "Retry-After" }?.1
-            answer(ForwardedAnswer(status: response.status, retryAfter: retryAfter, body: body))
+            reply(ForwardedAnswer(status: response.status, retryAfter: retryAfter, body: body))
         }
     }
 
@@ -442,7 +441,7 @@ struct Router: RequestResponder {
         let listings =
             rooms.group?.listing
             ?? Dictionary(
-                uniqueKeysWithValues: rooms.real.map { room in
+                uniqueKeysWithValues: rooms.kept.map { room in
                     let listing = room.listing()
                     return (room.name, RoomListing(viewers: listing.viewers, count: listing.count, seq: listing.seq))
                 })

@@ -71,8 +71,8 @@ final class GroupPresence: Sendable {
     /// One round: this instance's counts in, the group's totals out. Runs on `queue` only.
     private func count(_ rooms: RoomRegistry) {
         // Rooms only watched are views of this instance alone: nothing of them goes to Redis.
-        let here = rooms.real
-        let real = Set(here.map(\.name))
+        let here = rooms.kept
+        let kept = Set(here.map(\.name))
         let local = Dictionary(here.map { ($0.name, $0.viewerCount) }, uniquingKeysWith: { first, _ in first })
         guard let members = try? connection.command([Array("SMEMBERS".utf8), RedisKeys.rooms]).array else { return }
         let names = Array(Set(members.compactMap(\.text)).union(local.keys))
@@ -102,13 +102,13 @@ final class GroupPresence: Sendable {
             if let room = here.first(where: { $0.name == name }) {
                 _ = try? room.handle(.viewersElsewhereCounted(max(0, total - (local[name] ?? 0))))
             }
-            // The group's rooms: those with lasting state, and the real ones here.
-            if saved != nil || real.contains(name) {
+            // The group's rooms: those with lasting state, and the kept ones here.
+            if saved != nil || kept.contains(name) {
                 listing[name] = RoomListing(viewers: total, count: saved?.order.count ?? 0, seq: seq)
             }
         }
         counted.withLock { $0 = listing }
-        // A room watched here as a view of its own that the group has for real is the group's.
+        // A room watched here as a view of its own that the group keeps is the group's.
         rooms.adopt(Set(listing.keys))
     }
 }

@@ -15,7 +15,7 @@ final class Room: Sendable {
     private let store: any RoomStore
     /// Makes the room's stack from its lasting state (`nil`: a room never saved).
     private let restore: @Sendable (SavedStack?) -> Stack
-    /// Told, outside the room's lock, when a transient room's last viewer has left.
+    /// Told, outside the room's lock, when a room only watched has lost its last viewer.
     private let unwatched: @Sendable (Room) -> Void
     private let log: OperatorLog
     /// Told the photos that come next when the front card changes; must return at once.
@@ -30,7 +30,7 @@ final class Room: Sendable {
         var streams: [ViewerID: any EventSink] = [:]
         var nextViewer = 0
         /// Only watched so far (see `RoomRegistry`): nothing it does is kept.
-        var transient: Bool
+        var onlyWatched: Bool
         /// Streams handed this room that have not subscribed yet: it is not abandoned meanwhile.
         var expectedViewers = 0
         /// A viewer left during the event being handled (only then can a room become abandoned).
@@ -54,7 +54,7 @@ final class Room: Sendable {
         /// When the poster of the input being applied stops waiting (forwarded input, Redis's time).
         var keepDeadline: Int64?
 
-        var abandoned: Bool { transient && streams.isEmpty && expectedViewers == 0 }
+        var abandoned: Bool { onlyWatched && streams.isEmpty && expectedViewers == 0 }
     }
 
     struct Kept {
@@ -80,7 +80,7 @@ final class Room: Sendable {
 
     init(
         name: String, settings: RoomSettings, library: PhotoLibrary, asleep: Bool, scheduler: any RoomScheduler,
-        store: any RoomStore, transient: Bool = false, group: (any RoomGroup)? = nil,
+        store: any RoomStore, onlyWatched: Bool = false, group: (any RoomGroup)? = nil,
         restore: @escaping @Sendable (SavedStack?) -> Stack, unwatched: @escaping @Sendable (Room) -> Void = { _ in },
         upcoming: @escaping @Sendable ([String]) -> Void = { _ in }, stacked: StackedPhotos? = nil,
         log: OperatorLog = .silent
@@ -97,9 +97,9 @@ final class Room: Sendable {
         // A room only watched is a view of its own at each instance: nothing of it goes to the group.
         var state = RoomState(
             name: name, settings: settings, library: library, asleep: asleep, now: scheduler.now(),
-            ownership: group == nil || transient ? .alone : .follower)
+            ownership: group == nil || onlyWatched ? .alone : .follower)
         state.laysOutShapes = group == nil
-        core = Locked(Core(state: state, transient: transient))
+        core = Locked(Core(state: state, onlyWatched: onlyWatched))
         // A slideshow runs from the start, watched or not (a frame may connect later).
         _ = try? handle(.opened)
     }
@@ -143,12 +143,12 @@ final class Room: Sendable {
         }
     }
 
-    /// A transient room becomes real (a POST with control rights used it): from now on what it does
+    /// A room only watched becomes kept (a POST with control rights used it): from now on what it does
     /// is kept, starting with its state now.
-    func becomeLasting() {
+    func becomeKept() {
         core.withLock { core in
-            guard core.transient else { return }
-            core.transient = false
+            guard core.onlyWatched else { return }
+            core.onlyWatched = false
             log.record("room.created", "room \(name) created", ["room": .string(name)])
             if group != nil {
                 // In a group the room is run by whoever takes its lease; its viewers here follow it.
@@ -207,9 +207,9 @@ final class Room: Sendable {
     }
 
     /// Whether the room is only watched so far (nothing it does is kept).
-    var isTransient: Bool { core.withLock { $0.transient } }
+    var isOnlyWatched: Bool { core.withLock { $0.onlyWatched } }
 
-    /// A transient room with no viewer and none on its way: the registry may let it go.
+    /// A room only watched with no viewer and none on its way: the registry may let it go.
     var isAbandoned: Bool { core.withLock { $0.abandoned } }
 
     /// Whether this instance runs the room now (alone: always).
@@ -302,7 +302,7 @@ final class Room: Sendable {
         }
         core.kept = Kept(seq: core.state.seq, saved: saved)
         Metrics.standard.roomsLoaded.add()
-        if !core.transient {
+        if !core.onlyWatched {
             log.record(
                 "room.loaded", "room \(name) loaded (\(core.state.stack?.count ?? 0) cards)", ["room": .string(name)])
         }
@@ -360,7 +360,7 @@ final class Room: Sendable {
     /// kept (and says "not applied" if it is undone), as the change's own answer does; `nil` when it
     /// is kept already.
     private func awaitKept(in core: inout Core) -> Durability? {
-        guard !core.transient else { return nil }
+        guard !core.onlyWatched else { return nil }
         // Alone, only lasting changes go to the store; in a group, every event is published in order
         // and the history holds the state once it holds its event.
         let seq = group == nil ? core.waiting.last?.seq : (core.kept.seq < core.state.seq ? core.state.seq : nil)
@@ -441,10 +441,10 @@ final class Room: Sendable {
                 upcoming(photos)
             }
         }
-        if let (saved, urgency) = lasting, !core.transient {
+        if let (saved, urgency) = lasting, !core.onlyWatched {
             stacked?.roomSaved(name, removed: saved.removed)
             durability = keep(saved, urgency: urgency, entries: entries, in: &core)
-        } else if group != nil, !core.transient {
+        } else if group != nil, !core.onlyWatched {
             publish(entries, keep: nil, durability: nil, in: &core)
         }
         // A stream that refuses bytes is gone or too slow: it is dropped at once and costs nothing more.

@@ -3,10 +3,10 @@ import StackModel
 
 /// Every room of this server.
 ///
-/// Only those with control rights make rooms: a room exists for real once a POST (which passed the
-/// token check) used it, or the store has it, or it is `main`, or the operator listed it
-/// (`--rooms`). Watching a room that does not exist gets a *transient* room: a live view of a new
-/// stack that saves nothing, counts toward no limit of real rooms, and is let go entirely when its
+/// A room is one of two kinds. A *kept* room is one a POST with control rights (which passed the
+/// token check) used, or the store has, or `main`, or one the operator listed (`--rooms`): what it
+/// does is kept. Watching a room that does not exist gets a room *only watched*: a live view of a new
+/// stack that saves nothing, counts toward no limit of kept rooms, and is let go entirely when its
 /// last viewer leaves — so anonymous GETs (or `<img>` tags on another site) cannot use up the rooms.
 final class RoomRegistry: Sendable {
     enum Failure: Error, Equatable {
@@ -42,8 +42,8 @@ final class RoomRegistry: Sendable {
     let albums: RoomAlbums
 
     private struct Rooms {
-        var real: [String: Room] = [:]
-        var transient: [String: Room] = [:]
+        var kept: [String: Room] = [:]
+        var onlyWatched: [String: Room] = [:]
     }
 
     init(
@@ -79,82 +79,82 @@ final class RoomRegistry: Sendable {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
-    /// The room to control (a POST with control rights): made for real if it is new, or made real
+    /// The room to control (a POST with control rights): made kept if it is new, or kept from now
     /// if it was only watched so far.
     func controlledRoom(named name: String) throws(Failure) -> Room {
         try check(name)
         return try rooms.withLock { (rooms) throws(Failure) -> Room in
-            if let room = rooms.real[name] { return room }
+            if let room = rooms.kept[name] { return room }
             try checkRoomForOneMore(in: rooms, name: name)
-            let room = rooms.transient.removeValue(forKey: name) ?? makeRoom(name)
-            room.becomeLasting()
-            rooms.real[name] = room
+            let room = rooms.onlyWatched.removeValue(forKey: name) ?? makeRoom(name)
+            room.becomeKept()
+            rooms.kept[name] = room
             group?.want(name)
             return room
         }
     }
 
-    /// The room to watch (a GET): the room if it exists, else a transient one. With `stream`, the
-    /// caller will subscribe a viewer: a transient room stays until that viewer has come and gone.
+    /// The room to watch (a GET): the room if it exists, else one only watched. With `stream`, the
+    /// caller will subscribe a viewer: a room only watched stays until that viewer has come and gone.
     func watchedRoom(named name: String, stream: Bool) throws(Failure) -> Room {
         try check(name)
         return try rooms.withLock { (rooms) throws(Failure) -> Room in
-            if let room = rooms.real[name] ?? rooms.transient[name] {
+            if let room = rooms.kept[name] ?? rooms.onlyWatched[name] {
                 if stream { room.expectViewer() }
                 return room
             }
             if name == Self.mainRoom || listedRooms != nil || store.load(room: name) != nil {
                 try checkRoomForOneMore(in: rooms, name: name)
                 let room = makeRoom(name)
-                rooms.real[name] = room
+                rooms.kept[name] = room
                 group?.want(name)
                 return room
             }
-            // As many transient rooms as real ones: a bound on memory, not a door to the limit.
-            let room = makeRoom(name, transient: true)
+            // As many rooms only watched as kept ones: a bound on memory, not a door to the limit.
+            let room = makeRoom(name, onlyWatched: true)
             Metrics.standard.watchedRoomsOpened.add()
             // A snapshot of a room nobody made is answered from a view that is never kept.
             guard stream else { return room }
-            guard rooms.transient.count < maxRooms else { throw .tooManyRooms(limit: maxRooms) }
+            guard rooms.onlyWatched.count < maxRooms else { throw .tooManyRooms(limit: maxRooms) }
             room.expectViewer()
-            rooms.transient[name] = room
+            rooms.onlyWatched[name] = room
             return room
         }
     }
 
-    /// Rooms only watched here that are real in the group (another instance made them): they become
-    /// real here too, their viewers following the group's owner.
+    /// Rooms only watched here that the group keeps (another instance made them): they are kept here
+    /// too, their viewers following the group's owner.
     func adopt(_ names: Set<String>) {
         let adopted = rooms.withLock { rooms -> [Room] in
-            let found = names.compactMap { rooms.transient.removeValue(forKey: $0) }
-            for room in found { rooms.real[room.name] = room }
+            let found = names.compactMap { rooms.onlyWatched.removeValue(forKey: $0) }
+            for room in found { rooms.kept[room.name] = room }
             return found
         }
         for room in adopted {
-            room.becomeLasting()
+            room.becomeKept()
             group?.want(room.name)
         }
     }
 
-    /// Lets a transient room go once nobody watches it (real rooms stay, unloading when idle).
+    /// Lets a room only watched go once nobody watches it (kept rooms stay, unloading when idle).
     func release(ifUnwatched room: Room) {
         rooms.withLock { rooms in
-            if rooms.transient[room.name] === room, room.isAbandoned {
-                rooms.transient[room.name] = nil
+            if rooms.onlyWatched[room.name] === room, room.isAbandoned {
+                rooms.onlyWatched[room.name] = nil
             }
         }
     }
 
-    /// The room of that name if it is in memory, real or transient; makes nothing.
+    /// The room of that name if it is in memory, kept or only watched; makes nothing.
     func existingRoom(named name: String) -> Room? {
-        rooms.withLock { $0.real[name] ?? $0.transient[name] }
+        rooms.withLock { $0.kept[name] ?? $0.onlyWatched[name] }
     }
 
-    /// Every room that exists for real, by name.
-    var real: [Room] { rooms.withLock { Array($0.real.values) } }
+    /// Every kept room.
+    var kept: [Room] { rooms.withLock { Array($0.kept.values) } }
 
-    /// Every room in memory, real or transient (what timers and the folder watcher tell).
-    var all: [Room] { rooms.withLock { Array($0.real.values) + Array($0.transient.values) } }
+    /// Every room in memory, kept or only watched (what timers and the folder watcher tell).
+    var all: [Room] { rooms.withLock { Array($0.kept.values) + Array($0.onlyWatched.values) } }
 
     private func check(_ name: String) throws(Failure) {
         guard Self.isValidName(name) else { throw .invalidName }
@@ -166,7 +166,7 @@ final class RoomRegistry: Sendable {
     private func checkRoomForOneMore(in rooms: Rooms, name: String) throws(Failure) {
         let listed = group?.listing ?? [:]
         guard name != Self.mainRoom, listed[name] == nil else { return }
-        let others = Set(rooms.real.keys).union(listed.keys).subtracting([Self.mainRoom])
+        let others = Set(rooms.kept.keys).union(listed.keys).subtracting([Self.mainRoom])
         guard others.count < maxRooms - 1 else { throw .tooManyRooms(limit: maxRooms) }
     }
 
@@ -180,14 +180,14 @@ final class RoomRegistry: Sendable {
         }
     }
 
-    private func makeRoom(_ name: String, transient: Bool = false) -> Room {
-        if !transient { log.record("room.created", "room \(name) created", ["room": .string(name)]) }
+    private func makeRoom(_ name: String, onlyWatched: Bool = false) -> Room {
+        if !onlyWatched { log.record("room.created", "room \(name) created", ["room": .string(name)]) }
         return Room(
             name: name, settings: settings, library: albums.library(library.withLock { $0 }, for: name),
             asleep: asleep(), scheduler: scheduler,
-            store: store, transient: transient, group: group,
+            store: store, onlyWatched: onlyWatched, group: group,
             restore: { [makeStack] saved in makeStack(name, saved) },
             unwatched: { [weak self] room in self?.release(ifUnwatched: room) }, upcoming: upcoming,
-            stacked: transient ? nil : stacked, log: log)
+            stacked: onlyWatched ? nil : stacked, log: log)
     }
 }

@@ -92,21 +92,36 @@ protocol MetricFamily: Sendable {
 }
 
 extension Metrics {
-    /// A count that only grows. An atomic rather than a lock: some are counted for every event
-    /// queued to every viewer.
-    final class Counter: MetricFamily {
+    /// What an unlabelled value is to Prometheus: `counter` (it only grows) or `gauge`.
+    protocol SingleKind: Sendable {
+        static var type: String { get }
+    }
+
+    enum CounterKind: SingleKind { static let type = "counter" }
+
+    enum GaugeKind: SingleKind { static let type = "gauge" }
+
+    /// A count that only grows.
+    typealias Counter = Single<CounterKind>
+
+    /// A value that goes up and down.
+    typealias Gauge = Single<GaugeKind>
+
+    /// One unlabelled value. An atomic rather than a lock: some counters are counted for every
+    /// event queued to every viewer.
+    final class Single<Kind: SingleKind>: MetricFamily {
         let name: String
         let help: String
-        private let count = Atomic<Int>(0)
+        private let current = Atomic<Int>(0)
 
         init(_ name: String, _ help: String) { (self.name, self.help) = (name, help) }
 
-        func add(_ amount: Int = 1) { count.add(amount, ordering: .relaxed) }
+        func add(_ amount: Int = 1) { current.add(amount, ordering: .relaxed) }
 
-        var value: Int { count.load(ordering: .relaxed) }
+        var value: Int { current.load(ordering: .relaxed) }
 
         func render() -> String {
-            PrometheusText.header(name, help, type: "counter") + "\(name) \(value)\n"
+            PrometheusText.header(name, help, type: Kind.type) + "\(name) \(value)\n"
         }
     }
 
@@ -139,25 +154,6 @@ extension Metrics {
                 text += name + PrometheusText.labelSet(labels, labelValues) + " \(value)\n"
             }
             return text
-        }
-    }
-
-    /// A value that goes up and down.
-    final class Gauge: MetricFamily {
-        let name: String
-        let help: String
-        private let current = Atomic<Int>(0)
-
-        init(_ name: String, _ help: String) { (self.name, self.help) = (name, help) }
-
-        func set(_ value: Int) { current.store(value, ordering: .relaxed) }
-
-        func add(_ amount: Int) { current.add(amount, ordering: .relaxed) }
-
-        var value: Int { current.load(ordering: .relaxed) }
-
-        func render() -> String {
-            PrometheusText.header(name, help, type: "gauge") + "\(name) \(value)\n"
         }
     }
 
@@ -236,4 +232,8 @@ enum PrometheusText {
     static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
+}
+
+extension Metrics.Single where Kind == Metrics.GaugeKind {
+    func set(_ value: Int) { current.store(value, ordering: .relaxed) }
 }

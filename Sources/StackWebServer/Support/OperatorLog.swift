@@ -3,7 +3,7 @@ import Glibc
 
 /// One line per notable event (start, a room made or unloaded, a viewer dropped, a failed or
 /// recovered save, the photo folder gone or back, a skipped photo), for whoever runs the server:
-/// `text` reads as before (`stackweb: …`), `json` is one object per line for a log collector.
+/// `text` is a plain line a person reads (`stackweb: …`), `json` one object per line for a log collector.
 ///
 /// The control token never reaches a line: every line is written with it replaced, whatever a
 /// message or field happens to hold.

@@ -10,7 +10,7 @@ enum ResponseInvariants {
     static let deferredTimeout = DispatchTimeInterval.seconds(60)
 
     /// Checks `response` and returns the viewer it opened, if it is an event stream.
-    static func check(_ response: Response) -> RecordingViewer? {
+    static func check(_ response: Response) -> RecordingSink? {
         precondition((100..<600).contains(response.status), "status \(response.status) out of range")
         switch response.body {
         case .bytes(let bytes):
@@ -37,7 +37,7 @@ enum ResponseInvariants {
             return check(waitFor(work))
         case .eventStream(let attach):
             precondition(response.status == 200, "an event stream with status \(response.status)")
-            let viewer = RecordingViewer()
+            let viewer = RecordingSink()
             attach(viewer)
             let opening = viewer.takeReceived()
             precondition(opening.starts(with: "retry: 1000\n\n".utf8), "an event stream that does not open with retry:")

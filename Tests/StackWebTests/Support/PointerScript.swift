@@ -36,7 +36,7 @@ struct PointerScript {
 
     /// The front card's centre once nothing moves.
     func settledTop() throws -> (id: String, x: Double, y: Double) {
-        let top = Self.top(try PersistenceTests.settledSnapshot(server, room: room))
+        let top = Self.top(try server.settledSnapshot(room: room))
         return (top["id"] as? String ?? "", top["x"] as? Double ?? .nan, top["y"] as? Double ?? .nan)
     }
 }

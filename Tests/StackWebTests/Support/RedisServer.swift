@@ -44,7 +44,7 @@ final class RedisServer {
         try process.run()
         self.process = process
         let connection = RedisConnection(url: url, timeout: 0.5)
-        let ready = PersistenceTests.eventually(10) { (try? connection.command("PING"))?.text == "PONG" }
+        let ready = Poll.until(10) { (try? connection.command("PING"))?.text == "PONG" }
         guard ready else {
             stop()
             throw RedisError.unavailable("redis-server did not answer on port \(port)")

@@ -5,7 +5,7 @@ extension ServerProcess {
     /// new folder's photos, and adds them as it reads them.
     func shows(photos count: Int, within seconds: Double = 20) -> Bool {
         let http = HTTPTestClient(port: port)
-        return PersistenceTests.eventually(seconds) {
+        return Poll.until(seconds) {
             ((try? http.get("/api/rooms/main").json())?["count"] as? Int) == count
         }
     }

@@ -24,7 +24,7 @@ final class TestServer {
             app = try Application(configuration: configuration)
         }
         // The server answers before it has read a new folder's photos; tests start from all of them.
-        _ = PersistenceTests.eventually(30) { !app.isReadingPhotos }
+        _ = Poll.until(30) { !app.isReadingPhotos }
     }
 
     deinit { app.stop() }

@@ -109,7 +109,7 @@ import Testing
             }
             pixels.append(UInt8(ascii: "\n"))
         }
-        let file = try PhotoFolderLifecycleTests.base() + "/code.pbm"
+        let file = try TemporaryFiles.folder() + "/code.pbm"
         try Data(pixels).write(to: URL(fileURLWithPath: file))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)

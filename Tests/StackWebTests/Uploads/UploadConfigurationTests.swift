@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func anUploadsFolderOutsideThePhotosIsRefused() throws {
-        let outside = try PhotoFolderLifecycleTests.base()
+        let outside = try TemporaryFiles.folder()
         #expect(throws: Configuration.Failure.self) {
             _ = try UploadFixture { $0.uploads.folder = outside }
         }

@@ -18,9 +18,9 @@ struct UploadFixture {
 
     /// `configure` runs after the defaults: uploads open everywhere, loopback limits.
     init(configure: (inout Configuration) -> Void = { _ in }) throws {
-        folder = try PhotoFolderLifecycleTests.base()
+        folder = try TemporaryFiles.folder()
         try Self.photoFolder(folder)
-        let cache = try PhotoFolderLifecycleTests.base()
+        let cache = try TemporaryFiles.folder()
         self.cache = cache
         let folder = folder
         server = try TestServer { configuration in
@@ -40,7 +40,7 @@ struct UploadFixture {
     /// A JPEG of `width` × `height`, its bytes.
     static func jpeg(_ width: Int, _ height: Int) throws -> [UInt8] {
         CVipsSetup.start()
-        let path = try PhotoFolderLifecycleTests.base() + "/photo.jpg"
+        let path = try TemporaryFiles.folder() + "/photo.jpg"
         _ = CVipsTest_writeJPEG(path, Int32(width), Int32(height), 1)
         return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
     }

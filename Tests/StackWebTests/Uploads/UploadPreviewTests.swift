@@ -42,7 +42,7 @@ import Testing
         #expect(reply.header("Content-Type") == "image/jpeg")
         #expect(reply.header("Cache-Control") == "private, no-store")
         #expect(!ExifGPS.hasPosition(reply.body))
-        let file = try PhotoFolderLifecycleTests.base() + "/preview.jpg"
+        let file = try TemporaryFiles.folder() + "/preview.jpg"
         try Data(reply.body).write(to: URL(fileURLWithPath: file))
         var (width, height): (Int32, Int32) = (0, 0)
         #expect(CVipsTest_uprightSize(file, &width, &height) == 0)

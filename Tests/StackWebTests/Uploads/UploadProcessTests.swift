@@ -13,11 +13,11 @@ import Testing
         var uploads: String { folder + "/" + UploadSettings.defaultFolderName + "/main" }
 
         init() throws {
-            folder = try PhotoFolderLifecycleTests.base()
+            folder = try TemporaryFiles.folder()
             try UploadFixture.photoFolder(folder)
-            let state = try PhotoFolderLifecycleTests.base()
+            let state = try TemporaryFiles.folder()
             arguments = [
-                "--photos", folder, "--cache", try PhotoFolderLifecycleTests.base(), "--state", state + "/state.db",
+                "--photos", folder, "--cache", try TemporaryFiles.folder(), "--state", state + "/state.db",
                 "--uploads", "open",
             ]
         }
@@ -36,7 +36,7 @@ import Testing
         #expect(server.shows(photos: 3))
         let photo = try UploadFixture.jpeg(1600, 1200)
         let socket = try UploadFixture.halfSent(photo, port: server.port)
-        #expect(PersistenceTests.eventually(5) { setup.files().contains { $0.hasPrefix(".upload-") } })
+        #expect(Poll.until(5) { setup.files().contains { $0.hasPrefix(".upload-") } })
         setup.killed(server)
 
         let again = try ServerProcess.start(arguments: setup.arguments)

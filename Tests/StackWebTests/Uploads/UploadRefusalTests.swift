@@ -25,7 +25,7 @@ import Testing
         body += Array("0\r\n\r\n".utf8)
         let reply = try #require(try UploadFixture.raw(port: fixture.server.port, head: head, body: body))
         #expect(reply.status == 413)
-        #expect(PersistenceTests.eventually { fixture.files().isEmpty }, "\(fixture.files())")
+        #expect(Poll.until { fixture.files().isEmpty }, "\(fixture.files())")
     }
 
     @Test func anythingButAnImageTypeIs415() throws {
@@ -79,7 +79,7 @@ import Testing
         let fixture = try UploadFixture { $0.limits?.uploadsPerAddress = 1 }
         let photo = try UploadFixture.jpeg(800, 600)
         let socket = try UploadFixture.halfSent(photo, port: fixture.server.port)
-        #expect(PersistenceTests.eventually(5) { fixture.files().contains { $0.hasPrefix(".upload-") } })
+        #expect(Poll.until(5) { fixture.files().contains { $0.hasPrefix(".upload-") } })
         let second = try fixture.post(try UploadFixture.jpeg(64, 48))
         #expect(second.status == 429)
         #expect(second.header("Retry-After") != nil)
@@ -127,10 +127,10 @@ import Testing
         let fixture = try UploadFixture { $0.limits?.uploadStallSeconds = 0.5 }
         let photo = try UploadFixture.jpeg(1600, 1200)
         let socket = try UploadFixture.halfSent(photo, port: fixture.server.port)
-        #expect(PersistenceTests.eventually(5) { fixture.files().contains { $0.hasPrefix(".upload-") } })
+        #expect(Poll.until(5) { fixture.files().contains { $0.hasPrefix(".upload-") } })
         // The server shuts the connection when no byte came for the deadline: the read ends.
         #expect((try? socket.read()) == nil)
-        #expect(PersistenceTests.eventually(5) { fixture.files().isEmpty }, "\(fixture.files())")
+        #expect(Poll.until(5) { fixture.files().isEmpty }, "\(fixture.files())")
         #expect(try fixture.server.snapshot()["count"] as? Int == 3)
     }
 }

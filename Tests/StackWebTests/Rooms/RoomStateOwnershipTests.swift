@@ -1,0 +1,132 @@
+import StackModel
+import Testing
+
+@testable import StackWebServer
+
+/// The reducer's side of a group: ownership is the room's state, changed by the lease events; ids
+/// carry the epoch they were numbered under; a change that could not be kept is undone.
+@Suite struct RoomStateOwnershipTests {
+    typealias Fixture = RoomReducerFixture
+
+    static func follower() -> RoomState {
+        RoomState.forTests(now: Fixture.t0, ownership: .follower)
+    }
+
+    static func text(_ effect: RoomEffect) -> String {
+        switch effect {
+        case .publish(let entry, _): String(decoding: entry.bytes, as: UTF8.self)
+        case .broadcast(let bytes), .send(let bytes, _): String(decoding: bytes, as: UTF8.self)
+        default: ""
+        }
+    }
+
+    @Test func aLeaseGainedRunsTheRoomFromTheGroupsStateUnderItsEpochsIDs() throws {
+        var state = Self.follower()
+        #expect(!state.runsHere)
+        let restored = Stack(photos: Fixture.photos, seed: 1)
+        let effects = try state.handle(
+            .leaseGained(epoch: 3, stack: restored, paused: nil, keptThrough: 0), at: Fixture.t0 + 2)
+        #expect(state.ownership == .owner(epoch: 3))
+        #expect(state.epoch == 3)
+        // The first id of epoch 3 is above every id any earlier owner could have given.
+        #expect(state.seq == 3 * RoomState.epochStride + 1)
+        #expect(Fixture.kinds(effects).prefix(2) == [.broadcast(event: "snapshot"), .save(.background)])
+        #expect(Self.text(effects[0]).hasPrefix("id: \(3 * RoomState.epochStride + 1)\nevent: snapshot\n"))
+        let next = try state.handle(.commandReceived(.next), at: Fixture.t0 + 3)
+        #expect(Self.text(next[0]).hasPrefix("id: \(3 * RoomState.epochStride + 2)\nevent: change\n"))
+    }
+
+    @Test func aViewerResumingFromBeforeATakeoverGetsASnapshot() throws {
+        var state = Fixture.loadedState()
+        _ = try state.handle(.viewerJoined(ViewerID(number: 1), lastEventID: nil), at: Fixture.t0)
+        _ = try state.handle(.commandReceived(.next), at: Fixture.t0 + 1)
+        let before = state.seq
+        _ = try state.handle(
+            .leaseGained(epoch: 1, stack: Stack(photos: Fixture.photos, seed: 1), paused: nil, keptThrough: 0),
+            at: Fixture.t0 + 2)
+        let rejoin = try state.handle(.viewerJoined(ViewerID(number: 2), lastEventID: before), at: Fixture.t0 + 3)
+        guard case .send(let opening, _) = rejoin[0] else { return }
+        #expect(String(decoding: opening, as: UTF8.self).contains("event: snapshot"))
+    }
+
+    @Test func aLeaseLostForgetsTheStackTheHistoryAndTheAnswers() throws {
+        var state = Self.follower()
+        _ = try state.handle(
+            .leaseGained(epoch: 2, stack: Stack(photos: Fixture.photos, seed: 1), paused: nil, keptThrough: 0),
+            at: Fixture.t0
+        )
+        state.remember(.applied(seq: state.seq), for: "k1", at: Fixture.t0)
+        _ = try state.handle(.leaseLost, at: Fixture.t0 + 1)
+        #expect(state.ownership == .follower)
+        #expect(!state.isLoaded)
+        #expect(state.answered.answer(for: "k1", at: Fixture.t0 + 2) == nil)
+        #expect(try state.handle(.timerFired, at: Fixture.t0 + 1) == [])
+    }
+
+    @Test func aRefusedKeepGoesBackToTheKeptStackAndForgetsTheAnswersUndone() throws {
+        var state = Fixture.loadedState()
+        _ = try state.handle(.viewerJoined(ViewerID(number: 1), lastEventID: nil), at: Fixture.t0)
+        let kept = state.seq
+        state.remember(.applied(seq: kept), for: "kept", at: Fixture.t0)
+        _ = try state.handle(.commandReceived(.goto(index: 5)), at: Fixture.t0 + 1)
+        state.remember(.applied(seq: state.seq), for: "undone", at: Fixture.t0 + 1)
+        #expect(state.stack?.current == 5)
+        let effects = try state.handle(
+            .keepRefused(keptSeq: kept, stack: Stack(photos: Fixture.photos, seed: 1), paused: nil), at: Fixture.t0 + 2)
+        #expect(state.stack?.current == 0)
+        // The snapshot says what it restores: the history kept through `kept`, the rest undone.
+        #expect(Self.text(effects[0]).contains("\"keptThrough\":\(kept)"))
+        // Every viewer gets the room afresh, under a new id, and the rollback is kept.
+        #expect(Fixture.kinds(effects).prefix(2) == [.broadcast(event: "snapshot"), .save(.restored)])
+        #expect(state.answered.answer(for: "undone", at: Fixture.t0 + 3) == nil)
+        #expect(state.answered.answer(for: "kept", at: Fixture.t0 + 3) == .applied(seq: kept))
+    }
+
+    @Test func anOwnerPublishesABaseSnapshotEveryIntervalOfChanges() throws {
+        var state = Self.follower()
+        _ = try state.handle(
+            .leaseGained(epoch: 1, stack: Stack(photos: Fixture.photos, seed: 1), paused: nil, keptThrough: 0),
+            at: Fixture.t0
+        )
+        var bases = 0
+        for step in 1...(2 * RoomRelay.baseInterval) {
+            let effects = try state.handle(.commandReceived(.highlight), at: Fixture.t0 + Double(step))
+            bases += Fixture.kinds(effects).filter { $0 == .broadcast(event: "base") }.count
+        }
+        #expect(bases == 2)
+    }
+
+    @Test func aServerAloneNumbersFromOneAndPublishesNoBase() throws {
+        var state = Fixture.loadedState()
+        #expect(state.epoch == 0)
+        for step in 1...(2 * RoomRelay.baseInterval) {
+            let effects = try state.handle(.commandReceived(.highlight), at: Fixture.t0 + Double(step))
+            #expect(!Fixture.kinds(effects).contains(.broadcast(event: "base")))
+        }
+        #expect(state.seq == 2 * RoomRelay.baseInterval)
+    }
+
+    @Test func viewersElsewhereAreCountedInThePresence() throws {
+        var state = Fixture.loadedState()
+        _ = try state.handle(.viewerJoined(ViewerID(number: 1), lastEventID: nil), at: Fixture.t0)
+        _ = try state.handle(.timerFired, at: Fixture.t0 + 500)
+        #expect(
+            Fixture.kinds(try state.handle(.viewersElsewhereCounted(4), at: Fixture.t0 + 600)) == [
+                .wake(at: Fixture.t0 + 1100)
+            ])
+        let presence = try state.handle(.timerFired, at: Fixture.t0 + 1100)
+        #expect(presence == [.broadcast(Array("event: presence\ndata: {\"viewers\":5}\n\n".utf8))])
+        // The same count again changes nothing.
+        #expect(try state.handle(.viewersElsewhereCounted(4), at: Fixture.t0 + 1200) == [])
+    }
+
+    @Test func aViewerAttachedElsewhereIsCountedWithoutAnOpening() throws {
+        var state = Self.follower()
+        #expect(
+            Fixture.kinds(try state.handle(.viewerAttached(ViewerID(number: 1)), at: Fixture.t0)) == [
+                .wake(at: Fixture.t0 + 500)
+            ])
+        #expect(state.viewerCount == 1)
+        #expect(!state.isLoaded)
+    }
+}
