@@ -253,7 +253,7 @@ struct Router: RequestResponder {
             // Another instance runs the room: it applies the input and its answer is this one.
             let input = ForwardedInput(
                 path: request.path, body: request.body, client: request.client,
-                key: key ?? "forwarded-" + AccessPolicy.generateToken(), lasting: lasting)
+                key: key ?? "forwarded-" + AccessPolicy.generateToken(), lasting: lasting, shape: request.shape)
             return Response(
                 status: 200,
                 body: .deferred { [rooms] complete in
@@ -284,7 +284,7 @@ struct Router: RequestResponder {
     ) {
         let input = RoomInput(
             path: carried.path, body: carried.body, client: carried.client, key: carried.key, forwarded: true,
-            keepBy: deadline)
+            keepBy: deadline, shape: carried.shape)
         let response: Response
         switch Route(path: carried.path) {
         case .pointer(let name): response = withRoom(name, use: .control) { pointer($0, input) }
