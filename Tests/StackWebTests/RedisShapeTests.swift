@@ -121,4 +121,29 @@ struct RedisShapeTests {
             #expect(abs((roomCard["x"] as? Double ?? 0) - ((roomTop["x"] as? Double ?? 0) - 60)) < 1e-6)
         }
     }
+
+    /// A TV that lost its stream resumes with `Last-Event-ID` through either instance and gets
+    /// exactly the events it missed, in its class's bytes, with no snapshot.
+    @Test func aScreenResumesWithItsClassesBytesThroughEitherInstance() throws {
+        try Self.withGroup(style: "frame") { owner, other in
+            let tv = try ShapeStreamTests.events(other, shape: ShapeStreamTests.tv)
+            let seen = try #require(try Self.opening(tv, shape: "16x9").id)
+            let http = HTTPTestClient(port: owner.port)
+            var last = 0
+            for _ in 0..<2 {
+                last = try #require(try http.post("/api/rooms/main/commands", json: Self.next).json()["seq"] as? Int)
+            }
+            var live: [SSETestClient.Event] = []
+            while live.last?.id != String(last) {
+                live.append(try tv.next { $0.event != "presence" })
+            }
+            #expect(live.allSatisfy { $0.event == "change" })
+            for instance in [other, owner] {
+                let resumed = try ShapeStreamTests.events(
+                    instance, shape: ShapeStreamTests.tv, headers: ["Last-Event-ID": seen])
+                let replayed = try live.map { _ in try resumed.next { $0.event != "presence" } }
+                #expect(replayed == live, "resumed at \(instance === owner ? "the owner" : "the other instance")")
+            }
+        }
+    }
 }
