@@ -146,4 +146,20 @@ struct RedisShapeTests {
             }
         }
     }
+
+    /// A read of the room for a shape at the instance that does not run it is the owner's snapshot
+    /// for that shape; without a shape, the room's own stage as the owner last published it.
+    @Test func aReadForAShapeAtTheOtherInstanceIsLaidOutForIt() throws {
+        try Self.withGroup(style: "frame") { owner, other in
+            let path = "/api/rooms/main?shape=\(ShapeStreamTests.tv)"
+            let there = try HTTPTestClient(port: other.port).get(path)
+            #expect(there.status == 200, "\(there.status) \(String(decoding: there.body, as: UTF8.self))")
+            let here = try HTTPTestClient(port: owner.port).get(path).json()
+            let read = try there.json()
+            #expect((read["shape"] as? [String: Any])?["name"] as? String == "16x9")
+            #expect(read["stage"] as? [String: Double] == here["stage"] as? [String: Double])
+            #expect(read["seq"] as? Int == here["seq"] as? Int)
+            #expect(try HTTPTestClient(port: other.port).get("/api/rooms/main").json()["shape"] == nil)
+        }
+    }
 }
