@@ -25,8 +25,11 @@ RUN_APT_PACKAGES := pkg-config libmicrohttpd-dev libgnutls28-dev libvips-dev lib
 DEB_APT_PACKAGES := dpkg-dev
 # `make test` adds the test tools: the browsers and their drivers (e2e), Node (the page's module tests),
 # openssl and curl (TLS tests), groff-base (the manual page's test), redis-server (a group's tests and
-# the history), nginx (the proxy in front of a group), zbar-tools (zbarimg reads the QR code back).
-TEST_APT_PACKAGES := chromium chromium-driver firefox-esr nodejs openssl curl groff-base redis-server nginx zbar-tools
+# the history), nginx (the proxy in front of a group), zbar-tools (zbarimg reads the QR code back),
+# vips (a 16:9 photo cut for the README's TV picture) and optipng (the README's pictures made
+# smaller, losslessly).
+TEST_APT_PACKAGES := chromium chromium-driver firefox-esr nodejs openssl curl groff-base redis-server nginx \
+	zbar-tools libvips-tools optipng
 # promtool, which checks /metrics, comes with prometheus (a 19 MB download): installed without what
 # it recommends (the node exporter and other services Debian would start).
 # lintian, which the package's test runs (no errors, no warnings), likewise without its recommends.
@@ -133,6 +136,8 @@ SCREENSHOTS ?=
 screenshots: build
 	STACKWEB_BIN=$(DEBUG_BIN) STACKWEB_UPDATE_SCREENSHOTS=1 $(PYTHON) -m pytest -q Tests/e2e/test_screenshots.py \
 		$(if $(SCREENSHOTS),-k "$(SCREENSHOTS)")
+	@pictures=$$(git ls-files -m -o docs/screenshots); \
+	if [ -n "$$pictures" ] && command -v optipng >/dev/null; then optipng -quiet -o2 -strip all $$pictures; fi
 
 ## A small Jepsen (Tests/history/README.md): three instances and a redis-server under a fixed fault
 ## schedule (kill -9, SIGSTOP, Redis restarts), four clients, a reader per instance, then the history's

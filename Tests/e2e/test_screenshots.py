@@ -1,7 +1,9 @@
 """Screenshots for the README, taken from the real page so they cannot drift from it."""
 
 import os
+import shutil
 import struct
+import subprocess
 import tempfile
 import urllib.error
 
@@ -144,25 +146,43 @@ def test_screenshot_of_a_kiosk_on_a_wall_screen(open_page):
         page.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
-def test_screenshot_of_the_frame_style_in_a_kiosk(open_page, server):
-    """MODEL: the sixth style, `frame` (one photo as large as the stage allows), in a 1920×1080 kiosk."""
-    page = open_page(query="&kiosk=1")
-    try:
-        server.command(page.room, command="style", style="frame")
-        wait_until(lambda: page.state()["style"], lambda shown: shown == "frame", message="the page to show frame")
-        on_a_wall_screen(page)
-        page.wait_until_settled()
-        # A picture on the wall, not a photo on a desk: the front photo spans the screen's height
-        # or its width.
-        front = page.top_card()
-        mapping = page.mapping()
-        shown = (front["w"] * front["scaleX"] * mapping.scale, front["h"] * front["scaleY"] * mapping.scale)
-        assert shown[0] >= 0.95 * WALL_SCREEN[0] or shown[1] >= 0.95 * WALL_SCREEN[1], \
-            f"the photo is drawn {shown[0]:.0f}×{shown[1]:.0f} on a {WALL_SCREEN[0]}×{WALL_SCREEN[1]} screen"
-        save(page, "frame-kiosk-1920.png", WALL_SCREEN)
-    finally:
-        page.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+VIPS = shutil.which("vips")
+TV_PHOTO = REPO_ROOT / "Resources" / "demo-photos" / "01-sunset.jpg"
 
+
+@pytest.mark.skipif(VIPS is None, reason="needs vips (libvips-tools) to cut a 16:9 photo")
+def test_screenshot_of_the_frame_style_in_a_kiosk(browser):
+    """MODEL: the sixth style, `frame`, as a photo frame on a 16:9 TV (`?kiosk=1&style=frame` at
+    1920×1080): laid out for the screen's shape, a 16:9 photo fills it (the demo photos are 4:3 and
+    3:4, so the picture's photo is one of them cut to 16:9)."""
+    with tempfile.TemporaryDirectory(prefix="stackweb-tv-") as folder:
+        # 1200×675 from the middle of the 1200×900 sunset: the horizon and the sun stay.
+        subprocess.run([VIPS, "crop", str(TV_PHOTO), f"{folder}/sunset-16x9.jpg[Q=92]", "0", "112", "1200", "675"],
+                       check=True)
+        server = StackWebServer(arguments=["--photos", folder, "--style", "frame"]).start()
+        try:
+            with fresh_tab(browser):
+                emulate(browser, *WALL_SCREEN, 1)
+                page = StackWebPage(browser, server, "main", "&kiosk=1&style=frame").open()
+                wait_until(lambda: page.state()["shape"], lambda shape: shape == "16x9", message="laid out for 16:9")
+                page.wait_until_settled()
+                front = page.top_card()
+                mapping = page.mapping()
+                shown = (front["w"] * front["scaleX"] * mapping.scale, front["h"] * front["scaleY"] * mapping.scale)
+                assert shown[0] >= 0.99 * WALL_SCREEN[0] and shown[1] >= 0.99 * WALL_SCREEN[1], \
+                    f"the photo is drawn {shown[0]:.0f}×{shown[1]:.0f} on a {WALL_SCREEN[0]}×{WALL_SCREEN[1]} TV"
+                page.wait_until_photos_drawn()
+                save(page, "frame-kiosk-1920.png", WALL_SCREEN)
+        finally:
+            server.close()
+
+
+_BUTTON_BOXES = """
+return [...document.querySelectorAll('#controls button')].filter((button) => button.offsetParent !== null)
+  .map((button) => { const box = button.getBoundingClientRect();
+                     return {label: button.getAttribute('aria-label') || button.textContent.trim(),
+                             w: box.width, h: box.height, bottom: box.bottom}; });
+"""
 
 # A phone held upright, at its CSS size; pictured at 2 device pixels per CSS pixel.
 PHONE = (390, 844, 2)
@@ -176,6 +196,12 @@ def test_screenshot_of_a_phone_as_a_remote(open_page, browser, server):
     emulate(browser, *PHONE, touch=True)
     try:
         page.wait_until_settled()
+        # A remote's buttons are fingers' targets: each at least 44 CSS px each way, all on the screen.
+        buttons = page.driver.execute_script(_BUTTON_BOXES)
+        assert buttons, "the controls are shown"
+        small = [box for box in buttons if box["w"] < 44 - 0.01 or box["h"] < 44 - 0.01]
+        assert not small, f"buttons under 44 px: {small}"
+        assert all(box["bottom"] <= PHONE[1] for box in buttons), buttons
         save(page, "phone-remote.png", (PHONE[0] * PHONE[2], PHONE[1] * PHONE[2]))
     finally:
         restore(browser)
@@ -191,6 +217,9 @@ def test_screenshot_of_the_empty_room(browser):
                 browser.get(StackWebPage(browser, server, "main").url)
                 note = browser.find_element(By.ID, "empty")
                 wait_until(lambda: note.is_displayed(), message="the empty room's note")
+                # It says which folder the room shows and how photos get there.
+                assert "--photos DIR" in note.text and "STACKWEB_PHOTOS" in note.text, note.text
+                assert "Copy JPEG" in note.text, note.text
                 SCREENSHOTS.mkdir(parents=True, exist_ok=True)
                 path = SCREENSHOTS / "empty-room.png"
                 assert browser.save_screenshot(str(path)), f"could not write {path}"

@@ -17,8 +17,7 @@ struct RoomInput: Sendable {
     /// kept by then or not at all.
     var keepBy: Int64?
     /// The poster's shape class (`?shape=`): its pointer samples are in that class's stage points.
-    /// Input carried from another instance has none: that instance's viewers are shown the room's
-    /// own stage.
+    /// Input carried from another instance carries it too.
     var shape: ShapeClass?
 }
 

@@ -274,7 +274,7 @@ struct Router: RequestResponder {
             // Another instance runs the room: it applies the input and its answer is this one.
             let input = ForwardedInput(
                 path: request.path, body: request.body, client: request.client,
-                key: key ?? "forwarded-" + AccessPolicy.generateToken(), lasting: lasting)
+                key: key ?? "forwarded-" + AccessPolicy.generateToken(), lasting: lasting, shape: request.shape)
             return Response(
                 status: 200,
                 body: .deferred { [rooms] complete in
@@ -304,11 +304,13 @@ struct Router: RequestResponder {
     ) {
         let input = RoomInput(
             path: carried.path, body: carried.body, client: carried.client, key: carried.key, forwarded: true,
-            keepBy: deadline)
+            keepBy: deadline, shape: carried.shape)
         let response: Response
         switch Route(path: carried.path) {
         case .pointer(let name): response = withRoom(name, use: .control) { pointer($0, input) }
         case .commands(let name): response = withRoom(name, use: .control) { command($0, input) }
+        // A read of the room laid out for a shape, from an instance that does not run it.
+        case .snapshot(let name): response = withRoom(name, use: .look) { ownSnapshot(of: $0, shape: carried.shape) }
         default: response = .error(404, "no room input at \(carried.path.prefix(64))")
         }
         Self.settle(response) { response in
@@ -352,27 +354,6 @@ struct Router: RequestResponder {
     /// The shape class a request's `?shape=WxH` names (the reporting page's window), if it names one.
     static func reportedShape(_ request: Request) -> ShapeClass? {
         request.query["shape"].flatMap { ShapeClass(reported: $0[...]) }
-    }
-
-    /// The room's snapshot: its own where it runs here (laid out for `?shape=` when asked), else the
-    /// one its owner last published.
-    private func snapshot(of room: Room, request: Request) -> Response {
-        if let json = room.snapshotJSON(shape: Self.reportedShape(request)) { return .json(json) }
-        guard let group = rooms.group else { return .error(500, "the room has no snapshot") }
-        return Response(
-            status: 200,
-            body: .deferred { complete in
-                group.publishedSnapshot(of: room.name) { published in
-                    switch published {
-                    case .success(.some(let json)): complete(.json(json))
-                    case .success(.none):
-                        var response = Response.error(503, "the room has no owner yet; try again")
-                        response.headers.append(("Retry-After", "1"))
-                        complete(response)
-                    case .failure(let failure): complete(Self.unavailable("the group cannot be asked", failure))
-                    }
-                }
-            })
     }
 
     private static func refusal(_ refusal: RoomRefusal) -> Response {

@@ -4,31 +4,40 @@ import StackModel
 /// Counts every room's viewers across the group, about once a second, on a queue and a connection of
 /// its own: each instance adds its own count of each room it has (kept `ttlMilliseconds`, so a dead
 /// instance's viewers drop out by themselves) and reads back the group's total, which the room
-/// shows (`viewers`), together with what `GET /api/rooms` lists of every room of the group.
+/// shows (`viewers`), together with what `GET /api/rooms` lists of every room of the group. With
+/// its count go the shape classes its viewers reported, lapsing alike: the room's owner lays each
+/// change out for the classes the other instances read back.
 final class GroupPresence: Sendable {
     static let interval = 1.0
     static let ttlMilliseconds = 3000
 
-    /// Records this instance's count (ARGV 2) for the room and returns the group's fresh total, the
-    /// room's lasting state and the id of its last event. Times are Redis's own, so the instances'
-    /// clocks do not matter.
+    /// Records this instance's count (ARGV 2) and its viewers' shape classes (ARGV 4, by comma) for
+    /// the room and returns the group's fresh total, the room's lasting state, the id of its last
+    /// event and the classes of the other instances' viewers (one text per instance). Times are
+    /// Redis's own, so the instances' clocks do not matter.
     static let count = RedisScript(
         """
         local now = redis.call('TIME')
         local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
         if tonumber(ARGV[2]) > 0 then
-          redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ':' .. (ms + tonumber(ARGV[3])))
+          redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ':' .. (ms + tonumber(ARGV[3])) .. ':' .. ARGV[4])
         else
           redis.call('HDEL', KEYS[1], ARGV[1])
         end
         local total = 0
+        local shapes = {}
         local all = redis.call('HGETALL', KEYS[1])
         for i = 1, #all, 2 do
-          local count, expires = string.match(all[i + 1], '(%d+):(%d+)')
-          if tonumber(expires) >= ms then total = total + tonumber(count) else redis.call('HDEL', KEYS[1], all[i]) end
+          local count, expires, classes = string.match(all[i + 1], '^(%d+):(%d+):?(.*)$')
+          if tonumber(expires) >= ms then
+            total = total + tonumber(count)
+            if all[i] ~= ARGV[1] and classes ~= '' then shapes[#shapes + 1] = classes end
+          else
+            redis.call('HDEL', KEYS[1], all[i])
+          end
         end
         local last = redis.call('XREVRANGE', KEYS[3], '+', '-', 'COUNT', 1)
-        return {total, redis.call('GET', KEYS[2]), last[1] and last[1][1] or '0-0'}
+        return {total, redis.call('GET', KEYS[2]), last[1] and last[1][1] or '0-0', shapes}
         """)
 
     private let connection: RedisConnection
@@ -74,6 +83,9 @@ final class GroupPresence: Sendable {
         let here = rooms.kept
         let kept = Set(here.map(\.name))
         let local = Dictionary(here.map { ($0.name, $0.viewerCount) }, uniquingKeysWith: { first, _ in first })
+        let localShapes = Dictionary(
+            here.map { ($0.name, $0.viewerShapes.map(\.rawValue).sorted().joined(separator: ",")) },
+            uniquingKeysWith: { first, _ in first })
         guard let members = try? connection.command([Array("SMEMBERS".utf8), RedisKeys.rooms]).array else { return }
         let names = Array(Set(members.compactMap(\.text)).union(local.keys))
         var commands: [[[UInt8]]] = []
@@ -83,7 +95,7 @@ final class GroupPresence: Sendable {
                     keys: [RedisKeys.viewers(name), RedisKeys.state(name), RedisKeys.events(name)],
                     arguments: [
                         Array(instanceID.utf8), Array(String(local[name] ?? 0).utf8),
-                        Array(String(Self.ttlMilliseconds).utf8),
+                        Array(String(Self.ttlMilliseconds).utf8), Array((localShapes[name] ?? "").utf8),
                     ], on: connection)
             else { return }
             commands.append(command)
@@ -100,7 +112,10 @@ final class GroupPresence: Sendable {
             let seq = fields.dropFirst(2).first?.text.flatMap(RedisStreamID.init)?.seq ?? 0
             if let saved { stateRead(name, saved) }
             if let room = here.first(where: { $0.name == name }) {
-                _ = try? room.handle(.viewersElsewhereCounted(max(0, total - (local[name] ?? 0))))
+                let shapes = Set(
+                    (fields.dropFirst(3).first?.array ?? []).compactMap(\.text).flatMap { $0.split(separator: ",") }
+                        .compactMap { ShapeClass(rawValue: String($0)) })
+                _ = try? room.handle(.viewersElsewhereCounted(max(0, total - (local[name] ?? 0)), shapes: shapes))
             }
             // The group's rooms: those with lasting state, and the kept ones here.
             if saved != nil || kept.contains(name) {

@@ -100,7 +100,8 @@ final class RedisGroup: RoomGroup {
             let text = { (name: String) in fields[name].map { String(decoding: $0, as: UTF8.self) } }
             let carried = ForwardedInput(
                 path: String(decoding: path, as: UTF8.self), body: fields["b"] ?? [], client: text("c") ?? "",
-                key: text("k") ?? text("i") ?? "", lasting: text("l") == "1")
+                key: text("k") ?? text("i") ?? "", lasting: text("l") == "1",
+                shape: text("s").flatMap { ShapeClass(rawValue: $0) })
             let reply = { @Sendable (answer: ForwardedAnswer) in
                 var command = ["XADD", "", "MAXLEN", "~", Self.inputStreamLength, "*", "i"].map { Array($0.utf8) }
                 command[1] = RedisKeys.answers(String(decoding: origin, as: UTF8.self))
@@ -161,6 +162,7 @@ final class RedisGroup: RoomGroup {
                     "i", id, "o", instanceID, "p", input.path, "c", input.client, "k", input.key,
                     "t", String(now + Self.forwardWindowMilliseconds), "l", input.lasting ? "1" : "0",
                 ].map { Array($0.utf8) } + [Array("b".utf8), input.body]
+                + (input.shape.map { [Array("s".utf8), Array($0.rawValue.utf8)] } ?? [])
             publisher.send((prepare ? [RoomInputReader.createGroup(room)] : []) + [command])
             timeouts.asyncAfter(deadline: .now() + Self.forwardTimeout) { [weak self] in
                 self?.unanswered(id, input: input, of: room)

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import StackModel
 
 /// Reads what the owners of the rooms this instance follows (viewers here, owner elsewhere) publish,
 /// and hands it to the rooms — and the owners' answers to the input this instance carried to them:
@@ -12,7 +13,7 @@ final class RoomFollower: Sendable {
 
     private let connection: RedisConnection
     private let followed: @Sendable () -> Set<String>
-    private let deliver: @Sendable (_ room: String, _ entries: [RoomRelay.Entry], _ catchingUp: Bool) -> Void
+    private let deliver: @Sendable (_ room: String, _ entries: [RoomRelay.Published], _ catchingUp: Bool) -> Void
     /// The stream the owners answer this instance's forwarded input on, and who hears each answer.
     private let answers: [UInt8]
     private let answered: @Sendable ([String: [UInt8]]) -> Void
@@ -21,7 +22,7 @@ final class RoomFollower: Sendable {
     init(
         url: RedisURL, answers: [UInt8], followed: @escaping @Sendable () -> Set<String>,
         answered: @escaping @Sendable ([String: [UInt8]]) -> Void,
-        deliver: @escaping @Sendable (String, [RoomRelay.Entry], Bool) -> Void
+        deliver: @escaping @Sendable (String, [RoomRelay.Published], Bool) -> Void
     ) {
         connection = RedisConnection(url: url, timeout: 2 + Double(Self.blockMilliseconds) / 1000)
         self.answers = answers
@@ -98,8 +99,8 @@ final class RoomFollower: Sendable {
     }
 
     /// A stream's entries (`XRANGE`'s or one stream of `XREAD`'s reply) and the id of the last.
-    static func entries(_ reply: RedisReply) -> ([RoomRelay.Entry], last: String?) {
-        var entries: [RoomRelay.Entry] = []
+    static func entries(_ reply: RedisReply) -> ([RoomRelay.Published], last: String?) {
+        var entries: [RoomRelay.Published] = []
         var last: String?
         for item in reply.array ?? [] {
             guard let parts = item.array, parts.count == 2, let id = parts[0].text else { continue }
@@ -107,20 +108,29 @@ final class RoomFollower: Sendable {
             guard let seq = RedisStreamID(id)?.seq, let fields = parts[1].array else { continue }
             var kind: String?
             var bytes: [UInt8]?
+            var shaped: [ShapeClass: [UInt8]] = [:]
             for pair in stride(from: 0, to: fields.count - 1, by: 2) {
                 switch fields[pair].text {
                 case "k": kind = fields[pair + 1].text
                 case "d": bytes = fields[pair + 1].bytes
+                case let name? where name.hasPrefix(RoomPublisher.shapedField):
+                    guard let shape = ShapeClass(rawValue: String(name.dropFirst(RoomPublisher.shapedField.count)))
+                    else { continue }
+                    shaped[shape] = fields[pair + 1].bytes
                 default: break
                 }
             }
             guard let bytes else { continue }
+            // An empty value: the class is shown the room's own stage (the same bytes, shared).
+            for (shape, value) in shaped where value.isEmpty { shaped[shape] = bytes }
+            let entry: RoomRelay.Entry
             switch kind {
-            case "c": entries.append(.change(seq: seq, bytes: bytes))
-            case "t": entries.append(.takeover(seq: seq, bytes: bytes))
-            case "b": entries.append(.base(seq: seq, bytes: bytes))
+            case "c": entry = .change(seq: seq, bytes: bytes)
+            case "t": entry = .takeover(seq: seq, bytes: bytes)
+            case "b": entry = .base(seq: seq, bytes: bytes)
             default: continue
             }
+            entries.append(RoomRelay.Published(entry: entry, shaped: shaped))
         }
         return (entries, last)
     }

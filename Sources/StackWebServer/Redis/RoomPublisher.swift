@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import StackModel
 
 /// Publishes what the rooms this instance runs do to each room's stream in Redis — every change
 /// once, in order, with the snapshots other instances start their viewers from — and keeps their
@@ -25,9 +26,10 @@ final class RoomPublisher: Sendable {
 
     /// KEYS: epoch, events, state, rooms, snapshot, then the answers to keep, then those to forget.
     /// ARGV: epoch, stream length, id ('' for none), kind, data, state ('' for none), room, snapshot
-    /// ('' for none), deadline (Redis ms), answer lifetime (ms), number of answers, the answers, and
-    /// last, for a publication without an entry, the id of the event whose state it carries (the
-    /// history must hold it: a state or a snapshot of a change Redis refused is never kept).
+    /// ('' for none), deadline (Redis ms), answer lifetime (ms), number of answers, the answers, for a
+    /// publication without an entry the id of the event whose state it carries (the history must
+    /// hold it: a state or a snapshot of a change Redis refused is never kept), and last the entry's
+    /// bytes for each shape class, as field and value pairs (`d:16x9`; empty: the same as `d`).
     /// Returns 1 taken, 0 another epoch, -1 too late, -2 not continuing the history.
     static let publish = RedisScript(
         """
@@ -47,7 +49,9 @@ final class RoomPublisher: Sendable {
           elseif topSeq >= seq then
             redis.call('DEL', KEYS[2])
           end
-          redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], ARGV[3], 'k', ARGV[4], 'd', ARGV[5])
+          local fields = {'k', ARGV[4], 'd', ARGV[5]}
+          for i = 13 + answers, #ARGV do fields[#fields + 1] = ARGV[i] end
+          redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], ARGV[3], unpack(fields))
         end
         if ARGV[6] ~= '' then
           redis.call('SET', KEYS[3], ARGV[6])
@@ -281,8 +285,21 @@ final class RoomPublisher: Sendable {
                 Array(String(deadline).utf8),
                 Array(String(answerLifetimeMilliseconds).utf8), Array(String(answers.count).utf8),
             ] + answers.map(\.body) + [publication.entry == nil ? Array(String(publication.about).utf8) : empty]
+            + shapedFields(publication, data: data)
         return try publish.call(keys: keys, arguments: arguments, on: connection)
     }
+
+    /// The entry's bytes for each shape class as stream fields, in a fixed order; a class shown the
+    /// room's own stage has the same bytes as `d`, sent once.
+    static func shapedFields(_ publication: GroupPublication, data: [UInt8]) -> [[UInt8]] {
+        guard publication.entry != nil else { return [] }
+        return publication.shaped.sorted { $0.key.rawValue < $1.key.rawValue }.flatMap { shape, bytes in
+            [Array((shapedField + shape.rawValue).utf8), bytes == data ? [] : bytes]
+        }
+    }
+
+    /// The prefix of a stream field holding an entry's bytes for one shape class.
+    static let shapedField = "d:"
 
     /// Rooms with a failed publication: told once Redis answers (a check every `recoveryInterval`).
     private func remember(_ rooms: Set<String>) {

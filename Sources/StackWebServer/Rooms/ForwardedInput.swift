@@ -1,3 +1,5 @@
+import StackModel
+
 /// A person's input (a pointer batch, a command) that reached an instance of a group that does not
 /// run the room: carried to the owner as it came, and applied there as if posted there.
 struct ForwardedInput: Equatable, Sendable {
@@ -11,6 +13,8 @@ struct ForwardedInput: Equatable, Sendable {
     var key: String
     /// Whether the input is a command that changes lasting state (only those are kept with their key).
     var lasting: Bool
+    /// The poster's shape class: the owner maps its pointer samples from that class's stage.
+    var shape: ShapeClass? = nil
 }
 
 /// The owner's answer to a `ForwardedInput`, carried back to the instance the person waits at.

@@ -95,10 +95,9 @@ final class Room: Sendable {
         self.unwatched = unwatched
         self.upcoming = upcoming
         // A room only watched is a view of its own at each instance: nothing of it goes to the group.
-        var state = RoomState(
+        let state = RoomState(
             name: name, settings: settings, library: library, asleep: asleep, now: scheduler.now(),
             ownership: group == nil || onlyWatched ? .alone : .follower)
-        state.laysOutShapes = group == nil
         core = Locked(Core(state: state, onlyWatched: onlyWatched))
         // A slideshow runs from the start, watched or not (a frame may connect later).
         _ = try? handle(.opened)
@@ -199,7 +198,7 @@ final class Room: Sendable {
     }
 
     /// What the room's owner published, as read from the group (see `RoomRelay.receive`).
-    func relay(_ entries: [RoomRelay.Entry], catchingUp: Bool) {
+    func relay(_ entries: [RoomRelay.Published], catchingUp: Bool) {
         core.withLock { core in
             guard !runsHere(core) else { return }
             _ = perform(core.relay.receive(entries, catchingUp: catchingUp), in: &core)
@@ -245,6 +244,9 @@ final class Room: Sendable {
     }
 
     var viewerCount: Int { core.withLock { $0.state.viewerCount } }
+
+    /// The shape classes this instance's viewers of the room reported, for the group's count.
+    var viewerShapes: Set<ShapeClass> { core.withLock { Set($0.state.reportedShapes.present) } }
 
     var isLoaded: Bool { core.withLock { $0.state.isLoaded } }
 
@@ -384,11 +386,11 @@ final class Room: Sendable {
         }
         var effects: [RoomEffect] = []
         switch event {
-        case .viewerJoined(let viewer, let lastEventID, _):
-            // What the owner published is laid out for the room's stage only: a follower's viewers
-            // are shown that (docs/architecture.md, "Screens of every shape").
-            effects = try core.state.handle(.viewerAttached(viewer), at: scheduler.now())
-            effects += core.relay.join(viewer, lastEventID: lastEventID)
+        case .viewerJoined(let viewer, let lastEventID, let shape):
+            // The owner lays each change out for every class the group reported (docs/scale-out.md,
+            // "Screens of every shape"): this viewer is sent its class's bytes.
+            effects = try core.state.handle(.viewerAttached(viewer, shape: shape), at: scheduler.now())
+            effects += core.relay.join(viewer, lastEventID: lastEventID, shape: shape)
         case .heartbeatDue:
             effects = try core.state.handle(event, at: scheduler.now()) + core.relay.heartbeat()
         case .viewerLeft, .viewersElsewhereCounted, .timerFired, .libraryChanged:
@@ -408,7 +410,9 @@ final class Room: Sendable {
         _ = try? core.state.handle(.leaseLost, at: scheduler.now())
         // The relay, not a new one: the follower may have read the room's history into it already,
         // between the lease lapsing and this call.
-        _ = perform(core.relay.watch(Set(core.streams.keys), lastEventID: core.state.seq), in: &core)
+        let viewers = Dictionary(
+            uniqueKeysWithValues: core.streams.keys.map { ($0, core.state.reportedShapes[$0]) })
+        _ = perform(core.relay.watch(viewers, lastEventID: core.state.seq), in: &core)
     }
 
     // MARK: - Keeping (under the lock)
@@ -417,14 +421,14 @@ final class Room: Sendable {
     private func perform(_ effects: [RoomEffect], in core: inout Core) -> Durability? {
         var durability: Durability?
         var refused: [ViewerID] = []
-        var entries: [RoomRelay.Entry] = []
+        var entries: [RoomRelay.Published] = []
         var lasting: (SavedStack, SaveUrgency)?
         for effect in effects {
             switch effect {
             case .broadcast(let bytes):
                 for (viewer, stream) in core.streams where !stream.send(bytes) { refused.append(viewer) }
             case .publish(let entry, let shaped):
-                entries.append(entry)
+                entries.append(RoomRelay.Published(entry: entry, shaped: shaped))
                 if case .base = entry { continue }
                 for (viewer, stream) in core.streams {
                     let bytes =
@@ -459,7 +463,7 @@ final class Room: Sendable {
     /// Hands the room's lasting state to the store (alone) or to the group with the entries it goes
     /// with; the durability an acknowledgement waits for, when `urgency` says someone waits.
     private func keep(
-        _ saved: SavedStack, urgency: SaveUrgency, entries: [RoomRelay.Entry], in core: inout Core
+        _ saved: SavedStack, urgency: SaveUrgency, entries: [RoomRelay.Published], in core: inout Core
     ) -> Durability? {
         let seq = core.state.seq
         let durability = urgency == .acknowledged ? Durability() : nil
@@ -484,7 +488,7 @@ final class Room: Sendable {
 
     /// Publishes the entries to the group in order, the last one with `keep`, under the room's epoch.
     private func publish(
-        _ entries: [RoomRelay.Entry], keep: GroupPublication.Keep?, durability: Durability?, in core: inout Core
+        _ entries: [RoomRelay.Published], keep: GroupPublication.Keep?, durability: Durability?, in core: inout Core
     ) {
         guard let group, case .owner(let epoch) = core.state.ownership else { return }
         var keep = keep
@@ -492,9 +496,9 @@ final class Room: Sendable {
             keep?.answers = core.waiting.filter { $0.seq == core.state.seq }.compactMap { waiting in
                 waiting.key.map { ($0, Self.answerBody(seq: waiting.seq)) }
             }
-            if case .takeover = entries.last { keep?.forgotten = Array(core.forgotten) }
+            if case .takeover = entries.last?.entry { keep?.forgotten = Array(core.forgotten) }
         }
-        var publications = entries.map { GroupPublication(epoch: epoch, entry: $0) }
+        var publications = entries.map { GroupPublication(epoch: epoch, entry: $0.entry, shaped: $0.shaped) }
         // The lasting state rides with the change (or rebase) that made it, never with a base
         // snapshot, whose refusal the history shrugs off; so does the snapshot reads are answered
         // with elsewhere, also refreshed when the room comes to rest (a motion's end changes what a

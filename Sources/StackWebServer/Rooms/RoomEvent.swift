@@ -15,10 +15,12 @@ enum RoomEvent: Sendable {
     /// screen of `shape` (nil: it reported none, and is shown the room's own stage).
     case viewerJoined(ViewerID, lastEventID: Int?, shape: ShapeClass? = nil)
     /// A viewer opened the event stream at an instance of a group that does not run the room: it is
-    /// counted here, and its opening and the changes come from the owner through the group.
-    case viewerAttached(ViewerID)
-    /// In a group: the room's viewers at the other instances were counted.
-    case viewersElsewhereCounted(Int)
+    /// counted here, and its opening and the changes come from the owner through the group, laid
+    /// out for its `shape`.
+    case viewerAttached(ViewerID, shape: ShapeClass? = nil)
+    /// In a group: the room's viewers at the other instances were counted, and the shape classes
+    /// they reported (the owner lays each change out for those too).
+    case viewersElsewhereCounted(Int, shapes: Set<ShapeClass> = [])
     /// A viewer's stream ended (closed by the peer, or dropped as too slow).
     case viewerLeft(ViewerID)
     /// A page posted a batch of pointer samples, in the page's order, from the client at `address`,

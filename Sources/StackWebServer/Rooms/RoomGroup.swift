@@ -52,6 +52,8 @@ struct RoomListing: Equatable, Sendable {
 struct GroupPublication: Sendable {
     var epoch: Int
     var entry: RoomRelay.Entry?
+    /// The entry laid out for each shape class present in the group (see `RoomRelay.Published`).
+    var shaped: [ShapeClass: [UInt8]] = [:]
     var keep: Keep?
     /// The room's snapshot (JSON) after the entry, as instances that do not run it answer a read:
     /// sent with what the room keeps, and whenever the room comes to rest.

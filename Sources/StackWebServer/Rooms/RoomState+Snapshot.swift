@@ -7,18 +7,11 @@ extension RoomState {
     /// The room's current snapshot as JSON, laid out for a screen of `shape` (nil: the room's stage).
     /// - Precondition: the stack is loaded.
     func snapshot(at now: Millis, keptThrough: Int? = nil, shape: ShapeClass? = nil) -> [UInt8] {
-        let shape = shownShape(shape)
         var summary = summary(at: now)
         summary.keptThrough = keptThrough
         summary.stage = stack!.stage(for: shape)
         summary.shape = shape
         return RoomEncoder.snapshot(summary, cards: stack!.drawnCards(at: now, on: shape), photos: library)
-    }
-
-    /// The shape a screen that reported `shape` is laid out for: its own, unless the room is in a
-    /// group (`laysOutShapes`): then the room's stage (nil), as every other screen of the group.
-    func shownShape(_ shape: ShapeClass?) -> ShapeClass? {
-        laysOutShapes ? shape : nil
     }
 
     /// What the room says of itself in every snapshot and change.

@@ -42,12 +42,14 @@ struct RoomState {
     private(set) var viewers: Set<ViewerID> = []
     /// The shape class of each viewer laid out apart from the room's stage.
     private(set) var shapes = ViewerShapes()
-    /// Whether screens are laid out for their shapes: alone, yes; in a group, every screen is shown
-    /// the room's stage, which is what the owner publishes to the other instances (a room only
-    /// watched here included: its screens must match those of the room once it is run).
-    var laysOutShapes = true
+    /// The shape class each viewer here reported, whether this instance runs the room or not: what
+    /// the group is told this instance's screens need, and what they are laid out for once it does.
+    private(set) var reportedShapes = ViewerShapes()
     /// In a group: the room's viewers at the other instances, as last counted.
     private(set) var viewersElsewhere = 0
+    /// In a group: the shape classes the viewers at the other instances reported, as last counted.
+    /// The owner lays each change out for these too, and publishes every class's bytes.
+    private(set) var shapesElsewhere: Set<ShapeClass> = []
     private(set) var slideshow: Slideshow
     private var replay = ReplayBuffer(capacity: RoomSettings.replayCapacity)
     /// Viewers that resumed with the events they missed rather than a snapshot, for `/metrics`.
@@ -97,6 +99,8 @@ struct RoomState {
     func needsStack(for event: RoomEvent) -> Bool {
         switch event {
         case .opened, .timerFired: slideshow.playing
+        // A class new to the group is sent a snapshot of its own, made from the stack.
+        case .viewersElsewhereCounted(_, let shapes): ownership != .follower && !shapes.isSubset(of: shapesElsewhere)
         default: event.needsStack
         }
     }
@@ -111,13 +115,10 @@ struct RoomState {
         case .opened: break
         case .viewerJoined(let viewer, let lastEventID, let shape):
             viewerJoined(viewer, lastEventID: lastEventID, shape: shape, at: now)
-        case .viewerAttached(let viewer): viewerAttached(viewer, at: now)
+        case .viewerAttached(let viewer, let shape): viewerAttached(viewer, shape: shape, at: now)
         case .viewerLeft(let viewer): viewerLeft(viewer, at: now)
-        case .viewersElsewhereCounted(let count):
-            if count != viewersElsewhere {
-                viewersElsewhere = count
-                viewerCountChanged(at: now)
-            }
+        case .viewersElsewhereCounted(let count, let shapes):
+            viewersElsewhereCounted(count, shapes: shapes, at: now)
         case .pointerBatchReceived(let samples, let address, let shape):
             try pointerBatchReceived(samples, from: address, on: shape, at: now)
         case .commandReceived(let command): try commandReceived(command, at: now)
@@ -152,7 +153,7 @@ struct RoomState {
     /// snapshot, then every change as it happens, all laid out for its `shape`.
     private mutating func viewerJoined(_ viewer: ViewerID, lastEventID: Int?, shape: ShapeClass?, at now: Millis) {
         viewers.insert(viewer)
-        let shape = shownShape(shape)
+        reportedShapes.joined(viewer, shape: shape)
         // A screen of the room's own shape shares the room's bytes.
         let laidOut = stack!.showsRoomStage(shape) ? nil : shape
         shapes.joined(viewer, shape: laidOut)
@@ -170,8 +171,9 @@ struct RoomState {
         viewerCountChanged(at: now)
     }
 
-    private mutating func viewerAttached(_ viewer: ViewerID, at now: Millis) {
+    private mutating func viewerAttached(_ viewer: ViewerID, shape: ShapeClass?, at now: Millis) {
         viewers.insert(viewer)
+        reportedShapes.joined(viewer, shape: shape)
         lastActivity = now
         viewerCountChanged(at: now)
     }
@@ -179,8 +181,22 @@ struct RoomState {
     private mutating func viewerLeft(_ viewer: ViewerID, at now: Millis) {
         guard viewers.remove(viewer) != nil else { return }
         shapes.left(viewer)
+        reportedShapes.left(viewer)
         lastActivity = now
         viewerCountChanged(at: now)
+    }
+
+    /// A class new among the other instances' viewers gets a snapshot of its own at once (a base),
+    /// so that their instance can open its viewers of that class without waiting for a takeover.
+    private mutating func viewersElsewhereCounted(_ count: Int, shapes: Set<ShapeClass>, at now: Millis) {
+        if count != viewersElsewhere {
+            viewersElsewhere = count
+            viewerCountChanged(at: now)
+        }
+        let added = !shapes.isSubset(of: shapesElsewhere)
+        shapesElsewhere = shapes
+        guard added, isLoaded, case .owner = ownership else { return }
+        publishBase(at: now)
     }
 
     /// The count is sent once, a presence interval from now, however many come and go meanwhile.
@@ -204,7 +220,7 @@ struct RoomState {
         var change = StackChange()
         for sample in samples where pointerRepeats.admit(sample.input, seq: sample.seq, at: now) {
             // Pointer samples never fail in the model; a refused one simply changes nothing.
-            let input = presses.map(sample.input, on: shownShape(shape), stack: stack!, at: now)
+            let input = presses.map(sample.input, on: shape, stack: stack!, at: now)
             if let next = try? stack!.handle(.pointer(input), at: now) { change.merge(next) }
         }
         publish(change, at: now)
@@ -355,6 +371,11 @@ struct RoomState {
         ownership = .owner(epoch: epoch)
         seq = max(seq, epoch * Self.epochStride)
         self.stack = stack
+        // The viewers here followed the last owner: from now on they are laid out here.
+        shapes = ViewerShapes()
+        for (viewer, shape) in reportedShapes.byViewer where !stack.showsRoomStage(shape) {
+            shapes.joined(viewer, shape: shape)
+        }
         slideshow.restore(paused: paused)
         armedWake = nil
         lastActivity = now
@@ -393,9 +414,22 @@ struct RoomState {
         seq += 1
         replay = ReplayBuffer(capacity: RoomSettings.replayCapacity)
         changesSinceBase = 0
-        let takeover = RoomRelay.Entry.takeover(seq: seq, bytes: snapshotEvent(at: now, keptThrough: keptThrough))
+        let bytes = snapshotEvent(at: now, keptThrough: keptThrough)
         effects.append(
-            .publish(takeover, shaped: shapedEvents { snapshotEvent(at: now, keptThrough: keptThrough, shape: $0) }))
+            .publish(
+                .takeover(seq: seq, bytes: bytes),
+                shaped: shapedEvents(roomStage: nil) { snapshotEvent(at: now, keptThrough: keptThrough, shape: $0) }))
+    }
+
+    /// The room's snapshot, for every class present, as the starting point of viewers joining at
+    /// another instance.
+    private mutating func publishBase(at now: Millis) {
+        changesSinceBase = 0
+        let bytes = snapshotEvent(at: now)
+        effects.append(
+            .publish(
+                .base(seq: seq, bytes: bytes),
+                shaped: shapedEvents(roomStage: nil) { snapshotEvent(at: now, shape: $0) }))
     }
 
     private func snapshotEvent(at now: Millis, keptThrough: Int? = nil, shape: ShapeClass? = nil) -> [UInt8] {
@@ -403,10 +437,17 @@ struct RoomState {
             id: seq, event: "snapshot", data: snapshot(at: now, keptThrough: keptThrough, shape: shape))
     }
 
-    /// `encode` run once for each shape class present that has a layout of its own.
-    private func shapedEvents(_ encode: (ShapeClass) -> [UInt8]) -> [ShapeClass: [UInt8]] {
+    /// `encode` run once for each shape class present here or, for the owner of a room in a group,
+    /// at another instance, that has a layout of its own. Every class present elsewhere is named: one
+    /// shown the room's own stage gets `roomStage` (the same bytes, not a copy), or, without it (a
+    /// snapshot, which names the class it is for), its own encoding.
+    private func shapedEvents(roomStage: [UInt8]?, _ encode: (ShapeClass) -> [UInt8]) -> [ShapeClass: [UInt8]] {
         var shaped: [ShapeClass: [UInt8]] = [:]
         for shape in shapes.present { shaped[shape] = encode(shape) }
+        guard case .owner = ownership else { return shaped }
+        for shape in shapesElsewhere where shaped[shape] == nil {
+            shaped[shape] = stack!.showsRoomStage(shape) ? roomStage ?? encode(shape) : encode(shape)
+        }
         return shaped
     }
 
@@ -420,7 +461,7 @@ struct RoomState {
         let summary = summary(at: now)
         let data = RoomEncoder.change(summary, change: stack!.reshaped(change, on: nil), photos: library)
         let event = ServerSentEvent.encode(id: seq, event: "change", data: data)
-        let shaped = shapedEvents { [stack, library, seq] shape in
+        let shaped = shapedEvents(roomStage: event) { [stack, library, seq] shape in
             let reshaped = stack!.reshaped(change, on: shape)
             return ServerSentEvent.encode(
                 id: seq, event: "change", data: RoomEncoder.change(summary, change: reshaped, photos: library))
@@ -430,10 +471,7 @@ struct RoomState {
         // In a group, viewers joining at another instance start from the latest snapshot published.
         guard case .owner = ownership else { return }
         changesSinceBase += 1
-        if changesSinceBase >= RoomRelay.baseInterval {
-            changesSinceBase = 0
-            effects.append(.publish(.base(seq: seq, bytes: snapshotEvent(at: now))))
-        }
+        if changesSinceBase >= RoomRelay.baseInterval { publishBase(at: now) }
     }
 
     /// After a published change: asks for the photos after the front one if the front one changed.

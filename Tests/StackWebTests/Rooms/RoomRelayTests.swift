@@ -1,3 +1,4 @@
+import StackModel
 import Testing
 
 @testable import StackWebServer
@@ -30,15 +31,15 @@ import Testing
         #expect(relay.receive(history, catchingUp: true) == [])
         let (a, b) = (ViewerID(number: 1), ViewerID(number: 2))
         #expect(
-            relay.watch([a, b], lastEventID: 4) == [
+            relay.watch([a: nil, b: nil], lastEventID: 4) == [
                 .send(Self.event(5, "snapshot") + Self.event(6), to: a),
                 .send(Self.event(5, "snapshot") + Self.event(6), to: b),
             ])
-        #expect(relay.watch([a], lastEventID: 4) == [])
+        #expect(relay.watch([a: nil], lastEventID: 4) == [])
         #expect(relay.receive([.change(seq: 7, bytes: Self.event(7))]).count == 2)
         // Handed over before any history: they get it when it comes.
         var early = RoomRelay()
-        #expect(early.watch([a], lastEventID: 4) == [])
+        #expect(early.watch([a: nil], lastEventID: 4) == [])
         #expect(early.receive(history, catchingUp: true) == [.send(Self.event(5, "snapshot") + Self.event(6), to: a)])
     }
 
@@ -82,7 +83,7 @@ import Testing
         let a = ViewerID(number: 1)
         _ = relay.receive([.takeover(seq: 5, bytes: Self.event(5, "snapshot")), .change(seq: 6, bytes: Self.event(6))])
         // It saw 7 and 8 from this instance's own run of the room; the group has only up to 6.
-        #expect(relay.watch([a], lastEventID: 8) == [])
+        #expect(relay.watch([a: nil], lastEventID: 8) == [])
         #expect(relay.receive([.change(seq: 7, bytes: Self.event(7))]) == [])
         #expect(
             relay.receive([.takeover(seq: 20, bytes: Self.event(20, "snapshot"))])
@@ -92,5 +93,36 @@ import Testing
         #expect(relay.join(b, lastEventID: 999) == [])
         #expect(relay.heartbeat() == [])
         #expect(relay.heartbeat() == [.send(Self.retry + Self.event(20, "snapshot"), to: b)])
+    }
+
+    /// Each viewer is sent its class's bytes; one whose class an entry lacks (the owner has not
+    /// heard of it yet) waits for a snapshot laid out for it, and gets no other class's bytes.
+    @Test func aViewerOfAShapeClassGetsItsClassesBytesOrWaitsForThem() {
+        var relay = RoomRelay()
+        let (tv, plain) = (ViewerID(number: 1), ViewerID(number: 2))
+        _ = relay.receive([.takeover(seq: 1, bytes: Self.event(1, "snapshot"))])
+        #expect(relay.join(tv, lastEventID: nil, shape: .widescreen) == [])
+        #expect(relay.join(plain, lastEventID: nil) == [.send(Self.retry + Self.event(1, "snapshot"), to: plain)])
+        #expect(relay.receive([.change(seq: 2, bytes: Self.event(2))]) == [.send(Self.event(2), to: plain)])
+        let wide = Array("id: 2\nevent: snapshot\ndata: {\"shape\":{}}\n\n".utf8)
+        #expect(
+            relay.receive([
+                RoomRelay.Published(entry: .base(seq: 2, bytes: Self.event(2, "snapshot")), shaped: [.widescreen: wide])
+            ])
+                == [.send(Self.retry + wide, to: tv)])
+        let wideChange = Array("id: 3\nevent: change\ndata: {\"w\":1}\n\n".utf8)
+        #expect(
+            relay.receive([
+                RoomRelay.Published(entry: .change(seq: 3, bytes: Self.event(3)), shaped: [.widescreen: wideChange])
+            ])
+                == [.send(wideChange, to: tv), .send(Self.event(3), to: plain)])
+        // The class dropped out of what the owner lays out: the TV waits again, from what it saw.
+        #expect(relay.receive([.change(seq: 4, bytes: Self.event(4))]) == [.send(Self.event(4), to: plain)])
+        let back = Array("id: 4\nevent: snapshot\ndata: {\"shape\":{}}\n\n".utf8)
+        #expect(
+            relay.receive([
+                RoomRelay.Published(entry: .base(seq: 4, bytes: Self.event(4, "snapshot")), shaped: [.widescreen: back])
+            ])
+                == [.send(back, to: tv)])
     }
 }

@@ -129,4 +129,37 @@ import Testing
         #expect(state.viewerCount == 1)
         #expect(!state.isLoaded)
     }
+
+    /// The owner lays each change out for the classes the other instances report: a class new to
+    /// the group gets a base snapshot of its own at once, every change then carries each class's
+    /// bytes (a class shown the room's own 4:3 stage, the room's bytes themselves).
+    @Test func theOwnerLaysEachChangeOutForTheClassesReportedElsewhere() throws {
+        var state = Self.follower()
+        _ = try state.handle(
+            .leaseGained(epoch: 1, stack: Stack(photos: Fixture.photos, seed: 1), paused: nil, keptThrough: 0),
+            at: Fixture.t0
+        )
+        let counted = try state.handle(
+            .viewersElsewhereCounted(2, shapes: [.widescreen, .standard]), at: Fixture.t0 + 1)
+        let bases = counted.compactMap { effect -> [ShapeClass: [UInt8]]? in
+            guard case .publish(.base(let seq, _), let shaped) = effect, seq == state.seq else { return nil }
+            return shaped
+        }
+        #expect(bases.map { Set($0.keys) } == [[.widescreen, .standard]])
+        #expect(
+            try state.handle(.viewersElsewhereCounted(2, shapes: [.widescreen]), at: Fixture.t0 + 2).allSatisfy {
+                if case .publish = $0 { false } else { true }
+            })
+        _ = try state.handle(.viewersElsewhereCounted(2, shapes: [.widescreen, .standard]), at: Fixture.t0 + 3)
+        let next = try state.handle(.commandReceived(.next), at: Fixture.t0 + 4)
+        guard case .publish(.change(let seq, let bytes), let shaped) = next.first else {
+            Issue.record("no change published: \(next)")
+            return
+        }
+        #expect(seq == state.seq)
+        #expect(Set(shaped.keys) == [.widescreen, .standard])
+        #expect(shaped[.standard] == bytes)
+        #expect(shaped[.widescreen] != bytes)
+        #expect(String(decoding: shaped[.widescreen] ?? [], as: UTF8.self).hasPrefix("id: \(seq)\nevent: change\n"))
+    }
 }

@@ -11,9 +11,16 @@ import Testing
     static let tv = "1920x1080"
     static let phone = "390x844"
 
-    /// A server on a folder of two 16:9 photos and three 3:4 ones (a 16:9 photo at the front), in
+    /// A server on a folder of two 16:9 photos and two 3:4 ones (a 16:9 photo at the front), in
     /// `style`.
     static func server(style: String) throws -> ServerProcess {
+        let server = try ServerProcess.start(arguments: try arguments(style: style))
+        #expect(server.shows(photos: 4))
+        return server
+    }
+
+    /// The options of a server on a new folder of two 16:9 photos and two 3:4 ones, in `style`.
+    static func arguments(style: String) throws -> [String] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "stackweb-shapes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -22,9 +29,7 @@ import Testing
                 CVipsTest_writeJPEG(folder.appendingPathComponent("\(name).jpg").path, Int32(width), Int32(height), 1)
                     == 0)
         }
-        let server = try ServerProcess.start(arguments: ["--photos", folder.path, "--style", style, "--order", "name"])
-        #expect(server.shows(photos: 4))
-        return server
+        return ["--photos", folder.path, "--style", style, "--order", "name"]
     }
 
     static func events(_ server: ServerProcess, shape: String?, headers: [String: String] = [:]) throws -> SSETestClient
