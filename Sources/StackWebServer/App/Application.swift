@@ -241,6 +241,7 @@ public final class Application {
             scanner: scanner, index: index, reading: reading, status: status, maxPixels: configuration.maxPixels,
             rooms: rooms,
             log: log)
+        router.uploads?.liveFolder.withLock { $0 = watcher }
         sleep?.start { [rooms] asleep in
             for room in rooms.all { _ = try? room.handle(.sleepChanged(asleep: asleep)) }
         }

@@ -311,6 +311,17 @@ struct Router: RequestResponder {
         case .commands(let name): response = withRoom(name, use: .control) { command($0, input) }
         // A read of the room laid out for a shape, from an instance that does not run it.
         case .snapshot(let name): response = withRoom(name, use: .look) { ownSnapshot(of: $0, shape: carried.shape) }
+        // A guest's photo another instance kept: its card is placed here.
+        case .uploads(let name):
+            if let uploads {
+                response = Response(
+                    status: 201,
+                    body: .deferred { complete in
+                        uploads.arrived(elsewhere: carried.body, room: name, key: carried.key, complete: complete)
+                    })
+            } else {
+                response = .error(404, "room \(name) takes no photos at the instance that runs it")
+            }
         default: response = .error(404, "no room input at \(carried.path.prefix(64))")
         }
         Self.settle(response) { response in

@@ -246,8 +246,27 @@ final class LiveFolder: Sendable {
         }
     }
 
+    /// Swaps in the scanner's library as it is now — `new`, and what was adopted since the scan
+    /// (a guest's photo): a scan's result never drops an entry another thread added meanwhile.
     private func publish(_ change: LibraryChange, library new: PhotoLibrary) {
-        library.withLock { $0 = new }
-        if !change.isEmpty || change.complete { onChange(change, new) }
+        let current = scanner.withLock { scanner in
+            let current = scanner?.library ?? new
+            library.withLock { $0 = current }
+            return current
+        }
+        if !change.isEmpty || change.complete { onChange(change, current) }
+    }
+
+    /// A photo the server put in the folder itself (a guest's, checked already) joins the shared
+    /// library now, and the scanner takes it as read: its scan will find it unchanged, and no scan
+    /// finished before can swap in a library without it. Answers the library with it.
+    func adopt(_ entry: PhotoLibrary.Entry) -> PhotoLibrary {
+        scanner.withLock { scanner in
+            scanner?.adopt(entry)
+            return library.withLock { library in
+                library = library.updating(changed: [entry], removed: [], order: order)
+                return library
+            }
+        }
     }
 }

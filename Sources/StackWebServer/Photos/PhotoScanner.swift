@@ -124,6 +124,14 @@ struct PhotoScanner {
     }
 
     /// Everything below the root. Returns the change, or nil when nothing changed.
+    /// Takes `entry` as a file read and accepted (the server made it itself, checked).
+    mutating func adopt(_ entry: PhotoLibrary.Entry) {
+        accepted[entry.relative] = entry
+        pending[entry.relative] = nil
+        waiting[entry.relative] = nil
+        library = library.updating(changed: [entry], removed: [], order: order)
+    }
+
     mutating func scanAll(now: Double = Date().timeIntervalSince1970) -> LibraryChange? {
         scan(folders: [""], recursive: true, closed: [], now: now)
     }

@@ -3,7 +3,8 @@ import StackModel
 /// A person's input (a pointer batch, a command) that reached an instance of a group that does not
 /// run the room: carried to the owner as it came, and applied there as if posted there.
 struct ForwardedInput: Equatable, Sendable {
-    /// The request's path: `/api/rooms/ROOM/pointer` or `/api/rooms/ROOM/commands`.
+    /// The request's path: `/api/rooms/ROOM/pointer`, `…/commands`, `…/photos` (a guest's photo
+    /// another instance kept, `PhotoUploads+Group.swift`) or the room itself (a read for a shape).
     var path: String
     var body: [UInt8]
     /// The poster's address, for the owner's per-address rate limit.

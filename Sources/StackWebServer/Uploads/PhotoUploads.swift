@@ -17,7 +17,7 @@ final class PhotoUploads: Sendable {
     let root: String
     let folder: String
     let quota: Int64
-    private let library: Locked<PhotoLibrary>
+    let library: Locked<PhotoLibrary>
     /// Names photos as the library does (keyed with the state's secret).
     let ids: PhotoIDs
     let rooms: RoomRegistry
@@ -26,12 +26,15 @@ final class PhotoUploads: Sendable {
     var lane: PixelBudget { variants.budget }
     /// Makes the previews of photos waiting for review, as it makes the library's variants.
     let variants: PhotoVariants
-    private let maxPixels: Int
+    let maxPixels: Int
     private let order: PhotoLibrary.Order
     private let log: OperatorLog
     private let limiter: Locked<UploadLimiter>
     let stored: Locked<StoredUploads>
     private let answers = Locked(UploadAnswers())
+    /// The folder's watcher, once it follows the folder: a guest's photo joins the library through
+    /// it, so that its scans know the photo (none swaps in a library without it).
+    let liveFolder = Locked<LiveFolder?>(nil)
     /// Who sent each photo waiting for review (its `X-Photo-Sender` as sent, by path), so that it
     /// joins with its sender's name once approved. In memory only: after a restart an approved
     /// photo joins without it. At most `maxWaitingSenders`.
@@ -164,7 +167,7 @@ final class PhotoUploads: Sendable {
     private func check(
         _ arrived: UploadReceiver.Arrived, _ arrival: Arrival, _ complete: @escaping @Sendable (Response) -> Void
     ) {
-        if let hash = arrived.hash, let path = stored.withLock({ $0.path(ofHash: hash) }) {
+        if let hash = arrived.hash, let path = kept(hash: hash) {
             unlink(arrived.temporaryPath)
             guard !path.hasPrefix(reviewFolder + "/") else {
                 return complete(
@@ -205,6 +208,14 @@ final class PhotoUploads: Sendable {
         if !queued {
             unlink(arrived.temporaryPath)
             complete(UploadFailure.busy.response)
+        }
+    }
+
+    /// The photo kept with these bytes, if any. Alone, this instance knows every one; in a group the
+    /// others keep photos in the same folder, so a miss looks at the folder's names as well.
+    private func kept(hash: String) -> String? {
+        stored.withLock { stored in
+            rooms.group == nil ? stored.path(ofHash: hash) : stored.find(hash: hash, in: folder)
         }
     }
 
@@ -254,10 +265,12 @@ final class PhotoUploads: Sendable {
         // The room is loaded first: a room restored from a library that has the photo already would
         // hold it twice once its card is inserted.
         _ = arrival.room.listing()
-        let updated = library.withLock { library in
-            library = library.updating(changed: [entry], removed: [], order: order)
-            return library
-        }
+        let updated =
+            liveFolder.withLock { $0 }?.adopt(entry)
+            ?? library.withLock { library in
+                library = library.updating(changed: [entry], removed: [], order: order)
+                return library
+            }
         // Each room names its cards' photos (caption, version) from its own copy of the library,
         // which the folder's watcher will not update for a photo the library has already: the
         // copies take it now, before its card comes, with no change to any stack.
@@ -278,6 +291,12 @@ final class PhotoUploads: Sendable {
         do {
             applied = try room.handle(
                 .guestPhotoArrived(photo, at: position, sender: GuestName.display(arrival.sender)), key: arrival.key)
+        } catch .runElsewhere where rooms.group?.isUndecided(room.name) == true {
+            // The room's first use in a group: placed once this instance has tried to take it.
+            rooms.group?.whenDecided(room.name) { [self] in insert(photo, arrival, complete) }
+            return
+        } catch .runElsewhere where rooms.group != nil {
+            return forwardArrival(of: photo, arrival, complete)
         } catch {
             // The photo is kept and will join at the back as any photo found in the folder.
             return complete(.error(503, "the photo is kept but the room could not take it now"))
@@ -304,7 +323,7 @@ final class PhotoUploads: Sendable {
         return .json(Self.body(id: id, seq: arrival.room.listing().seq, existing: true))
     }
 
-    private static func created(_ body: [UInt8], id: String) -> Response {
+    static func created(_ body: [UInt8], id: String) -> Response {
         var response = Response.json(body, status: 201)
         response.headers.append(("Location", "/photos/" + id))
         return response

@@ -38,6 +38,27 @@ struct StoredUploads: Sendable {
         return path
     }
 
+    /// As `path(ofHash:)`, and failing that, looks through the names in `folder` as the start does:
+    /// in a group, another instance may have kept these bytes since (its file is then counted too).
+    mutating func find(hash: String, in folder: String) -> String? {
+        if let path = path(ofHash: hash) { return path }
+        let wanted = String(hash.prefix(UploadNaming.hashLength))
+        for albums in [folder, folder + "/.review"] {
+            for room in FolderListing.names(in: albums) where room != ".review" {
+                let roomFolder = albums + "/" + room
+                for name in FolderListing.names(in: roomFolder) where UploadNaming.hash(inName: name) == wanted {
+                    var info = Glibc.stat()
+                    guard lstat(roomFolder + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+                        continue
+                    }
+                    add(path: roomFolder + "/" + name, hash: wanted, bytes: Int64(info.st_size))
+                    return roomFolder + "/" + name
+                }
+            }
+        }
+        return nil
+    }
+
     mutating func add(path: String, hash: String?, bytes: Int64) {
         self.bytes += bytes
         if let hash { byHash[String(hash.prefix(UploadNaming.hashLength))] = path }
