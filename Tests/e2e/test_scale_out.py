@@ -63,12 +63,19 @@ def test_a_phone_on_another_instance_is_laid_out_for_its_shape_and_follows_a_dra
             stage = page.state()["stage"]
             assert abs(stage["w"] / stage["h"] - aspect) < 1e-6, f"a stage of {stage} for {aspect:.3f}"
 
-        top = page_a.top_card()
-        seen = page_b.card(top["id"])
+        # Both screens at rest before the drag: a snapshot for the phone's class, new to the group,
+        # may still be arriving and moving cards as it lands.
+        top = wait_until(page_a.top_card, lambda card: not card["animating"], message="the desktop's top card at rest")
+        seen = wait_until(lambda: page_b.card(top["id"]), lambda card: card and not card["animating"],
+                          message="the phone's copy of that card at rest")
         mapping = page_a.mapping()
         start = mapping.to_page(top["x"], top["y"])
         Mouse(browser).move_to(*start).down().move_through(steps(start, (100, 0), 5), 30).perform()
         try:
+            # The desktop's own card first: a drag that missed it would say so here.
+            wait_until(lambda: page_a.card(top["id"]),
+                       lambda card: is_near(card, top["x"] + mapping.points(100), top["y"], FOLLOW_TOLERANCE),
+                       message=f"the desktop's {top['id']} to follow the drag")
             expected_x = seen["x"] + mapping.points(100)
             wait_until(lambda: page_b.card(top["id"]),
                        lambda card: is_near(card, expected_x, seen["y"], FOLLOW_TOLERANCE),

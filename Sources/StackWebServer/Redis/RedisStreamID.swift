@@ -17,7 +17,8 @@ struct RedisStreamID: Equatable, Sendable {
 
     var text: String { "\(seq)-\(part)" }
 
-    /// The id an entry is published under.
+    /// The id an entry is asked to be published under (a base goes after the entries of its seq: the
+    /// publishing script makes it one part further than the last, `RoomPublisher.publish`).
     init(_ entry: RoomRelay.Entry) {
         if case .base = entry { self.init(seq: entry.seq, part: 1) } else { self.init(seq: entry.seq, part: 0) }
     }

@@ -41,17 +41,21 @@ final class RoomPublisher: Sendable {
         local topSeq = top[1] and tonumber(string.match(top[1][1], '^(%d+)')) or -1
         if ARGV[3] == '' and ARGV[12 + answers] ~= '' and topSeq ~= tonumber(ARGV[12 + answers]) then return -2 end
         if ARGV[3] ~= '' then
-          local seq = tonumber(string.match(ARGV[3], '^(%d+)'))
+          local id = ARGV[3]
+          local seq = tonumber(string.match(id, '^(%d+)'))
           if ARGV[4] == 'c' then
             if topSeq ~= seq - 1 then return -2 end
           elseif ARGV[4] == 'b' then
             if topSeq ~= seq then return -2 end
+            -- After the entries of its seq: a second base at one seq (a class new to the group
+            -- after another, with no change between) is one part further.
+            id = string.match(id, '^(%d+)') .. '-' .. (tonumber(string.match(top[1][1], '-(%d+)$')) + 1)
           elseif topSeq >= seq then
             redis.call('DEL', KEYS[2])
           end
           local fields = {'k', ARGV[4], 'd', ARGV[5]}
           for i = 13 + answers, #ARGV do fields[#fields + 1] = ARGV[i] end
-          redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], ARGV[3], unpack(fields))
+          redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], id, unpack(fields))
         end
         if ARGV[6] ~= '' then
           redis.call('SET', KEYS[3], ARGV[6])

@@ -60,6 +60,31 @@ struct RoomPublisherTests {
         #expect(events == 2)
     }
 
+    /// A base for each class new to the group, two at one seq (two screens of new shapes counted a
+    /// round apart, no change between): both are kept, one after the other. (Both asked for the same
+    /// id once, and Redis refused the second: its class waited for a snapshot that never came.)
+    @Test func twoBasesAtOneSeqAreBothKept() throws {
+        let redis = try RedisServer()
+        let connection = redis.connection()
+        try connection.command([Array("SET".utf8), RedisKeys.epoch("main"), Array("1".utf8)])
+        let publisher = RoomPublisher(connection: RedisConnection(url: redis.url), log: { _ in })
+        let seq = 1 * Self.stride + 1
+        #expect(
+            Self.outcome(
+                GroupPublication(
+                    epoch: 1, entry: Self.entry(seq, "snapshot"), keep: GroupPublication.Keep(saved: Self.saved)),
+                on: publisher) == .accepted)
+        for shape in [ShapeClass.widescreen, .standard] {
+            let bytes = Array("id: \(seq)\nevent: snapshot\ndata: {}\n\n".utf8)
+            var base = GroupPublication(epoch: 1, entry: .base(seq: seq, bytes: bytes))
+            base.shaped = [shape: Array("id: \(seq)\nevent: snapshot\ndata: {\"for\":\"\(shape.rawValue)\"}\n\n".utf8)]
+            #expect(Self.outcome(base, on: publisher) == .accepted, "the base for \(shape)")
+        }
+        let ids = try connection.command([Array("XRANGE".utf8), RedisKeys.events("main"), Array("-".utf8), Array("+".utf8)])
+            .array?.compactMap { $0.array?.first?.text } ?? []
+        #expect(ids == ["\(seq)-0", "\(seq)-1", "\(seq)-2"])
+    }
+
     @Test func aSnapshotStartsTheHistoryAfreshWhateverTheStreamHeld() throws {
         let redis = try RedisServer()
         let connection = redis.connection()
