@@ -80,7 +80,8 @@ struct RoomPublisherTests {
             base.shaped = [shape: Array("id: \(seq)\nevent: snapshot\ndata: {\"for\":\"\(shape.rawValue)\"}\n\n".utf8)]
             #expect(Self.outcome(base, on: publisher) == .accepted, "the base for \(shape)")
         }
-        let ids = try connection.command([Array("XRANGE".utf8), RedisKeys.events("main"), Array("-".utf8), Array("+".utf8)])
+        let ids =
+            try connection.command([Array("XRANGE".utf8), RedisKeys.events("main"), Array("-".utf8), Array("+".utf8)])
             .array?.compactMap { $0.array?.first?.text } ?? []
         #expect(ids == ["\(seq)-0", "\(seq)-1", "\(seq)-2"])
     }
