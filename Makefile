@@ -36,8 +36,9 @@ TEST_APT_PACKAGES := chromium chromium-driver firefox-esr nodejs openssl curl gr
 TEST_APT_PACKAGES_NO_RECOMMENDS := prometheus lintian
 PIP_REQUIREMENTS := Tests/e2e/requirements.txt
 # `make bench`: the load generator, the nginx it compares with, its C client's compiler, the
-# profilers, Chromium for the page's frames, redis-server for a group, openssl for TLS.
-BENCH_APT_PACKAGES := wrk nginx gcc linux-perf valgrind chromium chromium-driver redis-server openssl
+# profilers, Chromium for the page's frames, redis-server for a group, openssl for TLS, Pillow
+# (the 24 MP photo the photos item converts).
+BENCH_APT_PACKAGES := wrk nginx gcc linux-perf valgrind chromium chromium-driver redis-server openssl python3-pil
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 RELEASE_BIN := .build/release/stackweb

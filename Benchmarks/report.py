@@ -748,7 +748,7 @@ def turn_section(turn):
 
 def shapes_section(shapes):
     """Section 13: a change laid out and encoded once per shape class present, against one class."""
-    out = ["## 13. Screens of every shape: viewers over four shape classes against one", ""]
+    out = ["## 14. Screens of every shape: viewers over four shape classes against one", ""]
     if not shapes or _skipped(shapes):
         return out + [f"Skipped: {(shapes or {}).get('skipped', 'not run')}.", ""]
     out += [f"One server, one run: {shapes['viewers']:,} viewers of a room all reporting a 1920×1080 window, and "
