@@ -36,9 +36,9 @@ TEST_APT_PACKAGES := chromium chromium-driver firefox-esr nodejs openssl curl gr
 TEST_APT_PACKAGES_NO_RECOMMENDS := prometheus lintian
 PIP_REQUIREMENTS := Tests/e2e/requirements.txt
 # `make bench`: the load generator, the nginx it compares with, its C client's compiler, the
-# profilers, Chromium for the page's frames, redis-server for a group, openssl for TLS, Pillow
-# (the 24 MP photo the photos item converts).
-BENCH_APT_PACKAGES := wrk nginx gcc linux-perf valgrind chromium chromium-driver redis-server openssl python3-pil
+# profilers, Chromium for the page's frames, redis-server for a group, openssl for TLS; and from
+# PyPI (Benchmarks/requirements.txt) Pillow, which makes the 24 MP photo the photos item converts.
+BENCH_APT_PACKAGES := wrk nginx gcc linux-perf valgrind chromium chromium-driver redis-server openssl
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 RELEASE_BIN := .build/release/stackweb
@@ -51,7 +51,7 @@ DEB_SCRATCH := .build/deb-pkg
 
 .PHONY: deps run-deps deb-deps test-deps pip-deps build release deb readme-depends run test test-swift build-tsan test-tsan \
 	test-web test-e2e screenshots test-history test-nemesis test-deb fuzz-smoke build-fuzz fuzz-smoke-run fuzz lint install \
-	clean bench bench-deps
+	clean bench bench-deps bench-pip-deps
 
 ## Installs only what is missing: apt-get is slow even when it has nothing to do.
 ## $(1): the packages; $(2): options for apt-get install.
@@ -177,8 +177,11 @@ lint:
 	swift format lint --recursive --strict Package.swift Sources Tests
 
 ## Benchmarks, not tests (issue #7): about 8 minutes on 2 cores; raw results in bench-out/.
-bench: release bench-deps pip-deps
+bench: release bench-deps pip-deps bench-pip-deps
 	$(PYTHON) Benchmarks/bench.py --bin $(RELEASE_BIN)
+
+bench-pip-deps:
+	@$(PYTHON) -c "import PIL" 2>/dev/null || $(PYTHON) -m pip install -q -r Benchmarks/requirements.txt
 
 bench-deps:
 	$(call apt_install,$(BENCH_APT_PACKAGES))
