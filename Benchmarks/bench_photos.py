@@ -58,14 +58,23 @@ def run(binary, out_dir, cached_rounds=30):
     results = {"photo_bytes": os.path.getsize(photo), "photo_pixels": "6000×4000", "rows": []}
     with StackWebServer(binary, args=["--photos", photos, "--cache", cache],
                         stderr_path=os.path.join(out_dir, "server-photos.log")) as server:
-        connection = http.client.HTTPConnection(HOST, server.port, timeout=30)
-        connection.request("GET", "/api/rooms/bench-photos")
-        response = connection.getresponse()
-        body = response.read()
-        connection.close()
-        if response.status != 200:
-            return {"skipped": f"snapshot answered {response.status}: {body[:200]!r}"}
-        src = json.loads(body)["cards"][0]["src"]
+        # The server answers before it has read its folder: wait for the photo's card, as a page would.
+        deadline = time.monotonic() + 60
+        while True:
+            connection = http.client.HTTPConnection(HOST, server.port, timeout=30)
+            connection.request("GET", "/api/rooms/bench-photos")
+            response = connection.getresponse()
+            body = response.read()
+            connection.close()
+            if response.status != 200:
+                return {"skipped": f"snapshot answered {response.status}: {body[:200]!r}"}
+            cards = json.loads(body)["cards"]
+            if cards:
+                break
+            if time.monotonic() > deadline:
+                return {"skipped": "the server showed no card of the 24 MP photo within 60 s"}
+            time.sleep(0.05)
+        src = cards[0]["src"]
         separator = "&" if "?" in src else "?"
         before = memory_kib(server.pid)
         results["rss_before_kib"] = before["rss"]
