@@ -176,7 +176,7 @@ fuzz:
 lint:
 	swift format lint --recursive --strict Package.swift Sources Tests
 
-## Benchmarks, not tests (issue #7): about 8 minutes on 2 cores; raw results in bench-out/.
+## Benchmarks, not tests (issue #7): about 15 minutes on 2 cores; raw results in bench-out/.
 bench: release bench-deps pip-deps bench-pip-deps
 	$(PYTHON) Benchmarks/bench.py --bin $(RELEASE_BIN)
 
