@@ -1,6 +1,7 @@
 #include "CVips.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 /// libvips reports through GLib's "VIPS" log domain; every decoder warning of a bad file would
@@ -13,15 +14,27 @@ static void CVips_dropMessage(const gchar *domain, GLogLevelFlags level, const g
     (void)data;
 }
 
-int CVips_init(const char *programName)
+static int CVips_startStatus = -1;
+
+static void CVips_start(void)
 {
-    if (VIPS_INIT(programName) != 0) {
-        return -1;
+    if (VIPS_INIT("stackweb") != 0) {
+        return;
     }
     // Every conversion is of a different file: the operation cache would only hold memory.
     vips_cache_set_max(0);
     g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, CVips_dropMessage, NULL);
-    return 0;
+    CVips_startStatus = 0;
+}
+
+int CVips_init(void)
+{
+    // vips_init is not safe to call from two threads at once: the second caller returns before the
+    // first has registered libvips' classes, and its first operation aborts the process. The server
+    // starts libvips once, but the tests' image helpers start it from whichever test comes first.
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, CVips_start);
+    return CVips_startStatus;
 }
 
 static void CVips_copyError(char *error, size_t errorSize)

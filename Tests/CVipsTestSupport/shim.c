@@ -2,6 +2,11 @@
 
 #include <unistd.h>
 
+/// The server's own start of libvips (Sources/CVips), safe from any thread: tests make their images
+/// side by side, and whichever comes first starts libvips for the whole process.
+int CVips_init(void);
+
+
 static int writeTestCard(const char *path, int width, int height, int orientation, const char *taken)
 {
     VipsImage *x = NULL, *y = NULL, *red = NULL, *green = NULL, *blue = NULL, *rgb = NULL, *bytes = NULL;
@@ -39,21 +44,33 @@ static int writeTestCard(const char *path, int width, int height, int orientatio
 
 int CVipsTest_writeJPEG(const char *path, int width, int height, int orientation)
 {
+    if (CVips_init() != 0) {
+        return -1;
+    }
     return writeTestCard(path, width, height, orientation, NULL);
 }
 
 int CVipsTest_writeJPEGTaken(const char *path, int width, int height, const char *taken)
 {
+    if (CVips_init() != 0) {
+        return -1;
+    }
     return writeTestCard(path, width, height, 1, taken);
 }
 
 int CVipsTest_writeImage(const char *path, int width, int height)
 {
+    if (CVips_init() != 0) {
+        return -1;
+    }
     return writeTestCard(path, width, height, 1, NULL);
 }
 
 int CVipsTest_uprightSize(const char *path, int *width, int *height)
 {
+    if (CVips_init() != 0) {
+        return -1;
+    }
     VipsImage *image = vips_image_new_from_file(path, NULL);
     if (image == NULL) {
         vips_error_clear();
@@ -110,6 +127,9 @@ static VipsImage *testCard(int width, int height)
 
 int CVipsTest_writeCMYK(const char *path, int width, int height)
 {
+    if (CVips_init() != 0) {
+        return -1;
+    }
     VipsImage *card = testCard(width, height);
     VipsImage *cmyk = NULL;
     int status = -1;
@@ -122,6 +142,9 @@ int CVipsTest_writeCMYK(const char *path, int width, int height)
 
 int CVipsTest_writePNG16(const char *path, int width, int height)
 {
+    if (CVips_init() != 0) {
+        return -1;
+    }
     VipsImage *card = testCard(width, height);
     VipsImage *scaled = NULL, *wide = NULL, *tagged = NULL;
     int status = -1;
@@ -136,6 +159,9 @@ int CVipsTest_writePNG16(const char *path, int width, int height)
 
 int CVipsTest_writeTransparentPNG(const char *path, int width, int height)
 {
+    if (CVips_init() != 0) {
+        return -1;
+    }
     VipsImage *black = NULL, *tagged = NULL;
     int status = -1;
     if (vips_black(&black, width, height, "bands", 4, NULL) == 0
@@ -148,6 +174,9 @@ int CVipsTest_writeTransparentPNG(const char *path, int width, int height)
 
 int CVipsTest_mean(const char *path, double *mean)
 {
+    if (CVips_init() != 0) {
+        return -1;
+    }
     VipsImage *image = vips_image_new_from_file(path, NULL);
     int status = image != NULL ? vips_avg(image, mean, NULL) : -1;
     if (image != NULL) {
@@ -161,6 +190,9 @@ int CVipsTest_mean(const char *path, double *mean)
 
 int CVipsTest_writeAnimatedGIF(const char *path, int width, int height, int frames)
 {
+    if (CVips_init() != 0) {
+        return -1;
+    }
     // One tall picture, frame under frame, each a grey a little lighter than the last; its
     // page-height makes gifsave write the frames as an animation.
     VipsImage *ramp = NULL, *grey = NULL, *rgb = NULL, *tagged = NULL;
@@ -185,6 +217,9 @@ int CVipsTest_writeAnimatedGIF(const char *path, int width, int height, int fram
 
 int CVipsTest_pages(const char *path)
 {
+    if (CVips_init() != 0) {
+        return -1;
+    }
     VipsImage *image = vips_image_new_from_file(path, NULL);
     if (image == NULL) {
         vips_error_clear();

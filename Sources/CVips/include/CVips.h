@@ -5,8 +5,9 @@
 
 /// Starts libvips once per process. Why a shim: VIPS_INIT is a macro. Also silences libvips'
 /// own warnings on standard error: a truncated PNG makes libpng warn thousands of times per decode,
-/// and the server logs one line per bad file itself. Returns 0 on success.
-int CVips_init(const char *programName);
+/// and the server logs one line per bad file itself. Safe to call from any thread, any number of
+/// times: the first call starts libvips, every call waits for it. Returns 0 on success.
+int CVips_init(void);
 
 /// What the server needs of an image file without decoding its pixels.
 typedef struct {
