@@ -77,7 +77,7 @@ test-deps:
 	$(call apt_install,$(TEST_APT_PACKAGES_NO_RECOMMENDS),--no-install-recommends)
 
 pip-deps:
-	@$(PYTHON) -c "import selenium, pytest, pytest_timeout, marionette_driver" 2>/dev/null || $(PYTHON) -m pip install -q -r $(PIP_REQUIREMENTS)
+	@$(PYTHON) -c "import selenium, pytest, pytest_timeout, xdist, marionette_driver" 2>/dev/null || $(PYTHON) -m pip install -q -r $(PIP_REQUIREMENTS)
 
 build: run-deps
 	swift build
@@ -109,27 +109,34 @@ test: deps
 TEST_TIMEOUT ?= 20m
 TIMED = timeout --kill-after=30s $(TEST_TIMEOUT)
 
+## The Swift tests as TEST_PROCESSES test processes side by side (scripts/swift-test-parallel.sh says
+## why): most of them wait on real time, and one process runs only about as many at once as there
+## are cores.
+TEST_PROCESSES ?= 4
 test-swift:
 	swift build --build-tests
-	$(TIMED) swift test --skip-build
+	$(TIMED) scripts/swift-test-parallel.sh .build/debug/StackWebPackageTests.xctest $(TEST_PROCESSES)
 
 ## The server tests again, under ThreadSanitizer, in a build folder of their own.
-## One suite at a time: the sanitizer slows every thread several times over, and the tests that
-## wait on real time (streams, deadlines, process exits) must not also wait on each other. The
-## memory bound and the process-exit deadlines are the plain run's: an instrumented binary is
-## several times slower and its shadow memory is not the server's.
+## One test at a time in each process: the sanitizer slows every thread several times over, and
+## the tests that wait on real time (streams, deadlines, process exits) must not also wait on many
+## others. The memory bound and the process-exit deadlines are the plain run's: an instrumented
+## binary is several times slower and its shadow memory is not the server's.
 build-tsan:
 	swift build --build-tests --sanitize=thread --scratch-path $(TSAN_PATH)
 
 test-tsan: build-tsan
-	TSAN_OPTIONS=halt_on_error=1 $(TIMED) swift test --skip-build --sanitize=thread --scratch-path $(TSAN_PATH) \
-		--filter StackWebTests --skip "PhotoMemoryTests|PhotoProcessTests" --no-parallel
+	TSAN_OPTIONS=halt_on_error=1 $(TIMED) scripts/swift-test-parallel.sh $(TSAN_PATH)/debug/StackWebPackageTests.xctest \
+		$(TEST_PROCESSES) --except '^StackModelTests\.|\.PhotoMemoryTests$$|\.PhotoProcessTests$$' --no-parallel
 
 test-web:
 	node --test Tests/web
 
+## Two browser tests at a time, then those that measure the page's own timing (marked `alone`) one
+## at a time with nothing beside them.
 test-e2e: build
-	STACKWEB_BIN=$(DEBUG_BIN) $(PYTHON) -m pytest -q --durations=12 Tests/e2e
+	STACKWEB_BIN=$(DEBUG_BIN) $(PYTHON) -m pytest -q -n 2 -m "not alone" --durations=12 Tests/e2e
+	STACKWEB_BIN=$(DEBUG_BIN) $(PYTHON) -m pytest -q -m alone --durations=6 Tests/e2e
 
 ## The README's pictures (docs/screenshots/), taken again from the real page in headless Chromium:
 ## after any change to how a style or a screen looks. SCREENSHOTS=phone picks some (pytest's -k).

@@ -11,10 +11,10 @@
 # history (a fault schedule of about two minutes, mostly waiting, that asserts on outcomes, not speed)
 # runs beside the package's test. The fuzz smoke run runs alone: its targets run for fixed seconds,
 # one per core side by side (scripts/fuzz.sh), and beside the history they got through a third to a
-# half fewer inputs. The browser suite runs alone (beside the history, a style switch's "drawn sharp" wait timed out on a
-# loaded machine), so do the ThreadSanitizer suite (under the sanitizer its real-time tests starve
-# beside anything else) and the plain `swift test`, which fills both cores itself. A suite that
-# needs a background build waits for it.
+# half fewer inputs. Each suite spreads itself over the cores as far as it safely can: the Swift
+# tests (plain and under ThreadSanitizer) as four test processes (scripts/swift-test-parallel.sh),
+# the browser tests two at a time and those that time the page alone. A suite that needs a
+# background build waits for it.
 #
 # Background builds log to .build/test-logs/; a failed one's log is printed. The run stops at the
 # first failure, as `make` does; `TEST_KEEP_GOING=1 make test` runs every suite whatever fails (as

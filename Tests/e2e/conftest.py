@@ -17,6 +17,8 @@ from support.server import StackWebServer, free_port
 def pytest_configure(config):
     config.addinivalue_line(
         "markers", "allow_console(*patterns): SEVERE console entries matching a pattern are expected")
+    config.addinivalue_line(
+        "markers", "alone: measures the page's own timing; `make test-e2e` runs these after the others, one at a time")
 
 
 @pytest.fixture(scope="session")

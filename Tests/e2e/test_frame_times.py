@@ -14,8 +14,14 @@ Run alone to see the figures: python3 -m pytest -q -s Tests/e2e/test_frame_times
 import json
 import math
 
+import pytest
+
 from support.pointer import Mouse
 from support.waiting import wait_until
+
+# Measures the page's own timing (how soon it is sharp, that it idles, its frame times): run with
+# nothing beside it, after the rest of the suite (the Makefile's test-e2e).
+pytestmark = pytest.mark.alone
 
 SYNTHETIC_CARDS = 100
 DRAG_STEPS = 90  # about 1.5 s at one step per frame

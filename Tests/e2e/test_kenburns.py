@@ -7,6 +7,10 @@ import pytest
 from support.server import StackWebServer
 from support.waiting import wait_until
 
+# Measures the page's own timing (how far a slow motion moves in a few seconds): run with
+# nothing beside it, after the rest of the suite (the Makefile's test-e2e).
+pytestmark = pytest.mark.alone
+
 # Long enough to see a 10-s motion move by several pixels, short enough for a test.
 WATCH_SECONDS = 2.0
 

@@ -19,6 +19,10 @@ from support.screens import block_identity, emulate, fresh_tab
 from support.server import StackWebServer
 from support.waiting import wait_until
 
+# Measures the page's own timing (how soon it is sharp, that it idles, its frame times): run with
+# nothing beside it, after the rest of the suite (the Makefile's test-e2e).
+pytestmark = pytest.mark.alone
+
 BIG_SCREENS = [(3840, 2160, 1), (1920, 1080, 2)]
 # A photo drawn at half resolution has every block the same; a sharp one of random pixels almost none.
 MAX_BLOCK_IDENTITY = 0.40
