@@ -18,8 +18,7 @@ extension PhotoUploads {
 
     /// The id a waiting photo will have in the library, once in the room's album.
     func reviewID(name: String, room: String) -> String {
-        let relative = (folder + "/" + room + "/" + name).dropFirst(root.count + 1)
-        return ids.id(of: String(relative))
+        ids.id(of: album + "/" + room + "/" + name)
     }
 
     func reviewFolder(of room: String) -> String { reviewFolder + "/" + room }

@@ -13,9 +13,13 @@ import StackModel
 /// file until they are checked and fsynced, then renamed into place and the folder fsynced.
 final class PhotoUploads: Sendable {
     let settings: UploadSettings
-    /// The photo folder's real path, and the uploads' folder (inside it).
+    /// The photo folder's real path, the uploads' folder (inside it, or mounted into it), and that
+    /// folder's path below the photo folder (what the library calls its photos by).
     let root: String
     let folder: String
+    let album: String
+    /// Where a path below the photo folder is.
+    let tree: PhotoTree
     let quota: Int64
     let library: Locked<PhotoLibrary>
     /// Names photos as the library does (keyed with the state's secret).
@@ -44,21 +48,20 @@ final class PhotoUploads: Sendable {
     var reviewFolder: String { folder + "/.review" }
 
     init(
-        settings: UploadSettings, photoFolder: String, library: Locked<PhotoLibrary>, ids: PhotoIDs,
+        settings: UploadSettings, photoFolder: String, uploads: UploadsFolder, library: Locked<PhotoLibrary>,
+        ids: PhotoIDs,
         rooms: RoomRegistry, variants: PhotoVariants, maxPixels: Int, order: PhotoLibrary.Order, limits: ServerLimits,
         log: OperatorLog
     ) throws {
         root = PhotoScanner.realPath(photoFolder)
-        let folder = settings.folder ?? root + "/" + UploadSettings.defaultFolderName
-        _ = mkdir(folder, 0o755)
-        self.folder = PhotoScanner.realPath(folder)
-        guard self.folder.hasPrefix(root + "/") else {
+        tree = PhotoTree(root: root, mount: uploads.mount)
+        _ = mkdir(uploads.path, 0o755)
+        folder = PhotoScanner.realPath(uploads.path)
+        album = uploads.relative
+        guard UploadsFolder.isWritable(folder) else {
             throw Configuration.Failure(
-                description: "--uploads-dir \(folder) must be inside the photo folder \(root), so its photos are shown")
-        }
-        guard access(self.folder, W_OK) == 0 else {
-            throw Configuration.Failure(
-                description: "cannot keep guests' photos in \(self.folder): \(String(cString: strerror(errno)))")
+                description: "cannot keep guests' photos in \(folder): \(String(cString: strerror(errno))); "
+                    + "pass --uploads-dir DIR (a writable folder)")
         }
         self.settings = settings
         self.library = library
@@ -173,7 +176,7 @@ final class PhotoUploads: Sendable {
                 return complete(
                     waitingAnswer(name: String(path.dropFirst(Self.parent(path).count + 1)), room: arrival.room.name))
             }
-            complete(answer(existing: String(path.dropFirst(root.count + 1)), arrival))
+            complete(answer(existing: relative(of: path), arrival))
             return
         }
         var header = CVipsHeader()
@@ -257,7 +260,7 @@ final class PhotoUploads: Sendable {
         path: String, header: PhotoInspector.Header, _ arrival: Arrival,
         _ complete: @escaping @Sendable (Response) -> Void
     ) {
-        let relative = String(path.dropFirst(root.count + 1))
+        let relative = relative(of: path)
         guard let identity = FileIdentity.of(path) else { return complete(answer(.storage("\(path) is gone"))) }
         let photo = Photo(id: ids.id(of: relative), width: header.width, height: header.height)
         let entry = PhotoLibrary.Entry(
@@ -278,6 +281,9 @@ final class PhotoUploads: Sendable {
         log.record("upload.kept", "a guest's photo for room \(arrival.room.name): \(relative)")
         insert(photo, arrival, complete)
     }
+
+    /// The path below the photo folder of `path`, a file in the uploads' folder.
+    func relative(of path: String) -> String { album + path.dropFirst(folder.count) }
 
     static func parent(_ path: String) -> String {
         path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."

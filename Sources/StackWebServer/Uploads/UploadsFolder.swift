@@ -1,0 +1,80 @@
+import Foundation
+import Glibc
+
+/// Where guests' photos are kept, decided once at start: `--uploads-dir`, else `Uploads/` inside
+/// the photo folder, else — the photo folder read-only (a NAS mounted so, a folder of another
+/// user's) — `Uploads/` beside the `--state` file. A folder outside the photo folder is mounted
+/// into it (`PhotoTree`) as its sub-folder `Uploads`, so its photos are ordinary library photos.
+///
+/// Once kept beside the state, they stay there (the photo folder writable again changes nothing),
+/// so a restart never loses them. A photo folder with an `Uploads/` folder of its own while guests'
+/// photos are kept elsewhere is refused at start: one would hide the other.
+struct UploadsFolder: Equatable {
+    /// Its real path (made if it was not there and photos are taken).
+    var path: String
+    /// Its path below the photo folder: what the library calls its photos by.
+    var relative: String
+    /// Set when it is kept outside the photo folder.
+    var mount: PhotoTree.Mount?
+
+    /// Where guests' photos are for the photo folder `root` (a real path). `taking`: whether rooms
+    /// take photos — then a folder is made, and with none possible the start is refused; without,
+    /// a folder already used is still shown.
+    static func locate(
+        folder given: String?, photos root: String, state: String?, taking: Bool
+    ) throws(Configuration.Failure) -> UploadsFolder {
+        let name = UploadSettings.defaultFolderName
+        let inside = root + "/" + name
+        if let given {
+            if taking { _ = mkdir(given, 0o755) }
+            let path = PhotoScanner.realPath(given)
+            if path.hasPrefix(root + "/") {
+                return UploadsFolder(path: path, relative: String(path.dropFirst(root.count + 1)))
+            }
+            return try mounted(path, photos: root, option: "--uploads-dir \(given)")
+        }
+        if PhotoTree.isFolder(inside) { return UploadsFolder(path: inside, relative: name) }
+        let beside = state.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path + "/" + name }
+        if let beside, PhotoTree.isFolder(beside) {
+            return try mounted(PhotoScanner.realPath(beside), photos: root, option: "--state \(state ?? "")")
+        }
+        // Not taking photos, nothing is made: no probe in the operator's folder.
+        if !taking || isWritable(root) { return UploadsFolder(path: inside, relative: name) }
+        guard let beside else {
+            throw Configuration.Failure(
+                description: "the photo folder \(root) is read-only and there is no --state to keep guests' photos "
+                    + "beside: pass --uploads-dir DIR (a writable folder)")
+        }
+        _ = mkdir(beside, 0o755)
+        return try mounted(PhotoScanner.realPath(beside), photos: root, option: "--state \(state ?? "")")
+    }
+
+    /// `path`, outside the photo folder, shown as its sub-folder `Uploads`.
+    private static func mounted(
+        _ path: String, photos root: String, option: String
+    ) throws(Configuration.Failure) -> UploadsFolder {
+        let name = UploadSettings.defaultFolderName
+        guard path != root, !root.hasPrefix(path + "/") else {
+            throw Configuration.Failure(
+                description: "guests' photos cannot be kept in \(path) (\(option)): it holds --photos")
+        }
+        guard !PhotoTree.isFolder(root + "/" + name) else {
+            throw Configuration.Failure(
+                description: "guests' photos are kept in \(path) (\(option)) and shown as \(name)/ of --photos "
+                    + "\(root), which has a folder \(name) of its own: rename that folder, or pass an --uploads-dir "
+                    + "inside --photos")
+        }
+        return UploadsFolder(path: path, relative: name, mount: PhotoTree.Mount(name: name, folder: path))
+    }
+
+    /// Whether a file can be made in `folder`: tried with a hidden file made and removed, since
+    /// `access` says yes to root where a network share squashes root or a FUSE mount says no.
+    static func isWritable(_ folder: String) -> Bool {
+        let probe = folder + "/.stackweb-write-probe-\(getpid())"
+        let descriptor = open(probe, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return false }
+        close(descriptor)
+        unlink(probe)
+        return true
+    }
+}

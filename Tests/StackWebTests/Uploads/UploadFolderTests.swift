@@ -1,0 +1,139 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import StackWebServer
+
+/// Guests' photos when the photo folder is read-only (a NAS share mounted so): kept in `Uploads/`
+/// beside `--state`, or in an `--uploads-dir` outside `--photos`, and still ordinary photos of the
+/// library — in the room's stack, their variants served, in place after a restart, in an album.
+@Suite struct UploadFolderTests {
+    /// The binary run on `arguments` until it exits by itself: its exit status and standard error.
+    static func refusedStart(_ arguments: [String]) throws -> (status: Int32, errors: String) {
+        let process = Process()
+        process.executableURL = URL(
+            fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        ).deletingLastPathComponent().appendingPathComponent("stackweb")
+        process.arguments =
+            ["--port", "0", "--resources", TestServer.repositoryRoot.appendingPathComponent("Resources").path]
+            + arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, said)
+    }
+
+    /// Posts a photo to `main`: its id, once answered 201.
+    static func post(_ server: ServerProcess) throws -> String {
+        let reply = try HTTPTestClient(port: server.port).send(
+            method: "POST", path: "/api/rooms/main/photos", headers: ["Content-Type": "image/jpeg"],
+            body: try UploadFixture.jpeg(800, 600))
+        #expect(reply.status == 201, "\(reply.text)")
+        return try #require(try reply.json()["id"] as? String)
+    }
+
+    /// The photo ids of `room`'s cards.
+    static func cards(_ server: ServerProcess, room: String = "main") throws -> [String] {
+        let cards = try HTTPTestClient(port: server.port).get("/api/rooms/\(room)").json()["cards"] as? [[String: Any]]
+        return (cards ?? []).compactMap { $0["photo"] as? String }
+    }
+
+    /// The stack position of `photo`'s card in `main`.
+    static func position(_ server: ServerProcess, of photo: String) throws -> Int? {
+        let cards = try HTTPTestClient(port: server.port).get("/api/rooms/main").json()["cards"] as? [[String: Any]]
+        return cards?.first { $0["photo"] as? String == photo }?["position"] as? Int
+    }
+
+    static func files(_ folder: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { !$0.hasPrefix(".") }
+    }
+
+    @Test func aReadOnlyPhotoFolderKeepsGuestsPhotosBesideTheState() throws {
+        try TinyDisk.mounted { photos in
+            try UploadFixture.photoFolder(photos)
+            try TinyDisk.makeReadOnly(photos)
+            let state = try TemporaryFiles.folder()
+            let arguments = [
+                "--photos", photos, "--cache", try TemporaryFiles.folder(), "--state", state + "/state.db",
+                "--uploads", "open",
+            ]
+            let server = try ServerProcess.start(arguments: arguments)
+            defer { server.end() }
+            #expect(server.shows(photos: 3))
+            let id = try Self.post(server)
+            #expect(try Self.cards(server).contains(id))
+            let kept = state + "/" + UploadSettings.defaultFolderName + "/main"
+            #expect(Self.files(kept).count == 1, "\(Self.files(kept))")
+            #expect(try HTTPTestClient(port: server.port).get("/photos/\(id)?w=256").status == 200)
+            let place = try #require(try Self.position(server, of: id))
+            server.end()
+
+            let again = try ServerProcess.start(arguments: arguments)
+            defer { again.end() }
+            #expect(again.shows(photos: 4))
+            #expect(try Self.position(again, of: id) == place)
+            #expect(Self.files(kept).count == 1)
+            #expect(try HTTPTestClient(port: again.port).get("/photos/\(id)?w=128").status == 200)
+            again.end()
+
+            let album = try ServerProcess.start(arguments: arguments + ["--album", "party=Uploads/main"])
+            defer { album.end() }
+            #expect(album.shows(photos: 4))
+            #expect(try Self.cards(album, room: "party") == [id])
+        }
+    }
+
+    @Test func aReadOnlyPhotoFolderWithoutStateIsRefusedNamingTheOption() throws {
+        try TinyDisk.mounted { photos in
+            try UploadFixture.photoFolder(photos)
+            try TinyDisk.makeReadOnly(photos)
+            let (status, errors) = try Self.refusedStart([
+                "--photos", photos, "--cache", try TemporaryFiles.folder(), "--uploads", "open",
+            ])
+            #expect(status == 78)
+            #expect(errors.contains("--uploads-dir"), "\(errors)")
+            #expect(errors.contains("read-only"), "\(errors)")
+        }
+    }
+
+    @Test func anUploadsFolderOutsideThePhotosHoldsTheirPhotos() throws {
+        let photos = try TemporaryFiles.folder()
+        try UploadFixture.photoFolder(photos)
+        let uploads = try TemporaryFiles.folder()
+        let arguments = [
+            "--photos", photos, "--cache", try TemporaryFiles.folder(), "--state",
+            try TemporaryFiles.folder() + "/state.db", "--uploads", "open", "--uploads-dir", uploads,
+        ]
+        let server = try ServerProcess.start(arguments: arguments)
+        defer { server.end() }
+        #expect(server.shows(photos: 3))
+        let id = try Self.post(server)
+        #expect(try Self.cards(server).contains(id))
+        #expect(Self.files(uploads + "/main").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: photos + "/" + UploadSettings.defaultFolderName))
+        let variant = try HTTPTestClient(port: server.port).get("/photos/\(id)?w=256")
+        #expect(variant.status == 200, "\(variant.text)")
+        server.end()
+
+        let again = try ServerProcess.start(arguments: arguments + ["--album", "party=Uploads/main"])
+        defer { again.end() }
+        #expect(again.shows(photos: 4))
+        #expect(try Self.cards(again, room: "party") == [id])
+    }
+
+    @Test func anUploadsFolderOutsideThePhotosIsRefusedWhenTheyHaveAnUploadsFolderOfTheirOwn() throws {
+        let outside = try TemporaryFiles.folder()
+        let fixtureFolder = try TemporaryFiles.folder()
+        try FileManager.default.createDirectory(
+            atPath: fixtureFolder + "/" + UploadSettings.defaultFolderName, withIntermediateDirectories: true)
+        let (status, errors) = try Self.refusedStart([
+            "--photos", fixtureFolder, "--cache", try TemporaryFiles.folder(), "--uploads", "open", "--uploads-dir",
+            outside,
+        ])
+        #expect(status == 78)
+        #expect(errors.contains("has a folder Uploads of its own"), "\(errors)")
+    }
+}
