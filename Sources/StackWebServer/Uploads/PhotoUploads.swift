@@ -39,11 +39,6 @@ final class PhotoUploads: Sendable {
     /// The folder's watcher, once it follows the folder: a guest's photo joins the library through
     /// it, so that its scans know the photo (none swaps in a library without it).
     let liveFolder = Locked<LiveFolder?>(nil)
-    /// Who sent each photo waiting for review (its `X-Photo-Sender` as sent, by path), so that it
-    /// joins with its sender's name once approved. In memory only: after a restart an approved
-    /// photo joins without it. At most `maxWaitingSenders`.
-    let waitingSenders = Locked<[String: String]>([:])
-    static let maxWaitingSenders = 1_000
     /// Where photos waiting for review are kept: hidden, so the folder's scan never shows them.
     var reviewFolder: String { folder + "/.review" }
 
@@ -241,16 +236,17 @@ final class PhotoUploads: Sendable {
         let path = (held ? reviewFolder(of: arrival.room.name) : folder + "/" + arrival.room.name) + "/" + name
         if held { _ = mkdir(reviewFolder, 0o755) }
         _ = mkdir(Self.parent(path), 0o755)
-        if let problem = Durable.move(arrived.temporaryPath, to: path) {
+        // The sender's name first: a waiting photo is never listed without it.
+        if held, let sender = arrival.sender, let problem = keepSender(sender, of: path) {
             unlink(arrived.temporaryPath)
             return complete(answer(.storage(problem)))
         }
-        stored.withLock { $0.add(path: path, hash: arrived.hash, bytes: arrived.size) }
-        if held, let sender = arrival.sender {
-            waitingSenders.withLock { senders in
-                if senders.count < Self.maxWaitingSenders { senders[path] = String(sender.prefix(512)) }
-            }
+        if let problem = Durable.move(arrived.temporaryPath, to: path) {
+            unlink(arrived.temporaryPath)
+            forgetSender(of: path)
+            return complete(answer(.storage(problem)))
         }
+        stored.withLock { $0.add(path: path, hash: arrived.hash, bytes: arrived.size) }
         guard !held else { return complete(waitingAnswer(name: name, room: arrival.room.name)) }
         show(path: path, header: header, arrival, complete)
     }
