@@ -8,31 +8,23 @@ import Testing
 /// beside `--state`, or in an `--uploads-dir` outside `--photos`, and still ordinary photos of the
 /// library — in the room's stack, their variants served, in place after a restart, in an album.
 @Suite struct UploadFolderTests {
-    /// The binary run on `arguments` until it exits by itself: its exit status and standard error.
+    /// The binary run on `arguments` (on an ephemeral port) until it exits by itself: its exit
+    /// status and standard error.
     static func refusedStart(_ arguments: [String]) throws -> (status: Int32, errors: String) {
-        let process = Process()
-        process.executableURL = URL(
-            fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        ).deletingLastPathComponent().appendingPathComponent("stackweb")
-        process.arguments =
+        try StateBackupTests.run(
             ["--port", "0", "--resources", TestServer.repositoryRoot.appendingPathComponent("Resources").path]
-            + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, said)
+                + arguments)
     }
 
-    /// Posts a photo to `main`: its id, once answered 201.
+    /// Posts a photo to `main`: its id, once answered 201 and its card is in the stack.
     static func post(_ server: ServerProcess) throws -> String {
         let reply = try HTTPTestClient(port: server.port).send(
             method: "POST", path: "/api/rooms/main/photos", headers: ["Content-Type": "image/jpeg"],
             body: try UploadFixture.jpeg(800, 600))
         #expect(reply.status == 201, "\(reply.text)")
-        return try #require(try reply.json()["id"] as? String)
+        let id = try #require(try reply.json()["id"] as? String)
+        #expect(try cards(server).contains(id))
+        return id
     }
 
     /// The photo ids of `room`'s cards.
@@ -51,6 +43,27 @@ import Testing
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { !$0.hasPrefix(".") }
     }
 
+    /// A server on `arguments` takes a photo: its card is in the stack, its file in `kept`, its
+    /// variant served. Its id and its card's place.
+    static func postedPhoto(_ arguments: [String], kept: String) throws -> (id: String, place: Int) {
+        let server = try ServerProcess.start(arguments: arguments)
+        defer { server.end() }
+        #expect(server.shows(photos: 3))
+        let id = try post(server)
+        #expect(Self.files(kept).count == 1, "\(Self.files(kept))")
+        let variant = try HTTPTestClient(port: server.port).get("/photos/\(id)?w=256")
+        #expect(variant.status == 200, "\(variant.text)")
+        return (id, try #require(try position(server, of: id)))
+    }
+
+    /// After a restart with `--album party=Uploads/main`, the photo `id` is all that room shows.
+    static func expectInAlbum(_ arguments: [String], id: String) throws {
+        let album = try ServerProcess.start(arguments: arguments + ["--album", "party=Uploads/main"])
+        defer { album.end() }
+        #expect(album.shows(photos: 4))
+        #expect(try cards(album, room: "party") == [id])
+    }
+
     @Test func aReadOnlyPhotoFolderKeepsGuestsPhotosBesideTheState() throws {
         try TinyDisk.mounted { photos in
             try UploadFixture.photoFolder(photos)
@@ -60,16 +73,8 @@ import Testing
                 "--photos", photos, "--cache", try TemporaryFiles.folder(), "--state", state + "/state.db",
                 "--uploads", "open",
             ]
-            let server = try ServerProcess.start(arguments: arguments)
-            defer { server.end() }
-            #expect(server.shows(photos: 3))
-            let id = try Self.post(server)
-            #expect(try Self.cards(server).contains(id))
             let kept = state + "/" + UploadSettings.defaultFolderName + "/main"
-            #expect(Self.files(kept).count == 1, "\(Self.files(kept))")
-            #expect(try HTTPTestClient(port: server.port).get("/photos/\(id)?w=256").status == 200)
-            let place = try #require(try Self.position(server, of: id))
-            server.end()
+            let (id, place) = try Self.postedPhoto(arguments, kept: kept)
 
             let again = try ServerProcess.start(arguments: arguments)
             defer { again.end() }
@@ -78,11 +83,7 @@ import Testing
             #expect(Self.files(kept).count == 1)
             #expect(try HTTPTestClient(port: again.port).get("/photos/\(id)?w=128").status == 200)
             again.end()
-
-            let album = try ServerProcess.start(arguments: arguments + ["--album", "party=Uploads/main"])
-            defer { album.end() }
-            #expect(album.shows(photos: 4))
-            #expect(try Self.cards(album, room: "party") == [id])
+            try Self.expectInAlbum(arguments, id: id)
         }
     }
 
@@ -107,21 +108,9 @@ import Testing
             "--photos", photos, "--cache", try TemporaryFiles.folder(), "--state",
             try TemporaryFiles.folder() + "/state.db", "--uploads", "open", "--uploads-dir", uploads,
         ]
-        let server = try ServerProcess.start(arguments: arguments)
-        defer { server.end() }
-        #expect(server.shows(photos: 3))
-        let id = try Self.post(server)
-        #expect(try Self.cards(server).contains(id))
-        #expect(Self.files(uploads + "/main").count == 1)
+        let (id, _) = try Self.postedPhoto(arguments, kept: uploads + "/main")
         #expect(!FileManager.default.fileExists(atPath: photos + "/" + UploadSettings.defaultFolderName))
-        let variant = try HTTPTestClient(port: server.port).get("/photos/\(id)?w=256")
-        #expect(variant.status == 200, "\(variant.text)")
-        server.end()
-
-        let again = try ServerProcess.start(arguments: arguments + ["--album", "party=Uploads/main"])
-        defer { again.end() }
-        #expect(again.shows(photos: 4))
-        #expect(try Self.cards(again, room: "party") == [id])
+        try Self.expectInAlbum(arguments, id: id)
     }
 
     @Test func anUploadsFolderOutsideThePhotosIsRefusedWhenTheyHaveAnUploadsFolderOfTheirOwn() throws {
