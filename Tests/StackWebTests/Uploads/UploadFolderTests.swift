@@ -83,7 +83,10 @@ import Testing
             #expect(Self.files(kept).count == 1)
             #expect(try HTTPTestClient(port: again.port).get("/photos/\(id)?w=128").status == 200)
             again.end()
+            // The photo folder writable again: guests' photos stay where they are, and still show.
+            try TinyDisk.makeReadOnly(photos, false)
             try Self.expectInAlbum(arguments, id: id)
+            #expect(!FileManager.default.fileExists(atPath: photos + "/" + UploadSettings.defaultFolderName))
         }
     }
 
@@ -111,6 +114,26 @@ import Testing
         let (id, _) = try Self.postedPhoto(arguments, kept: uploads + "/main")
         #expect(!FileManager.default.fileExists(atPath: photos + "/" + UploadSettings.defaultFolderName))
         try Self.expectInAlbum(arguments, id: id)
+    }
+
+    @Test func aPhotoCopiedIntoAnUploadsFolderOutsideThePhotosIsFollowed() throws {
+        let photos = try TemporaryFiles.folder()
+        try UploadFixture.photoFolder(photos)
+        let uploads = try TemporaryFiles.folder()
+        let server = try ServerProcess.start(arguments: [
+            "--photos", photos, "--cache", try TemporaryFiles.folder(), "--uploads", "open", "--uploads-dir", uploads,
+        ])
+        defer { server.end() }
+        #expect(server.shows(photos: 3))
+        // A room's folder made, then a photo written into it: both seen by the watcher (the next
+        // rescan is minutes away).
+        try FileManager.default.createDirectory(atPath: uploads + "/party", withIntermediateDirectories: true)
+        try Data(try UploadFixture.jpeg(320, 240)).write(
+            to: URL(fileURLWithPath: uploads + "/party/copied.jpg"), options: .atomic)
+        #expect(server.shows(photos: 4))
+        // And gone when deleted.
+        try FileManager.default.removeItem(atPath: uploads + "/party/copied.jpg")
+        #expect(server.shows(photos: 3))
     }
 
     @Test func anUploadsFolderOutsideThePhotosIsRefusedWhenTheyHaveAnUploadsFolderOfTheirOwn() throws {
