@@ -33,10 +33,21 @@ struct UploadsFolder: Equatable {
             }
             return try mounted(path, photos: root, option: "--uploads-dir \(given)")
         }
-        if PhotoTree.isFolder(inside) { return UploadsFolder(path: inside, relative: name) }
-        let beside = state.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path + "/" + name }
-        if let beside, PhotoTree.isFolder(beside) {
-            return try mounted(PhotoScanner.realPath(beside), photos: root, option: "--state \(state ?? "")")
+        // Beside the state — unless the state is in the photo folder, whose `Uploads/` that is.
+        let beside = state.map {
+            PhotoScanner.realPath(URL(fileURLWithPath: $0).deletingLastPathComponent().path) + "/" + name
+        }.flatMap { $0 == inside ? nil : $0 }
+        let option = "--state \(state ?? "")"
+        // Kept there before: stays there (refused if the photo folder has an `Uploads/` since).
+        if let beside, PhotoTree.isFolder(beside) { return try mounted(beside, photos: root, option: option) }
+        if PhotoTree.isFolder(inside) {
+            guard !taking || isWritable(inside) else {
+                throw Configuration.Failure(
+                    description: "guests' photos cannot be kept in \(inside): it is read-only, and a folder "
+                        + "elsewhere would hide it; rename it or make it writable, or pass --uploads-dir DIR inside "
+                        + "--photos")
+            }
+            return UploadsFolder(path: inside, relative: name)
         }
         // Not taking photos, nothing is made: no probe in the operator's folder.
         if !taking || isWritable(root) { return UploadsFolder(path: inside, relative: name) }
@@ -46,7 +57,7 @@ struct UploadsFolder: Equatable {
                     + "beside: pass --uploads-dir DIR (a writable folder)")
         }
         _ = mkdir(beside, 0o755)
-        return try mounted(PhotoScanner.realPath(beside), photos: root, option: "--state \(state ?? "")")
+        return try mounted(beside, photos: root, option: option)
     }
 
     /// `path`, outside the photo folder, shown as its sub-folder `Uploads`.

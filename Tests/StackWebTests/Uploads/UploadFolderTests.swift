@@ -103,6 +103,21 @@ import Testing
         }
     }
 
+    @Test func aReadOnlyUploadsFolderOfThePhotosIsRefusedNotHidden() throws {
+        try TinyDisk.mounted { photos in
+            try UploadFixture.photoFolder(photos)
+            try FileManager.default.createDirectory(
+                atPath: photos + "/" + UploadSettings.defaultFolderName, withIntermediateDirectories: true)
+            try TinyDisk.makeReadOnly(photos)
+            let (status, errors) = try Self.refusedStart([
+                "--photos", photos, "--cache", try TemporaryFiles.folder(), "--state",
+                try TemporaryFiles.folder() + "/state.db", "--uploads", "open",
+            ])
+            #expect(status == 78)
+            #expect(errors.contains("it is read-only, and a folder elsewhere would hide it"), "\(errors)")
+        }
+    }
+
     @Test func anUploadsFolderOutsideThePhotosHoldsTheirPhotos() throws {
         let photos = try TemporaryFiles.folder()
         try UploadFixture.photoFolder(photos)
