@@ -7,7 +7,8 @@ import Glibc
 /// into it (`PhotoTree`) as its sub-folder `Uploads`, so its photos are ordinary library photos.
 ///
 /// Once kept beside the state, they stay there (the photo folder writable again changes nothing),
-/// so a restart never loses them. A photo folder with an `Uploads/` folder of its own while guests'
+/// so a restart never loses them; a hidden marker file tells that folder from one of the operator's
+/// that happens to have its name. A photo folder with an `Uploads/` folder of its own while guests'
 /// photos are kept elsewhere is refused at start: one would hide the other.
 struct UploadsFolder: Equatable {
     /// Its real path (made if it was not there and photos are taken).
@@ -39,7 +40,9 @@ struct UploadsFolder: Equatable {
         }.flatMap { $0 == inside ? nil : $0 }
         let option = "--state \(state ?? "")"
         // Kept there before: stays there (refused if the photo folder has an `Uploads/` since).
-        if let beside, PhotoTree.isFolder(beside) { return try mounted(beside, photos: root, option: option) }
+        if let beside, access(beside + "/" + marker, F_OK) == 0 {
+            return try mounted(beside, photos: root, option: option)
+        }
         if PhotoTree.isFolder(inside) {
             guard !taking || isWritable(inside) else {
                 throw Configuration.Failure(
@@ -56,9 +59,16 @@ struct UploadsFolder: Equatable {
                 description: "the photo folder \(root) is read-only and there is no --state to keep guests' photos "
                     + "beside: pass --uploads-dir DIR (a writable folder)")
         }
+        let made = try mounted(beside, photos: root, option: option)
         _ = mkdir(beside, 0o755)
-        return try mounted(beside, photos: root, option: option)
+        let descriptor = open(beside + "/" + marker, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        if descriptor >= 0 { close(descriptor) }
+        return made
     }
+
+    /// The hidden file that says a folder `Uploads` beside the state holds guests' photos: one the
+    /// operator keeps there for something else (a home folder's) is never shown.
+    static let marker = ".stackweb-uploads"
 
     /// `path`, outside the photo folder, shown as its sub-folder `Uploads`.
     private static func mounted(

@@ -90,6 +90,21 @@ import Testing
         }
     }
 
+    @Test func aFolderNamedUploadsBesideTheStateIsShownOnlyIfItHoldsGuestsPhotos() throws {
+        let photos = try TemporaryFiles.folder()
+        try UploadFixture.photoFolder(photos)
+        // The operator's own folder of that name (a home folder's), holding photos of its own.
+        let state = try TemporaryFiles.folder()
+        let other = state + "/" + UploadSettings.defaultFolderName + "/elsewhere"
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        try UploadFixture.photoFolder(other)
+        let arguments = [
+            "--photos", photos, "--cache", try TemporaryFiles.folder(), "--state", state + "/state.db",
+            "--uploads", "open",
+        ]
+        _ = try Self.postedPhoto(arguments, kept: photos + "/" + UploadSettings.defaultFolderName + "/main")
+    }
+
     @Test func aReadOnlyPhotoFolderWithoutStateIsRefusedNamingTheOption() throws {
         try TinyDisk.mounted { photos in
             try UploadFixture.photoFolder(photos)
