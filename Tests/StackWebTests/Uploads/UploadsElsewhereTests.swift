@@ -7,7 +7,7 @@ import Testing
 /// Guests' photos when the photo folder is read-only (a NAS share mounted so): kept in `Uploads/`
 /// beside `--state`, or in an `--uploads-dir` outside `--photos`, and still ordinary photos of the
 /// library — in the room's stack, their variants served, in place after a restart, in an album.
-@Suite struct UploadFolderTests {
+@Suite struct UploadsElsewhereTests {
     /// The binary run on `arguments` (on an ephemeral port) until it exits by itself: its exit
     /// status and standard error.
     static func refusedStart(_ arguments: [String]) throws -> (status: Int32, errors: String) {
