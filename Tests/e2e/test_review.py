@@ -128,6 +128,35 @@ def test_a_guests_photo_is_approved_onto_the_wall_and_another_rejected(browser, 
         assert control.state()["count"] == 4
 
 
+def test_a_waiting_photos_sender_is_still_named_after_a_restart(browser, room):
+    with tempfile.TemporaryDirectory(prefix="stackweb-review-restart-") as folder:
+        for number in range(3):
+            write_noise_png(Path(folder) / f"wall-{number}.png", 320, 240, seed=number)
+        state = tempfile.mkdtemp(prefix="stackweb-review-state-")
+        arguments = [
+            "--photos", folder, "--state", f"{state}/state.db", "--uploads", "review", "--token", CONTROL_TOKEN,
+            "--add-token", ADD_TOKEN,
+        ]
+        server = StackWebServer(arguments=arguments).start()
+        try:
+            sent = send_photo(server, room, seed=41, sender="Anna")
+        finally:
+            server.close()
+        server = StackWebServer(arguments=arguments).start()
+        try:
+            with fresh_tab(browser):
+                StackWebPage(browser, server, room, f"&token={CONTROL_TOKEN}").open()
+                wait_until(lambda: badge(browser), lambda seen: seen and seen["count"] == "1", message="the badge")
+                browser.find_element(By.CSS_SELECTOR, ".review-badge").click()
+                items = wait_until(lambda: panel_items(browser), lambda items: items and items[0]["loaded"],
+                                   message="the waiting photo's preview in the panel")
+                assert [item["id"] for item in items] == [sent["id"]]
+                assert "from Anna" in items[0]["label"], items[0]["label"]
+                shoot(browser, "review-sender-after-restart.png")
+        finally:
+            server.close()
+
+
 def test_the_panel_fits_a_phone_with_finger_sized_buttons(browser, review_server, room):
     send_photo(review_server, room, seed=21)
     send_photo(review_server, room, seed=22, sender="Ben")

@@ -6,7 +6,8 @@ extension Application {
     /// every room is told what changed. The swap comes first, so a photo a room is told about can
     /// already be fetched.
     static func watch(
-        folder: String, order: PhotoLibrary.Order, ids: PhotoIDs, rescan: Double?, library: Locked<PhotoLibrary>,
+        folder: String, mount: PhotoTree.Mount?, order: PhotoLibrary.Order, ids: PhotoIDs, rescan: Double?,
+        library: Locked<PhotoLibrary>,
         scanner: PhotoScanner?, index: PhotoIndex?, reading: Locked<Bool>, status: ServerStatus, maxPixels: Int,
         rooms: RoomRegistry, log: OperatorLog
     ) -> LiveFolder? {
@@ -14,7 +15,7 @@ extension Application {
         timing.rescan = rescan
         do {
             return try LiveFolder(
-                folder: folder, order: order, ids: ids, library: library, scanner: scanner, index: index,
+                folder: folder, mount: mount, order: order, ids: ids, library: library, scanner: scanner, index: index,
                 reading: reading,
                 status: status, timing: timing, maxPixels: maxPixels,
                 log: log

@@ -106,7 +106,6 @@ public final class Application {
             throw Failure.resourcesNotFound
         }
         let folder = configuration.photos ?? resources + "/demo-photos"
-        let albums = try Application.albums(configuration, folder: folder)
         let cacheFolder = configuration.cache ?? Configuration.defaultCacheFolder()
         // The photos as indexed at an earlier start, those whose files still stat the same: the
         // server listens with them at once; the watcher's thread reads the rest, which reach the
@@ -115,9 +114,22 @@ public final class Application {
         let photoIDs = PhotoIDs(
             secret: Array(try store.secret(named: PhotoIDs.secretName, drawn: PhotoIDs.drawSecret()).utf8))
         self.photoIDs = photoIDs
-        guard opendir(folder).map({ closedir($0) }) != nil,
+        guard opendir(folder).map({ closedir($0) }) != nil else {
+            throw Failure.unreadableFolder(folder, reason: String(cString: strerror(errno)))
+        }
+        if configuration.uploads.anyOpen, configuration.photos == nil {
+            throw Configuration.Failure(description: "--uploads needs --photos: guests' photos join its library")
+        }
+        let uploadsFolder = try configuration.photos.map { photos throws(Configuration.Failure) in
+            try UploadsFolder.locate(
+                folder: configuration.uploads.folder, photos: PhotoScanner.realPath(photos),
+                state: configuration.state, taking: configuration.uploads.anyOpen)
+        }
+        let mount = uploadsFolder?.mount
+        let albums = try Application.albums(configuration, folder: folder, uploads: uploadsFolder)
+        guard
             var scanner = PhotoScanner(
-                folder: folder, order: configuration.order, ids: photoIDs, index: index,
+                folder: folder, mount: mount, order: configuration.order, ids: photoIDs, index: index,
                 maxPixels: configuration.maxPixels, log: log.messages(as: "photo.skipped"))
         else {
             throw Failure.unreadableFolder(folder, reason: String(cString: strerror(errno)))
@@ -212,12 +224,10 @@ public final class Application {
                 extraHosts: configuration.allowedHosts, hostname: NetworkAddresses.hostname(),
                 scheme: tls == nil ? "http" : "https"),
             photosReading: reading, status: status, stackedPhotos: stacked)
-        if configuration.uploads.anyOpen {
-            guard configuration.photos != nil else {
-                throw Configuration.Failure(description: "--uploads needs --photos: guests' photos are kept inside it")
-            }
+        if configuration.uploads.anyOpen, let uploadsFolder {
             router.uploads = try PhotoUploads(
-                settings: configuration.uploads, photoFolder: folder, library: library, ids: photoIDs, rooms: rooms,
+                settings: configuration.uploads, photoFolder: folder, uploads: uploadsFolder, library: library,
+                ids: photoIDs, rooms: rooms,
                 variants: photoAnswers.variants, maxPixels: configuration.maxPixels, order: configuration.order,
                 limits: limits, log: log)
             router.addCodes = AddCodes(
@@ -237,7 +247,8 @@ public final class Application {
         heartbeat.resume()
 
         watcher = Application.watch(
-            folder: folder, order: configuration.order, ids: photoIDs, rescan: configuration.rescan, library: library,
+            folder: folder, mount: mount, order: configuration.order, ids: photoIDs, rescan: configuration.rescan,
+            library: library,
             scanner: scanner, index: index, reading: reading, status: status, maxPixels: configuration.maxPixels,
             rooms: rooms,
             log: log)

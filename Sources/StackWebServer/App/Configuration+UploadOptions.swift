@@ -24,8 +24,11 @@ extension Configuration {
         ) { config, value throws(Failure) in config.addTokenFile = value },
         CommandLineOption(
             "--uploads-dir", "DIR",
-            help: "where guests' photos are kept, one sub-folder per room; it must be inside `--photos`",
-            default: .description("`Uploads/` inside `--photos`")
+            help:
+                "where guests' photos are kept, one sub-folder per room; outside `--photos` it is shown as its "
+                + "`Uploads/` sub-folder",
+            default: .description(
+                "`Uploads/` inside `--photos` when it is writable, else `Uploads/` beside the `--state` file")
         ) { config, value throws(Failure) in config.uploads.folder = value },
         CommandLineOption(
             "--uploads-at", "next|front|back",

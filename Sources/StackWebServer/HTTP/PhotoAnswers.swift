@@ -153,10 +153,15 @@ final class PhotoAnswers: Sendable {
     }
 
     /// The photo folder is a guest's playground: no link below it is followed, nothing but a regular
-    /// file is opened, and a FIFO does not block the open.
+    /// file is opened, and a FIFO does not block the open. A photo of a folder mounted into it
+    /// (`PhotoTree`), whose real path does not end with its path below the photo folder, is opened
+    /// beneath the mounted folder.
     private static func open(_ entry: PhotoLibrary.Entry) -> OpenedFile? {
-        let root = String(entry.path.dropLast(entry.relative.utf8.count))
-        return OpenedFile.open(entry.relative, beneath: root)
+        var below = Substring(entry.relative)
+        while !entry.path.hasSuffix("/" + below), let slash = below.firstIndex(of: "/") {
+            below = below[below.index(after: slash)...]
+        }
+        return OpenedFile.open(String(below), beneath: String(entry.path.dropLast(below.utf8.count)))
     }
 
     /// libvips reads the very file opened (through its descriptor), not whatever the path names by

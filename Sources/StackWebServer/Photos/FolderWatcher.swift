@@ -62,7 +62,11 @@ final class FolderWatcher: Sendable {
     private let wake: (read: Int32, write: Int32)
     private let finished = DispatchSemaphore(value: 0)
 
-    init(folder: String, timing: Timing = Timing(), handle: @escaping @Sendable (Event) -> Followup) throws {
+    /// Follows `folder`, and `mount` as its sub-folder (guests' photos kept elsewhere).
+    init(
+        folder: String, mount: PhotoTree.Mount? = nil, timing: Timing = Timing(),
+        handle: @escaping @Sendable (Event) -> Followup
+    ) throws {
         // Fails early (no inotify instances left) rather than on the thread.
         let probe = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard probe >= 0 else { throw Failure(description: "inotify_init1: \(String(cString: strerror(errno)))") }
@@ -77,7 +81,7 @@ final class FolderWatcher: Sendable {
             var all = sigset_t()
             sigfillset(&all)
             pthread_sigmask(SIG_BLOCK, &all, nil)
-            var loop = WatchLoop(folder: folder, timing: timing, wake: wake.read, handle: handle)
+            var loop = WatchLoop(folder: folder, mount: mount, timing: timing, wake: wake.read, handle: handle)
             loop.run()
             close(wake.read)
             finished.signal()

@@ -26,6 +26,8 @@ struct InotifyWatches {
             | IN_MOVE_SELF | IN_ONLYDIR)
 
     let folder: String
+    /// Where each watched folder is: `folder`, or the folder mounted into it.
+    private let tree: PhotoTree
     let inotify: Int32
     let rootIdentity: RootIdentity
     /// Watched folders by watch descriptor, as paths below the root ("" is the root).
@@ -41,12 +43,13 @@ struct InotifyWatches {
         return RootIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
-    /// Watches `folder` (following a symbolic link to it) and everything below; nil when it
-    /// cannot be watched.
+    /// Watches `folder` (following a symbolic link to it) and everything below, `mount` as one of
+    /// its sub-folders; nil when it cannot be watched.
     /// Without `inotify` (or when even the root cannot be watched: no watches left) nothing is
     /// watched and only the rescans and root checks follow the folder.
-    init?(folder: String, identity: RootIdentity, inotify use: Bool = true) {
+    init?(folder: String, mount: PhotoTree.Mount? = nil, identity: RootIdentity, inotify use: Bool = true) {
         self.folder = folder
+        tree = PhotoTree(root: folder, mount: mount)
         rootIdentity = identity
         inotify = use ? inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) : -1
         guard inotify >= 0 else { return }
@@ -58,16 +61,14 @@ struct InotifyWatches {
         if inotify >= 0 { Glibc.close(inotify) }
     }
 
-    private func path(_ relative: String) -> String { relative.isEmpty ? folder : folder + "/" + relative }
-
     /// Watches `relative` and every folder below it.
     @discardableResult
     private mutating func addTree(_ relative: String) -> Bool {
         let descriptor = inotify_add_watch(
-            inotify, path(relative), Self.folderMask | (relative.isEmpty ? 0 : UInt32(IN_DONT_FOLLOW)))
+            inotify, tree.path(of: relative), Self.folderMask | (relative.isEmpty ? 0 : UInt32(IN_DONT_FOLLOW)))
         guard descriptor >= 0 else { return false }
         folders[descriptor] = relative
-        for name in FolderListing.subfolders(of: path(relative)) {
+        for name in tree.subfolders(of: relative) {
             addTree(relative.isEmpty ? name : relative + "/" + name)
         }
         return true

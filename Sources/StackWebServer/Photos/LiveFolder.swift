@@ -13,6 +13,8 @@ import Foundation
 /// the compiler can check that.
 final class LiveFolder: Sendable {
     let folder: String
+    /// A folder read as a sub-folder of `folder` (guests' photos kept elsewhere).
+    private let mount: PhotoTree.Mount?
     let library: Locked<PhotoLibrary>
     private let order: PhotoLibrary.Order
     private let scanner: Locked<PhotoScanner?>
@@ -44,9 +46,10 @@ final class LiveFolder: Sendable {
     /// `scanner`: the start-up scan's, whose library `library` holds and whose backlog of files to
     /// read the watcher's thread goes on with; nil: a new one reusing `library`'s verdicts.
     /// `index`: where verdicts are kept across restarts. `status`: told whether the folder is there
-    /// and how many photos wait to be read.
+    /// and how many photos wait to be read. `mount`: a folder followed as a sub-folder of `folder`.
     init(
-        folder: String, order: PhotoLibrary.Order, ids: PhotoIDs, library: Locked<PhotoLibrary>,
+        folder: String, mount: PhotoTree.Mount? = nil, order: PhotoLibrary.Order, ids: PhotoIDs,
+        library: Locked<PhotoLibrary>,
         scanner started: PhotoScanner? = nil,
         index: PhotoIndex? = nil, reading: Locked<Bool> = Locked(false), status: ServerStatus = ServerStatus(),
         timing: FolderWatcher.Timing,
@@ -54,6 +57,7 @@ final class LiveFolder: Sendable {
         onChange: @escaping @Sendable (LibraryChange, PhotoLibrary) -> Void
     ) throws {
         self.folder = folder
+        self.mount = mount
         self.order = order
         self.library = library
         self.index = index
@@ -69,14 +73,14 @@ final class LiveFolder: Sendable {
         var scanner =
             started
             ?? PhotoScanner(
-                folder: folder, order: order, ids: ids, reusing: current, shown: true, index: index,
+                folder: folder, mount: mount, order: order, ids: ids, reusing: current, shown: true, index: index,
                 maxPixels: maxPixels,
                 log: log.messages(as: "photo.skipped"))
         scanner?.inspectionBudget = Self.inspectionBudget
         self.scanner = Locked(scanner)
         lastSeen = Locked(nil)
         if let scanner { noteReading(scanner) }
-        let watcher = try FolderWatcher(folder: folder, timing: timing) { [weak self] event in
+        let watcher = try FolderWatcher(folder: folder, mount: mount, timing: timing) { [weak self] event in
             self?.handle(event) ?? FolderWatcher.Followup()
         }
         self.watcher.withLock { $0 = watcher }
@@ -130,7 +134,8 @@ final class LiveFolder: Sendable {
     /// A scanner for the folder that shows `shown` now, its verdicts reused.
     private func makeScanner(reusing shown: PhotoLibrary?) -> PhotoScanner? {
         var made = PhotoScanner(
-            folder: folder, order: order, ids: ids, reusing: shown, shown: true, index: index, maxPixels: maxPixels,
+            folder: folder, mount: mount, order: order, ids: ids, reusing: shown, shown: true, index: index,
+            maxPixels: maxPixels,
             log: log.messages(as: "photo.skipped"))
         made?.inspectionBudget = Self.inspectionBudget
         return made

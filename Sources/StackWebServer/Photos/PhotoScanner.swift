@@ -19,6 +19,8 @@ import StackModel
 struct PhotoScanner {
     /// The folder's real path (symbolic links resolved), and how photos are ordered.
     let root: String
+    /// Where each path below the root is (the root, or a folder mounted into it).
+    let tree: PhotoTree
     let order: PhotoLibrary.Order
     /// Seconds a file must stay unchanged before it is taken when nobody saw it closed.
     var settle = 1.0
@@ -81,8 +83,10 @@ struct PhotoScanner {
     /// `previous`: verdicts to reuse by identity. `shown`: `previous` is also what the rooms show
     /// now, so the first scan reports only what differs from it.
     /// `index`: its records are earlier verdicts too (read once here), and new verdicts are written to it.
+    /// `mount`: a folder read as a sub-folder of this one (guests' photos kept elsewhere).
     init?(
-        folder: String, order: PhotoLibrary.Order, ids: PhotoIDs, reusing previous: PhotoLibrary? = nil,
+        folder: String, mount: PhotoTree.Mount? = nil, order: PhotoLibrary.Order, ids: PhotoIDs,
+        reusing previous: PhotoLibrary? = nil,
         shown: Bool = false, index: PhotoIndex? = nil, maxPixels: Int = PhotoInspector.defaultMaxPixels,
         log: @escaping @Sendable (String) -> Void
     ) {
@@ -92,6 +96,7 @@ struct PhotoScanner {
             return nil
         }
         self.root = root
+        tree = PhotoTree(root: root, mount: mount)
         self.order = order
         self.maxPixels = maxPixels
         self.ids = ids
@@ -112,7 +117,7 @@ struct PhotoScanner {
                     let photo = Photo(
                         id: ids.id(of: record.relative), width: record.width, height: record.height)
                     known[record.relative] = PhotoLibrary.Entry(
-                        photo: photo, path: root + "/" + record.relative, relative: record.relative,
+                        photo: photo, path: tree.path(of: record.relative), relative: record.relative,
                         identity: record.identity, taken: record.taken)
                 } else {
                     // Logged when it was found; not again at each start.
@@ -198,14 +203,14 @@ struct PhotoScanner {
     private mutating func list(_ folder: String, recursive: Bool, into pass: inout Pass) {
         // A folder that cannot be listed (a share answering with errors) keeps what it held: a
         // folder really deleted is dropped by its parent's listing.
-        guard let listing = FolderListing(path: folder.isEmpty ? root : root + "/" + folder) else {
+        guard let listing = tree.listing(of: folder) else {
             pass.unlisted = true
             for name in files[folder] ?? [] { pass.listed.insert(prefix(folder) + name) }
             return
         }
         let prefix = prefix(folder)
         for name in listing.undecodable where undecodable.insert(prefix + name).inserted {
-            log("skipping \(root)/\(prefix)\(name): its name is not UTF-8")
+            log("skipping \(tree.path(of: prefix + name)): its name is not UTF-8")
         }
         for (name, identity) in listing.images {
             consider(prefix + name, identity, &pass)
@@ -260,7 +265,7 @@ struct PhotoScanner {
                 backlogStart += 1
                 if let identity = waiting.removeValue(forKey: relative) { batch.append((relative, identity)) }
             }
-            let results = PhotoInspector.inspect(batch.map { root + "/" + $0.relative }, maxPixels: maxPixels)
+            let results = PhotoInspector.inspect(batch.map { tree.path(of: $0.relative) }, maxPixels: maxPixels)
             for (file, result) in zip(batch, results) { take(file.relative, file.identity, result, &pass) }
         }
         if backlogStart == backlog.count || backlogStart > 4096 {
@@ -278,7 +283,7 @@ struct PhotoScanner {
         case .success(let header):
             let id = accepted[relative]?.photo.id ?? ids.id(of: relative)
             let entry = PhotoLibrary.Entry(
-                photo: Photo(id: id, width: header.width, height: header.height), path: root + "/" + relative,
+                photo: Photo(id: id, width: header.width, height: header.height), path: tree.path(of: relative),
                 relative: relative, identity: identity, taken: header.taken)
             accepted[relative] = entry
             rejected[relative] = nil
@@ -289,7 +294,7 @@ struct PhotoScanner {
                     orientation: header.orientation, taken: header.taken, whole: true))
         case .failure(let problem):
             rejected[relative] = identity
-            log("skipping \(root)/\(relative): \(problem.reason)")
+            log("skipping \(tree.path(of: relative)): \(problem.reason)")
             if let entry = accepted.removeValue(forKey: relative) { pass.removed.insert(entry.photo.id) }
             pass.verdicts.append(PhotoIndex.Record(relative: relative, identity: identity, whole: false))
         }

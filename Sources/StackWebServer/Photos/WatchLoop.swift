@@ -3,6 +3,8 @@ import Glibc
 /// The watcher thread's state and loop: the inotify descriptor, the watched folders, the timers.
 struct WatchLoop {
     let folder: String
+    /// A folder watched as a sub-folder of `folder` (guests' photos kept elsewhere).
+    let mount: PhotoTree.Mount?
     let timing: FolderWatcher.Timing
     let wake: Int32
     let handle: @Sendable (FolderWatcher.Event) -> FolderWatcher.Followup
@@ -22,10 +24,11 @@ struct WatchLoop {
     private var goneReported = false
 
     init(
-        folder: String, timing: FolderWatcher.Timing, wake: Int32,
+        folder: String, mount: PhotoTree.Mount?, timing: FolderWatcher.Timing, wake: Int32,
         handle: @escaping @Sendable (FolderWatcher.Event) -> FolderWatcher.Followup
     ) {
         self.folder = folder
+        self.mount = mount
         self.timing = timing
         self.wake = wake
         self.handle = handle
@@ -109,7 +112,7 @@ struct WatchLoop {
             goneReported = true
         }
         guard let current,
-            let attached = InotifyWatches(folder: folder, identity: current, inotify: timing.inotify)
+            let attached = InotifyWatches(folder: folder, mount: mount, identity: current, inotify: timing.inotify)
         else { return }
         goneReported = false
         watches = attached

@@ -45,7 +45,7 @@ extension PhotoUploads {
         } catch {
             return complete(.error(error == .notListed ? 404 : 429, "no room \(name) takes photos here"))
         }
-        let path = root + "/" + arrived.path
+        let path = tree.path(of: arrived.path)
         let arrival = Arrival(room: room, key: key, sender: arrived.sender, name: arrived.name)
         // This instance's watcher may have found the file first: its card joined then, once.
         let id = ids.id(of: arrived.path)
@@ -65,7 +65,7 @@ extension PhotoUploads {
 
     /// Whether `relative` names a file directly in `room`'s album of guests' photos.
     private func isGuestPhoto(_ relative: String, of room: String) -> Bool {
-        let album = String(folder.dropFirst(root.count + 1)) + "/" + room + "/"
+        let album = album + "/" + room + "/"
         guard relative.hasPrefix(album) else { return false }
         let file = relative.dropFirst(album.count)
         return !file.isEmpty && !file.contains("/") && !file.hasPrefix(".")

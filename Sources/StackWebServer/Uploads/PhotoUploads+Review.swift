@@ -1,5 +1,6 @@
 import CVips
 import Dispatch
+import Foundation
 import Glibc
 
 /// `--uploads review`: photos kept out of sight (in the hidden `.review/ROOM/` folder, which the
@@ -18,8 +19,7 @@ extension PhotoUploads {
 
     /// The id a waiting photo will have in the library, once in the room's album.
     func reviewID(name: String, room: String) -> String {
-        let relative = (folder + "/" + room + "/" + name).dropFirst(root.count + 1)
-        return ids.id(of: String(relative))
+        ids.id(of: album + "/" + room + "/" + name)
     }
 
     func reviewFolder(of room: String) -> String { reviewFolder + "/" + room }
@@ -52,7 +52,7 @@ extension PhotoUploads {
                                     entry.field("id", reviewID(name: name, room: room))
                                     entry.field("name", name)
                                     entry.field("bytes", Int(bytes))
-                                    let sender = waitingSenders.withLock { $0[reviewFolder(of: room) + "/" + name] }
+                                    let sender = waitingSender(of: reviewFolder(of: room) + "/" + name)
                                     if let from = GuestName.display(sender) { entry.field("from", from) }
                                 }
                             }
@@ -87,10 +87,10 @@ extension PhotoUploads {
     }
 
     private func reject(_ path: String, bytes: Int64, id: String) -> Response {
-        _ = waitingSenders.withLock { $0.removeValue(forKey: path) }
         // Its preview goes with it (the cache's count of bytes is corrected at its next prune).
         if let preview = previewVariant(of: path) { unlink(preview.path) }
         unlink(path)
+        forgetSender(of: path)
         _ = Durable.flush(Self.parent(path))
         stored.withLock { $0.remove(path: path, bytes: bytes) }
         var writer = JSONWriter()
@@ -121,7 +121,8 @@ extension PhotoUploads {
         let checked = PhotoInspector.Header(
             width: Int(header.width), height: Int(header.height),
             taken: PhotoLibrary.takenDate(taken.map { CChar(bitPattern: $0) }), orientation: Int(header.orientation))
-        let sender = waitingSenders.withLock { $0.removeValue(forKey: path) }
+        let sender = waitingSender(of: path)
+        forgetSender(of: path)
         show(path: destination, header: checked, Arrival(room: room, key: key, sender: sender), complete)
     }
 
@@ -142,4 +143,37 @@ extension PhotoUploads {
         }
         return files.sorted { $0.0 < $1.0 }
     }
+
+    /// The hidden file beside a waiting photo that names who sent it, so that it joins with its
+    /// sender's name once approved, after a restart too. The queue and the folder's scan skip it.
+    static func senderFile(of path: String) -> String {
+        parent(path) + "/." + path[path.index(after: path.lastIndex(of: "/") ?? path.startIndex)...] + ".sender"
+    }
+
+    /// Keeps `sender` (its `X-Photo-Sender` as sent, at most `maxSenderBytes`) beside the photo that
+    /// will be at `path`, flushed to disk; returns why not, or nil.
+    func keepSender(_ sender: String, of path: String) -> String? {
+        let temporary = Self.parent(path) + "/.upload-sender-" + AccessPolicy.generateToken()
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return "cannot write \(temporary): \(String(cString: strerror(errno)))" }
+        let bytes = Array(sender.utf8.prefix(Self.maxSenderBytes))
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        guard written == bytes.count, Durable.move(temporary, to: Self.senderFile(of: path)) == nil else {
+            unlink(temporary)
+            return "cannot keep the sender of \(path)"
+        }
+        return nil
+    }
+
+    /// Who sent the waiting photo at `path`, as sent; nil when nobody said.
+    func waitingSender(of path: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: Self.senderFile(of: path)) else { return nil }
+        return String(decoding: data.prefix(Self.maxSenderBytes), as: UTF8.self)
+    }
+
+    func forgetSender(of path: String) { unlink(Self.senderFile(of: path)) }
+
+    /// The most of a sender's header kept: `GuestName` shows far fewer characters of it.
+    static let maxSenderBytes = 512
 }

@@ -13,9 +13,13 @@ import StackModel
 /// file until they are checked and fsynced, then renamed into place and the folder fsynced.
 final class PhotoUploads: Sendable {
     let settings: UploadSettings
-    /// The photo folder's real path, and the uploads' folder (inside it).
+    /// The photo folder's real path, the uploads' folder (inside it, or mounted into it), and that
+    /// folder's path below the photo folder (what the library calls its photos by).
     let root: String
     let folder: String
+    let album: String
+    /// Where a path below the photo folder is.
+    let tree: PhotoTree
     let quota: Int64
     let library: Locked<PhotoLibrary>
     /// Names photos as the library does (keyed with the state's secret).
@@ -35,30 +39,24 @@ final class PhotoUploads: Sendable {
     /// The folder's watcher, once it follows the folder: a guest's photo joins the library through
     /// it, so that its scans know the photo (none swaps in a library without it).
     let liveFolder = Locked<LiveFolder?>(nil)
-    /// Who sent each photo waiting for review (its `X-Photo-Sender` as sent, by path), so that it
-    /// joins with its sender's name once approved. In memory only: after a restart an approved
-    /// photo joins without it. At most `maxWaitingSenders`.
-    let waitingSenders = Locked<[String: String]>([:])
-    static let maxWaitingSenders = 1_000
     /// Where photos waiting for review are kept: hidden, so the folder's scan never shows them.
     var reviewFolder: String { folder + "/.review" }
 
     init(
-        settings: UploadSettings, photoFolder: String, library: Locked<PhotoLibrary>, ids: PhotoIDs,
+        settings: UploadSettings, photoFolder: String, uploads: UploadsFolder, library: Locked<PhotoLibrary>,
+        ids: PhotoIDs,
         rooms: RoomRegistry, variants: PhotoVariants, maxPixels: Int, order: PhotoLibrary.Order, limits: ServerLimits,
         log: OperatorLog
     ) throws {
         root = PhotoScanner.realPath(photoFolder)
-        let folder = settings.folder ?? root + "/" + UploadSettings.defaultFolderName
-        _ = mkdir(folder, 0o755)
-        self.folder = PhotoScanner.realPath(folder)
-        guard self.folder.hasPrefix(root + "/") else {
+        tree = PhotoTree(root: root, mount: uploads.mount)
+        _ = mkdir(uploads.path, 0o755)
+        folder = PhotoScanner.realPath(uploads.path)
+        album = uploads.relative
+        guard UploadsFolder.isWritable(folder) else {
             throw Configuration.Failure(
-                description: "--uploads-dir \(folder) must be inside the photo folder \(root), so its photos are shown")
-        }
-        guard access(self.folder, W_OK) == 0 else {
-            throw Configuration.Failure(
-                description: "cannot keep guests' photos in \(self.folder): \(String(cString: strerror(errno)))")
+                description: "cannot keep guests' photos in \(folder): \(String(cString: strerror(errno))); "
+                    + "pass --uploads-dir DIR (a writable folder)")
         }
         self.settings = settings
         self.library = library
@@ -173,7 +171,7 @@ final class PhotoUploads: Sendable {
                 return complete(
                     waitingAnswer(name: String(path.dropFirst(Self.parent(path).count + 1)), room: arrival.room.name))
             }
-            complete(answer(existing: String(path.dropFirst(root.count + 1)), arrival))
+            complete(answer(existing: relative(of: path), arrival))
             return
         }
         var header = CVipsHeader()
@@ -238,16 +236,17 @@ final class PhotoUploads: Sendable {
         let path = (held ? reviewFolder(of: arrival.room.name) : folder + "/" + arrival.room.name) + "/" + name
         if held { _ = mkdir(reviewFolder, 0o755) }
         _ = mkdir(Self.parent(path), 0o755)
-        if let problem = Durable.move(arrived.temporaryPath, to: path) {
+        // The sender's name first: a waiting photo is never listed without it.
+        if held, let sender = arrival.sender, let problem = keepSender(sender, of: path) {
             unlink(arrived.temporaryPath)
             return complete(answer(.storage(problem)))
         }
-        stored.withLock { $0.add(path: path, hash: arrived.hash, bytes: arrived.size) }
-        if held, let sender = arrival.sender {
-            waitingSenders.withLock { senders in
-                if senders.count < Self.maxWaitingSenders { senders[path] = String(sender.prefix(512)) }
-            }
+        if let problem = Durable.move(arrived.temporaryPath, to: path) {
+            unlink(arrived.temporaryPath)
+            forgetSender(of: path)
+            return complete(answer(.storage(problem)))
         }
+        stored.withLock { $0.add(path: path, hash: arrived.hash, bytes: arrived.size) }
         guard !held else { return complete(waitingAnswer(name: name, room: arrival.room.name)) }
         show(path: path, header: header, arrival, complete)
     }
@@ -257,7 +256,7 @@ final class PhotoUploads: Sendable {
         path: String, header: PhotoInspector.Header, _ arrival: Arrival,
         _ complete: @escaping @Sendable (Response) -> Void
     ) {
-        let relative = String(path.dropFirst(root.count + 1))
+        let relative = relative(of: path)
         guard let identity = FileIdentity.of(path) else { return complete(answer(.storage("\(path) is gone"))) }
         let photo = Photo(id: ids.id(of: relative), width: header.width, height: header.height)
         let entry = PhotoLibrary.Entry(
@@ -278,6 +277,9 @@ final class PhotoUploads: Sendable {
         log.record("upload.kept", "a guest's photo for room \(arrival.room.name): \(relative)")
         insert(photo, arrival, complete)
     }
+
+    /// The path below the photo folder of `path`, a file in the uploads' folder.
+    func relative(of path: String) -> String { album + path.dropFirst(folder.count) }
 
     static func parent(_ path: String) -> String {
         path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."

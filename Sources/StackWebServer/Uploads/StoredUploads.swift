@@ -24,6 +24,8 @@ struct StoredUploads: Sendable {
                     unlink(roomFolder + "/" + name)
                     continue
                 }
+                // A waiting photo's sender (`PhotoUploads.senderFile`) is no photo.
+                guard !name.hasPrefix(".") else { continue }
                 bytes += Int64(info.st_size)
                 if let hash = UploadNaming.hash(inName: name) { byHash[hash] = roomFolder + "/" + name }
             }

@@ -37,7 +37,7 @@ struct UploadSettings: Equatable, Sendable {
     var arrival = Arrival.next
     /// The largest photo taken, in bytes (`--max-upload-size`).
     var maxBytes: Int64 = 50 * 1_000_000
-    /// `--uploads-dir`; `nil`: `Uploads/` in the photo folder.
+    /// `--uploads-dir`; `nil`: `Uploads/` in the photo folder or beside the state (`UploadsFolder`).
     var folder: String?
     /// `--uploads-quota` in bytes; `nil`: a tenth of the space free at start.
     var quota: Int64?

@@ -18,6 +18,16 @@ enum TinyDisk {
         try body(folder.path)
     }
 
+    /// Makes the disk at `folder` read-only, as a NAS share mounted so (or writable again).
+    static func makeReadOnly(_ folder: String, _ readOnly: Bool = true) throws {
+        let mount = Process()
+        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
+        mount.arguments = ["-o", readOnly ? "remount,ro" : "remount,rw", folder]
+        try mount.run()
+        mount.waitUntilExit()
+        try #require(mount.terminationStatus == 0, "mount -o \(mount.arguments?[1] ?? "") failed")
+    }
+
     /// Fills the disk at `folder` with one file until the kernel says it is full.
     static func fill(_ folder: String) -> String {
         let path = folder + "/filler"

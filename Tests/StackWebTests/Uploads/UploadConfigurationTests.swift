@@ -13,13 +13,6 @@ import Testing
         #expect(throws: Configuration.Failure.self) { _ = try Application(configuration: configuration) }
     }
 
-    @Test func anUploadsFolderOutsideThePhotosIsRefused() throws {
-        let outside = try TemporaryFiles.folder()
-        #expect(throws: Configuration.Failure.self) {
-            _ = try UploadFixture { $0.uploads.folder = outside }
-        }
-    }
-
     @Test func theAddTokenIsMadeOnALanOnlyWhenARoomTakesPhotos() {
         var configuration = Configuration()
         configuration.host = "0.0.0.0"

@@ -30,9 +30,12 @@ import Testing
     @Test func aPreviewIsASmallJPEGWithoutThePosition() throws {
         let fixture = try UploadReviewTests.fixture()
         let id = try Self.waiting(fixture)
-        // The original in the queue still has its position: the preview drops it.
+        // The original in the queue still has its position: the preview drops it. (Beside it, the
+        // hidden file that names its sender.)
         let held = try #require(
-            try FileManager.default.contentsOfDirectory(atPath: fixture.uploads + "/.review/main").first)
+            try FileManager.default.contentsOfDirectory(atPath: fixture.uploads + "/.review/main").first {
+                !$0.hasPrefix(".")
+            })
         #expect(
             ExifGPS.hasPosition(
                 Array(try Data(contentsOf: URL(fileURLWithPath: fixture.uploads + "/.review/main/" + held)))))

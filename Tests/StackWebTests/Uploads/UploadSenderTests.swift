@@ -75,6 +75,43 @@ import Testing
         #expect((card["caption"] as? [String: Any])?["from"] as? String == "Ben")
     }
 
+    @Test func aWaitingPhotosSenderIsKeptAcrossARestart() throws {
+        let photos = try TemporaryFiles.folder()
+        try UploadFixture.photoFolder(photos)
+        let arguments = [
+            "--photos", photos, "--cache", try TemporaryFiles.folder(), "--state",
+            try TemporaryFiles.folder() + "/state.db", "--uploads", "review", "--token", UploadFixture.controlToken,
+            "--add-token", UploadFixture.addToken,
+        ]
+        let server = try ServerProcess.start(arguments: arguments)
+        defer { server.end() }
+        let reply = try HTTPTestClient(port: server.port).send(
+            method: "POST", path: "/api/rooms/main/photos",
+            headers: UploadReviewTests.add.merging(["Content-Type": "image/jpeg", "X-Photo-Sender": "Anna"]) { $1 },
+            body: try UploadFixture.jpeg(320, 240))
+        #expect(reply.status == 202, "\(reply.text)")
+        let id = try #require(try reply.json()["id"] as? String)
+        // Killed: only what is on disk when the guest was answered is there after it.
+        server.end()
+
+        let again = try ServerProcess.start(arguments: arguments)
+        defer { again.end() }
+        #expect(again.shows(photos: 3))
+        let http = HTTPTestClient(port: again.port)
+        let queue = try http.get("/api/rooms/main/uploads", headers: UploadReviewTests.control).json()
+        let waiting = try #require((queue["uploads"] as? [[String: Any]])?.first)
+        #expect(waiting["id"] as? String == id)
+        #expect(waiting["from"] as? String == "Anna")
+        let approved = try http.post(
+            "/api/rooms/main/uploads/\(id)/approve", json: "", headers: UploadReviewTests.control)
+        #expect(approved.status == 201, "\(approved.text)")
+        let card = try #require(Self.card(try http.get("/api/rooms/main").json(), photo: id))
+        #expect((card["caption"] as? [String: Any])?["from"] as? String == "Anna")
+        // Nothing of it is left in the queue's folder.
+        let held = (try? FileManager.default.contentsOfDirectory(atPath: photos + "/Uploads/.review/main")) ?? []
+        #expect(held.isEmpty, "\(held)")
+    }
+
     @Test(
         arguments: [
             ("Anna", "Anna"), ("  Anna   Lee ", "Anna Lee"), ("Zo%C3%AB", "Zoë"), ("%0A%0D", nil), ("", nil),
