@@ -132,10 +132,10 @@ test-tsan: build-tsan
 test-web:
 	node --test Tests/web
 
-## Two browser tests at a time, then those that measure the page's own timing (marked `alone`) one
+## Three browser tests at a time, then those that measure the page's own timing (marked `alone`) one
 ## at a time with nothing beside them.
 test-e2e: build
-	STACKWEB_BIN=$(DEBUG_BIN) $(PYTHON) -m pytest -q -n 2 -m "not alone" --durations=12 Tests/e2e
+	STACKWEB_BIN=$(DEBUG_BIN) $(PYTHON) -m pytest -q -n 3 -m "not alone" --durations=12 Tests/e2e
 	STACKWEB_BIN=$(DEBUG_BIN) $(PYTHON) -m pytest -q -m alone --durations=6 Tests/e2e
 
 ## The README's pictures (docs/screenshots/), taken again from the real page in headless Chromium:

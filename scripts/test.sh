@@ -13,7 +13,7 @@
 # one per core side by side (scripts/fuzz.sh), and beside the history they got through a third to a
 # half fewer inputs. Each suite spreads itself over the cores as far as it safely can: the Swift
 # tests (plain and under ThreadSanitizer) as four test processes (scripts/swift-test-parallel.sh),
-# the browser tests two at a time and those that time the page alone. A suite that needs a
+# the browser tests three at a time and those that time the page alone. A suite that needs a
 # background build waits for it.
 #
 # Background builds log to .build/test-logs/; a failed one's log is printed. The run stops at the

@@ -22,7 +22,7 @@ import Testing
     /// A file holding a valid token (and password), for the options that read one.
     static let secretFile: String = {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("stackweb-secret-\(UUID())").path
-        FileManager.default.createFile(atPath: path, contents: Data("abcdefghijklmnop-from-file\n".utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data("abcdefghijklmnop-from-file\n".utf8))
         return path
     }()
 

@@ -9,7 +9,7 @@ import Testing
     func tree(resources: String) throws -> String {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("locator-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: "\(root)/\(resources)/web", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: "\(root)/\(resources)/web/index.html", contents: Data("<html>".utf8))
+        _ = FileManager.default.createFile(atPath: "\(root)/\(resources)/web/index.html", contents: Data("<html>".utf8))
         return root
     }
 

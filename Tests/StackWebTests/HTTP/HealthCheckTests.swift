@@ -56,7 +56,7 @@ import Testing
     @Test func anUnwritableCacheIsDegradedAndNamesNoPath() throws {
         let base = try TemporaryFiles.folder()
         try TestPhotos.write(["a.jpg"], in: base + "/photos")
-        FileManager.default.createFile(atPath: base + "/file", contents: Data())
+        _ = FileManager.default.createFile(atPath: base + "/file", contents: Data())
         let server = try TestServer {
             $0.photos = base + "/photos"
             $0.cache = base + "/file/cache"

@@ -79,7 +79,7 @@ import Testing
 
     @Test func aRestoreRefusesAFileThatIsNotOurs() throws {
         let folder = try TemporaryFiles.folder()
-        FileManager.default.createFile(atPath: folder + "/other.db", contents: Data("not a database".utf8))
+        _ = FileManager.default.createFile(atPath: folder + "/other.db", contents: Data("not a database".utf8))
         let (status, errors) = try Self.run(["restore", folder + "/other.db", "--state", folder + "/state.db"])
         #expect(status == 1)
         #expect(errors.contains("cannot restore") || errors.contains("not a StackWeb"), "\(errors)")

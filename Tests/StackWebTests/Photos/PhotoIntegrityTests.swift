@@ -12,7 +12,7 @@ import Testing
         try TestPhotos.write(["a.jpg"], in: folder)
         let follower = try FolderFollower(folder: folder)
         let bytes = try TestPhotos.jpegBytes()
-        FileManager.default.createFile(atPath: folder + "/slow.jpg", contents: nil)
+        _ = FileManager.default.createFile(atPath: folder + "/slow.jpg", contents: nil)
         let handle = try #require(FileHandle(forWritingAtPath: folder + "/slow.jpg"))
         try handle.write(contentsOf: bytes.prefix(bytes.count / 2))
         // Half the file, still open and written to now and then: never in the library.
