@@ -109,18 +109,19 @@ test: deps
 TEST_TIMEOUT ?= 20m
 TIMED = timeout --kill-after=30s $(TEST_TIMEOUT)
 
-## The Swift tests as TEST_PROCESSES test processes side by side (scripts/swift-test-parallel.sh says
-## why): most of them wait on real time, and one process runs only about as many at once as there
-## are cores.
+## The Swift tests as TEST_PROCESSES test processes side by side, one test at a time in each
+## (scripts/swift-test-parallel.sh says why): most of them wait on real time, and a process running
+## many at once let a test with a deadline (SIGTERM while the first start reads, exit within 2 s)
+## miss it beside a dozen others.
 TEST_PROCESSES ?= 4
 test-swift:
 	swift build --build-tests
-	$(TIMED) scripts/swift-test-parallel.sh .build/debug/StackWebPackageTests.xctest $(TEST_PROCESSES)
+	$(TIMED) scripts/swift-test-parallel.sh .build/debug/StackWebPackageTests.xctest $(TEST_PROCESSES) --no-parallel
 
 ## The server tests again, under ThreadSanitizer, in a build folder of their own.
-## One test at a time in each process: the sanitizer slows every thread several times over, and
-## the tests that wait on real time (streams, deadlines, process exits) must not also wait on many
-## others. The memory bound and the process-exit deadlines are the plain run's: an instrumented
+## As test-swift, one test at a time in each process: the sanitizer slows every thread several
+## times over, and the tests that wait on real time (streams, deadlines, process exits) must not
+## also wait on many others. The memory bound and the process-exit deadlines are the plain run's: an instrumented
 ## binary is several times slower and its shadow memory is not the server's.
 build-tsan:
 	swift build --build-tests --sanitize=thread --scratch-path $(TSAN_PATH)

@@ -10,9 +10,12 @@
 # processes wait side by side. The suites are dealt out a few at a time to whichever process slot is
 # free (xargs -P), so a slow suite delays only its own slot.
 #
+# `make test` passes `--no-parallel`: then PROCESSES is how many tests run at once, few enough that a
+# test with a deadline (a server's exit within 2 s of SIGTERM) keeps it.
+#
 # The suites are those the bundle lists, but for those whose "Module.Suite" name matches `--except`.
-# ARGUMENTs go to every process (e.g. `--no-parallel`). Each process's output is kept under .build/test-logs/ and
-# printed whole if it failed; the run fails if any process failed.
+# ARGUMENTs go to every process (e.g. `--no-parallel`). Each process's output is kept under
+# .build/test-logs/ and printed whole if it failed; the run fails if any process failed.
 set -euo pipefail
 bundle=$1
 processes=$2

@@ -12,9 +12,9 @@
 # runs beside the package's test. The fuzz smoke run runs alone: its targets run for fixed seconds,
 # one per core side by side (scripts/fuzz.sh), and beside the history they got through a third to a
 # half fewer inputs. Each suite spreads itself over the cores as far as it safely can: the Swift
-# tests (plain and under ThreadSanitizer) as four test processes (scripts/swift-test-parallel.sh),
-# the browser tests three at a time and those that time the page alone. A suite that needs a
-# background build waits for it.
+# tests (plain and under ThreadSanitizer) as four test processes, one test at a time in each
+# (scripts/swift-test-parallel.sh), the browser tests three at a time and those that time the page
+# alone. A suite that needs a background build waits for it.
 #
 # Background builds log to .build/test-logs/; a failed one's log is printed. The run stops at the
 # first failure, as `make` does; `TEST_KEEP_GOING=1 make test` runs every suite whatever fails (as
