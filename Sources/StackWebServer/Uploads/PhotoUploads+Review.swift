@@ -87,10 +87,11 @@ extension PhotoUploads {
     }
 
     private func reject(_ path: String, bytes: Int64, id: String) -> Response {
+        // Its sender's file first: once the photo is gone from the queue nothing of it is left.
         // Its preview goes with it (the cache's count of bytes is corrected at its next prune).
+        forgetSender(of: path)
         if let preview = previewVariant(of: path) { unlink(preview.path) }
         unlink(path)
-        forgetSender(of: path)
         _ = Durable.flush(Self.parent(path))
         stored.withLock { $0.remove(path: path, bytes: bytes) }
         var writer = JSONWriter()
