@@ -173,14 +173,15 @@ public final class Application {
         if let redis = configuration.redis, let instanceID {
             group = RedisGroup(
                 url: redis, instanceID: instanceID, defaultStyle: style, log: log.messages(as: "group.warning"),
-                events: log, stateRead: keptOut)
+                events: log, stateRead: keptOut, secrets: groupStore?.secrets ?? [:])
         }
         self.group = group
         rooms = RoomRegistry(
             maxRooms: configuration.maxRooms, store: store, settings: settings, scheduler: scheduler, library: library,
             asleep: { sleep?.asleep ?? false }, listedRooms: configuration.rooms, log: log, group: group,
             upcoming: { photos in photoAnswers.prefetch(photos, library: library) }, stacked: stacked,
-            albums: albums
+            albums: albums,
+            numberedFrom: try store.historyStart(atLeast: HistoryNumbering.clockStart(at: Clock.now()))
         ) { name, saved in
             // New tilts come from the room's name, so a room without saved state looks the same each start.
             let seed = FNV1a.hash(name.utf8)

@@ -12,7 +12,7 @@ extension Router {
         guard let shape else { return Self.published(of: room, in: group) }
         let read = ForwardedInput(
             path: request.path, body: [], client: request.client, key: "read-" + AccessPolicy.generateToken(),
-            lasting: false, shape: shape)
+            lasting: false, shape: shape, keyedByClient: false)
         return Response(
             status: 200,
             body: .deferred { complete in
@@ -29,9 +29,7 @@ extension Router {
     /// The snapshot where the room runs here, for a read carried from another instance.
     func ownSnapshot(of room: Room, shape: ShapeClass?) -> Response {
         guard let json = room.snapshotJSON(shape: shape) else {
-            var response = Response.error(503, "this instance no longer runs the room; try again")
-            response.headers.append(("Retry-After", "1"))
-            return response
+            return RoomOutcome.unavailable("this instance no longer runs the room").response
         }
         return .json(json)
     }
@@ -44,11 +42,9 @@ extension Router {
                 group.publishedSnapshot(of: room.name) { published in
                     switch published {
                     case .success(.some(let json)): complete(.json(json))
-                    case .success(.none):
-                        var response = Response.error(503, "the room has no owner yet; try again")
-                        response.headers.append(("Retry-After", "1"))
-                        complete(response)
-                    case .failure(let failure): complete(Self.unavailable("the group cannot be asked", failure))
+                    case .success(.none): complete(RoomOutcome.unavailable("the room has no owner yet").response)
+                    case .failure(let failure):
+                        complete(RoomOutcome.unavailable("the group cannot be asked (\(failure))").response)
                     }
                 }
             })

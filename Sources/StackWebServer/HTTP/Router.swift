@@ -102,8 +102,10 @@ struct Router: RequestResponder {
         case .health: return health()
         case .metrics: return metrics()
         case .rooms: return roomList()
-        case .snapshot(let name): return withRoom(name, use: .look) { snapshot(of: $0, request: request) }
-        case .events(let name): return withRoom(name, use: .watch) { events(of: $0, request: request) }
+        case .snapshot(let name):
+            return askingTheGroup(about: name) { withRoom(name, use: .look) { snapshot(of: $0, request: request) } }
+        case .events(let name):
+            return askingTheGroup(about: name) { withRoom(name, use: .watch) { events(of: $0, request: request) } }
         case .pointer(let name): return withRoom(name, use: .control) { pointer($0, RoomInput(request)) }
         case .commands(let name): return withRoom(name, use: .control) { command($0, RoomInput(request)) }
         case .photo(let id): return photo(id: id, request: request)
@@ -157,6 +159,31 @@ struct Router: RequestResponder {
         }
     }
 
+    /// In a group, a room this instance does not keep may be the group's, made at another instance
+    /// since this one last counted: the group is asked first, and a room it has is kept here (its
+    /// viewers follow the owner), so a read never answers a private stack of a room that exists.
+    private func askingTheGroup(about name: String, _ answer: @escaping @Sendable () -> Response) -> Response {
+        guard let group = rooms.group, RoomRegistry.isValidName(name),
+            rooms.existingRoom(named: name).map(\.isOnlyWatched) ?? true,
+            group.listing?[name] == nil
+        else { return answer() }
+        return Response(
+            status: 200,
+            body: .deferred { [rooms] complete in
+                group.hasRoom(name) { has in
+                    switch has {
+                    case .success(let has):
+                        if has { _ = try? rooms.controlledRoom(named: name) }
+                        Self.settle(answer(), complete)
+                    case .failure(let failure):
+                        complete(
+                            RoomOutcome.unavailable("the group cannot be asked about room \(name): \(failure)").response
+                        )
+                    }
+                }
+            })
+    }
+
     /// Liveness, each check and the versions a page compares with its own (`healthAnswer`). 503
     /// "degraded" while a check fails (a full disk, the photo folder gone): a monitor or a load
     /// balancer sees it, and it clears by itself.
@@ -196,7 +223,8 @@ struct Router: RequestResponder {
             return .error(error.status, error.message)
         }
         return apply(
-            .pointerBatchReceived(samples, from: request.client, shape: request.shape), to: room, request: request)
+            .pointerBatchReceived(samples, from: request.client, shape: request.shape), to: room, request: request,
+            kind: .pointer)
     }
 
     private func command(_ room: Room, _ request: RoomInput) -> Response {
@@ -227,37 +255,45 @@ struct Router: RequestResponder {
         }
     }
 
-    /// Hands the event to the room and answers `{"seq": N}` — once what it changed is kept, when it
-    /// changed lasting state: an acknowledged change survives even `kill -9`. The wait happens off
-    /// this thread (the connection is parked); drags change nothing lasting and are answered at once.
-    ///
-    /// The answers mean what they say: `200` applied (and kept, if lasting); `503` not applied, so a
-    /// retry is safe; `504` with `"outcome": "unknown"` when this instance cannot know (the group's
-    /// Redis broke off with the change sent) — a retry with the same `Idempotency-Key` is safe then too.
-    private func apply(_ event: RoomEvent, to room: Room, request: RoomInput, lasting: Bool = false) -> Response {
-        let key = request.key
+    /// Hands the event to the room and answers with its `RoomOutcome` — once what it changed is
+    /// kept, when it changed lasting state: an acknowledged change survives even `kill -9`. The wait
+    /// happens off this thread (the connection is parked); drags change nothing lasting and are
+    /// answered at once.
+    private func apply(
+        _ event: RoomEvent, to room: Room, request: RoomInput, kind: IdempotencyKey.Kind = .command,
+        lasting: Bool = false
+    ) -> Response {
+        let key = request.key.map { IdempotencyKey(kind: kind, value: $0, body: request.body) }
         // In a group, a key this instance has no answer for may have one kept by an earlier owner.
         if let key, lasting, let group = rooms.group, room.isRunHere, !room.knowsAnswer(for: key) {
             return Response(
                 status: 200,
                 body: .deferred { [self] complete in
-                    group.keptAnswer(for: key, of: room.name) { kept in
+                    group.keptAnswer(for: key.scoped, of: room.name) { kept in
                         switch kept {
-                        case .success(.some(let body)):
+                        case .success(.some(let value)):
+                            guard let body = key.answer(fromKept: value) else {
+                                return complete(RoomOutcome.refused(.keyReused).response)
+                            }
                             Metrics.standard.idempotentReplays.add()
                             complete(.json(body))
                         case .success(.none):
-                            Self.settle(applyHere(event, to: room, request: request, lasting: lasting), complete)
-                        case .failure(let failure): complete(Self.unavailable("the group cannot be asked", failure))
+                            Self.settle(
+                                applyHere(event, to: room, key: key, request: request, lasting: lasting), complete)
+                        case .failure(let failure):
+                            // The key may have been applied by an earlier attempt: only the group knows.
+                            complete(
+                                RoomOutcome.unknown("the group cannot be asked about this key: \(failure)").response)
                         }
                     }
                 })
         }
-        return applyHere(event, to: room, request: request, lasting: lasting)
+        return applyHere(event, to: room, key: key, request: request, lasting: lasting)
     }
 
-    private func applyHere(_ event: RoomEvent, to room: Room, request: RoomInput, lasting: Bool) -> Response {
-        let key = request.key
+    private func applyHere(
+        _ event: RoomEvent, to room: Room, key: IdempotencyKey?, request: RoomInput, lasting: Bool
+    ) -> Response {
         let applied: Room.Applied
         do {
             applied = try room.handle(event, key: key, keepBy: request.keepBy)
@@ -267,24 +303,25 @@ struct Router: RequestResponder {
                 status: 200,
                 body: .deferred { [self] complete in
                     rooms.group?.whenDecided(room.name) {
-                        Self.settle(applyHere(event, to: room, request: request, lasting: lasting), complete)
+                        Self.settle(applyHere(event, to: room, key: key, request: request, lasting: lasting), complete)
                     }
                 })
         } catch .runElsewhere where !request.forwarded && rooms.group != nil {
             // Another instance runs the room: it applies the input and its answer is this one.
             let input = ForwardedInput(
                 path: request.path, body: request.body, client: request.client,
-                key: key ?? "forwarded-" + AccessPolicy.generateToken(), lasting: lasting, shape: request.shape)
+                key: key?.value ?? "forwarded-" + AccessPolicy.generateToken(), lasting: lasting,
+                shape: request.shape, keyedByClient: key != nil)
             return Response(
                 status: 200,
                 body: .deferred { [rooms] complete in
                     rooms.group?.forward(input, of: room.name) { complete(Self.response(forwarded: $0)) }
                 })
         } catch {
-            return Self.refusal(error)
+            return RoomOutcome.refused(error).response
         }
-        let answer = Response.json(Room.answerBody(seq: applied.seq))
-        guard let durability = applied.durability else { return answer }
+        let answer = RoomOutcome.applied(seq: applied.seq)
+        guard let durability = applied.durability else { return answer.response }
         if let outcome = durability.outcome { return Self.acknowledgement(answer, outcome) }
         return Response(
             status: 200,
@@ -339,56 +376,16 @@ struct Router: RequestResponder {
         return response
     }
 
-    private static func acknowledgement(_ answer: Response, _ outcome: Durability.Outcome) -> Response {
+    private static func acknowledgement(_ answer: RoomOutcome, _ outcome: Durability.Outcome) -> Response {
         switch outcome {
-        case .success: return answer
-        case .failure(let failure): return unavailable("the change could not be kept", failure)
+        case .success: return answer.response
+        case .failure(let failure): return RoomOutcome(failure).response
         }
-    }
-
-    /// `503`: nothing was applied, try again; or `504` when the outcome cannot be known.
-    static func unavailable(_ what: String, _ failure: StoreFailure) -> Response {
-        var writer = JSONWriter()
-        writer.object { json in
-            json.field(
-                "error",
-                failure.outcomeUnknown
-                    ? "\(what), and whether it was is unknown (\(failure.description)); retry with the same Idempotency-Key"
-                    : "\(what) (\(failure.description)); nothing was applied, try again")
-            json.field("outcome", failure.outcomeUnknown ? "unknown" : "not-applied")
-        }
-        var response = Response.json(writer.bytes, status: failure.outcomeUnknown ? 504 : 503)
-        response.headers.append(("Retry-After", failure.outcomeUnknown ? "1" : "5"))
-        return response
     }
 
     /// The shape class a request's `?shape=WxH` names (the reporting page's window), if it names one.
     static func reportedShape(_ request: Request) -> ShapeClass? {
         request.query["shape"].flatMap { ShapeClass(reported: $0[...]) }
-    }
-
-    private static func refusal(_ refusal: RoomRefusal) -> Response {
-        switch refusal {
-        case .rateLimited:
-            Metrics.standard.rateLimited.add()
-            var response = Response.error(429, "too many pointer events from this viewer or address; slow down")
-            response.headers.append(("Retry-After", "1"))
-            return response
-        case .refusedByStack(.indexOutOfRange(let index, let count)):
-            return .error(400, "index \(index) is out of range: the stack has \(count) cards")
-        case .refusedByStack(.emptyStack):
-            return .error(400, "the stack is empty")
-        case .refusedByStack(.unknownCard(let id)):
-            return .error(404, "no card \(id.prefix(40)) in this room")
-        case .refusedByStack(.nothingToUndo):
-            return .error(400, "nothing to undo")
-        case .stackFull(let limit):
-            return .error(409, "this stack holds at most \(limit) cards (--max-cards)")
-        case .runElsewhere:
-            var response = Response.error(503, "another instance of the group runs this room; try again")
-            response.headers.append(("Retry-After", "1"))
-            return response
-        }
     }
 
     /// The original, or with `?w=`/`?h=` an upright variant fitted inside that box, its long side

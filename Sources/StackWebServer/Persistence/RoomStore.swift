@@ -41,6 +41,12 @@ protocol RoomStore: Sendable {
 
     /// Every room's lasting state as the store had it at start and saved since, by room.
     var savedRooms: [String: SavedStack] { get }
+
+    /// Where this start's rooms number their events from (`HistoryNumbering`): above where every
+    /// earlier start from this store did, and at least `floor` (the clock's); kept before it is
+    /// returned, so even a restart within the same millisecond starts higher. At start only: it
+    /// may wait for the disk.
+    func historyStart(atLeast floor: Int) throws -> Int
 }
 
 extension RoomStore {
@@ -54,6 +60,9 @@ extension RoomStore {
     func answers(room: String) -> [StoredAnswer] { [] }
 
     var savedRooms: [String: SavedStack] { [:] }
+
+    /// A store that keeps nothing past the process has only the clock to go by: `floor`.
+    func historyStart(atLeast floor: Int) throws -> Int { floor }
 
     /// A store that keeps nothing past the process keeps no secret either: `drawn`, for this run.
     func secret(named name: String, drawn: String) throws -> String { drawn }

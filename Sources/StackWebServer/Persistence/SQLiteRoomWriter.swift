@@ -123,6 +123,20 @@ final class SQLiteRoomWriter: @unchecked Sendable {
         return kept.text(0)
     }
 
+    /// This start's numbering start, kept beside the secrets (a backup carries it): above the last
+    /// one kept and at least `floor`. Committed at once, since ids are handed out from it right after.
+    func historyStart(atLeast floor: Int) throws(SQLiteError) -> Int {
+        let last = Int(try secret(named: Self.historyStartName, drawn: "0")) ?? 0
+        let start = max(last + HistoryNumbering.idsPerMillisecond, floor)
+        try database.prepare("UPDATE secrets SET value = ?2 WHERE name = ?1").run([
+            .text(Self.historyStartName), .text(String(start)),
+        ])
+        return start
+    }
+
+    /// The `secrets` row the last start's numbering start is kept in.
+    static let historyStartName = "history-start"
+
     func answers(since: Double) -> [String: [StoredAnswer]] {
         var found: [String: [StoredAnswer]] = [:]
         guard let statement = try? database.prepare("SELECT room, key, seq, at FROM room_answers WHERE at >= ?1"),

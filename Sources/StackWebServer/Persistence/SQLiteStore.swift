@@ -80,6 +80,10 @@ final class SQLiteStore: RoomStore {
         try queue.sync { () throws(SQLiteError) in try writer.secret(named: name, drawn: drawn) }
     }
 
+    func historyStart(atLeast floor: Int) throws -> Int {
+        try queue.sync { () throws(SQLiteError) in try writer.historyStart(atLeast: floor) }
+    }
+
     var savesRequested: Int { shared.withLock { $0.saves } }
 
     /// Card rows the writer has inserted or updated since the store opened.

@@ -49,11 +49,17 @@ final class GroupPresence: Sendable {
     private let counted = Locked<[String: RoomListing]?>(nil)
     /// Told each room's lasting state as read: which photos it keeps out, whoever runs it.
     private let stateRead: @Sendable (String, SavedStack) -> Void
+    /// The group's secrets as this instance took them at start, put back (`SET NX`) every round: a
+    /// Redis that came back empty has them again before an instance started since can draw others.
+    private let secrets: [[UInt8]]
 
     init(
-        url: RedisURL, instanceID: String, defaultStyle: StyleName,
+        url: RedisURL, instanceID: String, defaultStyle: StyleName, secrets: [String: String] = [:],
         stateRead: @escaping @Sendable (String, SavedStack) -> Void = { _, _ in }
     ) {
+        self.secrets = secrets.sorted { $0.key < $1.key }.flatMap { name, value in
+            [RedisKeys.secret(name), Array(value.utf8)]
+        }
         self.stateRead = stateRead
         connection = RedisConnection(url: url)
         self.instanceID = instanceID
@@ -100,7 +106,10 @@ final class GroupPresence: Sendable {
             else { return }
             commands.append(command)
         }
-        guard let replies = try? connection.pipeline(commands) else { return }
+        let restore = stride(from: 0, to: secrets.count, by: 2).map {
+            [Array("SET".utf8), secrets[$0], secrets[$0 + 1], Array("NX".utf8)]
+        }
+        guard let replies = try? connection.pipeline(commands + restore).dropLast(restore.count) else { return }
         if replies.contains(where: RedisScript.isUnknown) {
             _ = try? Self.count.load(on: connection)
             return

@@ -52,7 +52,8 @@ final class RedisGroup: RoomGroup {
 
     init(
         url: RedisURL, instanceID: String, defaultStyle: StyleName, log: @escaping @Sendable (String) -> Void,
-        events: OperatorLog = .silent, stateRead: @escaping @Sendable (String, SavedStack) -> Void = { _, _ in }
+        events: OperatorLog = .silent, stateRead: @escaping @Sendable (String, SavedStack) -> Void = { _, _ in },
+        secrets: [String: String] = [:]
     ) {
         self.events = events
         self.url = url
@@ -61,7 +62,7 @@ final class RedisGroup: RoomGroup {
             instanceID: instanceID, connection: RedisConnection(url: url, timeout: 1), defaultStyle: defaultStyle)
         publisher = RoomPublisher(connection: RedisConnection(url: url), log: log)
         presence = GroupPresence(
-            url: url, instanceID: instanceID, defaultStyle: defaultStyle, stateRead: stateRead)
+            url: url, instanceID: instanceID, defaultStyle: defaultStyle, secrets: secrets, stateRead: stateRead)
         reads = RedisConnection(url: url)
         takeoverDelay =
             ProcessInfo.processInfo.environment["STACKWEB_TEST_TAKEOVER_DELAY_MS"].flatMap(Double.init).map {
@@ -76,13 +77,14 @@ final class RedisGroup: RoomGroup {
         publisher.onRecovery { [weak rooms] room in rooms?.existingRoom(named: room)?.groupRecovered() }
         leases.start { [weak rooms, events, takeoverDelay] change in
             switch change {
-            case .gained(let room, let epoch, let saved, let keptThrough):
+            case .gained(let room, let epoch, let saved, let keptThrough, let numberedFrom):
                 events.record(
                     "room.takeover", "runs room \(room) now (epoch \(epoch))",
                     ["room": .string(room), "epoch": .int(epoch)])
                 store?.owned(room, saved: saved)
                 if takeoverDelay > 0 { Thread.sleep(forTimeInterval: takeoverDelay) }
-                rooms?.existingRoom(named: room)?.leaseGained(epoch: epoch, saved: saved, keptThrough: keptThrough)
+                rooms?.existingRoom(named: room)?.leaseGained(
+                    epoch: epoch, saved: saved, keptThrough: keptThrough, numberedFrom: numberedFrom)
             case .lost(let room, let epoch):
                 events.record("room.handover", "no longer runs room \(room)", ["room": .string(room)])
                 rooms?.existingRoom(named: room)?.leaseLost(epoch: epoch)
@@ -101,7 +103,7 @@ final class RedisGroup: RoomGroup {
             let carried = ForwardedInput(
                 path: String(decoding: path, as: UTF8.self), body: fields["b"] ?? [], client: text("c") ?? "",
                 key: text("k") ?? text("i") ?? "", lasting: text("l") == "1",
-                shape: text("s").flatMap { ShapeClass(rawValue: $0) })
+                shape: text("s").flatMap { ShapeClass(rawValue: $0) }, keyedByClient: text("g") != "1")
             let reply = { @Sendable (answer: ForwardedAnswer) in
                 var command = ["XADD", "", "MAXLEN", "~", Self.inputStreamLength, "*", "i"].map { Array($0.utf8) }
                 command[1] = RedisKeys.answers(String(decoding: origin, as: UTF8.self))
@@ -112,8 +114,10 @@ final class RedisGroup: RoomGroup {
             let deadline = text("t").flatMap { Int64($0) }
             if let deadline, (try? clock.now(on: reads)).map({ $0 > deadline - Self.forwardLeadMilliseconds }) ?? true {
                 // Its poster stops waiting before a change could be kept: refused, so nothing is applied
-                // that the poster is told was not.
-                reply(Self.notApplied("it reached the instance that runs the room too late"))
+                // that the poster is told was not. A client's key may be a retry of a change applied
+                // before, which this answer cannot vouch for.
+                let reason = "it reached the instance that runs the room too late"
+                reply(Self.answer(carried.keyedByClient ? .unknown(reason) : .notApplied(reason)))
                 return
             }
             input(carried, deadline, reply)
@@ -151,8 +155,10 @@ final class RedisGroup: RoomGroup {
         readQueue.async { [self] in
             // Asked first, so that input a Redis that is away cannot take is surely not applied.
             guard (try? reads.command("PING")) != nil, let now = try? clock.now(on: reads) else {
-                // Nothing was sent: not applied anywhere.
-                settle(id, Self.notApplied("the group's Redis cannot be reached"))
+                // Nothing was sent now; but a client's key may have been applied by an earlier
+                // attempt, and without Redis nobody here can say.
+                let reason = "the group's Redis cannot be reached"
+                settle(id, Self.answer(input.keyedByClient ? .unknown(reason) : .notApplied(reason)))
                 return
             }
             var command = ["XADD", "", "MAXLEN", "~", Self.inputStreamLength, "*"].map { Array($0.utf8) }
@@ -161,6 +167,7 @@ final class RedisGroup: RoomGroup {
                 [
                     "i", id, "o", instanceID, "p", input.path, "c", input.client, "k", input.key,
                     "t", String(now + Self.forwardWindowMilliseconds), "l", input.lasting ? "1" : "0",
+                    "g", input.keyedByClient ? "0" : "1",
                 ].map { Array($0.utf8) } + [Array("b".utf8), input.body]
                 + (input.shape.map { [Array("s".utf8), Array($0.rawValue.utf8)] } ?? [])
             publisher.send((prepare ? [RoomInputReader.createGroup(room)] : []) + [command])
@@ -173,16 +180,19 @@ final class RedisGroup: RoomGroup {
     /// The owner did not answer in time: what Redis holds for the input's key is the answer.
     private func unanswered(_ id: String, input: ForwardedInput, of room: String) {
         guard forwarding.withLock({ $0.waiting[id] != nil }) else { return }
-        keptAnswer(for: input.key, of: room) { [weak self] kept in
+        keptAnswer(for: input.idempotencyKey.scoped, of: room) { [weak self] kept in
             switch kept {
-            case .success(.some(let body)):
-                self?.settle(id, ForwardedAnswer(status: 200, retryAfter: nil, body: body))
+            case .success(.some(let value)):
+                let body = input.idempotencyKey.answer(fromKept: value)
+                self?.settle(
+                    id,
+                    body.map { ForwardedAnswer(status: 200, retryAfter: nil, body: $0) }
+                        ?? Self.answer(.refused(.keyReused)))
             case .success(.none) where input.lasting:
-                self?.settle(id, Self.notApplied("the instance that runs this room did not keep it in time"))
+                // Kept by its deadline with its key, or never: Redis holds no answer, so never.
+                self?.settle(id, Self.answer(.notApplied("the instance that runs this room did not keep it in time")))
             case .success(.none), .failure:
-                let failure = StoreFailure(
-                    description: "the instance that runs this room did not answer in time", outcomeUnknown: true)
-                self?.settle(id, Self.answer(Router.unavailable("the input was sent on", failure)))
+                self?.settle(id, Self.answer(.unknown("the instance that runs this room did not answer in time")))
             }
         }
     }
@@ -191,11 +201,8 @@ final class RedisGroup: RoomGroup {
         forwarding.withLock { $0.waiting.removeValue(forKey: id) }?(answer)
     }
 
-    private static func notApplied(_ reason: String) -> ForwardedAnswer {
-        answer(Router.unavailable("the input was not applied", StoreFailure(description: reason)))
-    }
-
-    private static func answer(_ response: Response) -> ForwardedAnswer {
+    private static func answer(_ outcome: RoomOutcome) -> ForwardedAnswer {
+        let response = outcome.response
         let body: [UInt8]
         if case .bytes(let bytes) = response.body { body = bytes } else { body = [] }
         return ForwardedAnswer(
@@ -227,6 +234,20 @@ final class RedisGroup: RoomGroup {
 
     func publishedSnapshot(of room: String, _ answer: @escaping @Sendable (Result<[UInt8]?, StoreFailure>) -> Void) {
         read([Array("GET".utf8), RedisKeys.snapshot(room)], answer)
+    }
+
+    func hasRoom(_ room: String, _ answer: @escaping @Sendable (Result<Bool, StoreFailure>) -> Void) {
+        readQueue.async { [reads] in
+            do throws(RedisError) {
+                let replies = try reads.pipeline([
+                    [Array("SISMEMBER".utf8), RedisKeys.rooms, Array(room.utf8)],
+                    [Array("EXISTS".utf8), RedisKeys.snapshot(room)],
+                ])
+                answer(.success(replies.contains { ($0.integer ?? 0) > 0 }))
+            } catch {
+                answer(.failure(StoreFailure(description: error.description)))
+            }
+        }
     }
 
     func keptAnswer(

@@ -1,3 +1,4 @@
+import Foundation
 import StackModel
 
 /// The group's rooms as Redis held them when this instance started (`--redis`): what a room that the
@@ -12,6 +13,7 @@ final class RedisRoomStore: RoomStore {
     private let states: Locked<[String: SavedStack]>
     /// Where the group's secrets are kept (read at start only).
     private let connection: RedisConnection
+    private let taken = Locked<[String: String]>([:])
 
     /// Reads every room's state from Redis (so `load` answers at once, from memory).
     init(connection: RedisConnection, defaultStyle: StyleName) throws(RedisError) {
@@ -34,9 +36,29 @@ final class RedisRoomStore: RoomStore {
     var savedRooms: [String: SavedStack] { states.withLock { $0 } }
 
     /// The group's secret: the first instance to start keeps what it drew (`SET NX`), every other
-    /// takes that one, so that all compute the same photo ids.
+    /// takes that one, so that all compute the same photo ids. None in Redis may mean a Redis that
+    /// came back empty while other instances live: each of them puts the secret it holds back
+    /// within a presence round (`GroupPresence`), so this one waits that long before its own drawn
+    /// one may become the group's (a first start of a group waits so once).
     func secret(named name: String, drawn: String) throws -> String {
-        try RedisKeys.setOnce(RedisKeys.secret(name), to: Array(drawn.utf8), at: connection)
+        let key = RedisKeys.secret(name)
+        let deadline = DispatchTime.now() + Self.secretWait
+        while DispatchTime.now() < deadline {
+            if let kept = try connection.command([Array("GET".utf8), key]).text { return remember(name, kept) }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return remember(name, try RedisKeys.setOnce(key, to: Array(drawn.utf8), at: connection))
+    }
+
+    /// How long a start waits for live instances to put a secret back: two presence rounds.
+    static let secretWait = 2 * GroupPresence.interval
+
+    /// The secrets this instance took, by name: put back into a Redis that lost them.
+    var secrets: [String: String] { taken.withLock { $0 } }
+
+    private func remember(_ name: String, _ secret: String) -> String {
+        taken.withLock { $0[name] = secret }
+        return secret
     }
 
     /// This instance took the room over; `saved` is its state as Redis held it then.

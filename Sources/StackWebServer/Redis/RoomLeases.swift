@@ -31,33 +31,36 @@ final class RoomLeases: Sendable {
     enum Change {
         /// This instance runs the room now with `epoch`, from `saved` (the room's state in Redis,
         /// `nil` for none), read in the same script that took the lease.
-        /// `keptThrough` is the last event of the room's history in Redis then.
-        case gained(room: String, epoch: Int, saved: SavedStack?, keptThrough: Int)
+        /// `keptThrough` is the last event of the room's history in Redis then; `numberedFrom` where
+        /// the room's numbering starts (`HistoryNumbering`, by Redis's clock and its history).
+        case gained(room: String, epoch: Int, saved: SavedStack?, keptThrough: Int, numberedFrom: Int)
         /// The lease taken with `epoch` is gone: another instance runs the room, or may.
         case lost(room: String, epoch: Int)
     }
 
     /// KEYS: lease, epoch, state, events. ARGV: instance, lease ms, deadline (Redis ms), the highest
-    /// epoch this instance has seen, the epoch stride. The new epoch is above every epoch the room's
-    /// history names, and above what the instance saw: a Redis that came back empty (no epoch key)
-    /// cannot hand out an epoch whose ids were used before.
+    /// epoch this instance has seen, the clock's origin (Unix ms), ids per ms. The new epoch is above
+    /// the last one and what the instance saw, and above Redis's clock in ms since the origin: a
+    /// Redis that came back empty (no epoch key) cannot fence a live owner with its own epoch again.
+    /// Returns the epoch, the state, the history's last id and where numbering starts: above that
+    /// id and at least Redis's clock (`HistoryNumbering`), so no id is handed out again, even by an
+    /// instance that never had the room.
     static let acquire = RedisScript(
         """
         local now = redis.call('TIME')
         if tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) > tonumber(ARGV[3]) then return -1 end
         if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return false end
-        local floor = tonumber(ARGV[4])
+        local clock = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) - tonumber(ARGV[5])
+        local floor = math.max(tonumber(ARGV[4]), clock)
         local top = redis.call('XREVRANGE', KEYS[4], '+', '-', 'COUNT', 1)
-        if top[1] then
-          local named = math.floor(tonumber(string.match(top[1][1], '^(%d+)')) / tonumber(ARGV[5]))
-          if named > floor then floor = named end
-        end
+        local topSeq = top[1] and tonumber(string.match(top[1][1], '^(%d+)')) or 0
         local epoch = redis.call('INCR', KEYS[2])
         if epoch <= floor then
           epoch = floor + 1
           redis.call('SET', KEYS[2], epoch)
         end
-        return {epoch, redis.call('GET', KEYS[3]), top[1] and top[1][1] or '0-0'}
+        local start = math.max(topSeq, clock * tonumber(ARGV[6]))
+        return {epoch, redis.call('GET', KEYS[3]), top[1] and top[1][1] or '0-0', start}
         """)
     static let renew = RedisScript(
         """
@@ -248,11 +251,13 @@ final class RoomLeases: Sendable {
     private func acquire(_ rooms: [String], sentAt: DispatchTime) {
         let keys = { (room: String) in [RedisKeys.epoch(room), RedisKeys.state(room), RedisKeys.events(room)] }
         let highest = state.withLock { $0.highestEpoch }
-        let stride = Array(String(RoomState.epochStride).utf8)
+        let numbering = [Int(HistoryNumbering.clockOrigin), HistoryNumbering.idsPerMillisecond].map {
+            Array(String($0).utf8)
+        }
         let round = { () throws(RedisError) -> [RedisReply] in
             let arguments = try self.arguments(deadline: true)
             return try self.run(Self.acquire, rooms, keys: keys) { room in
-                arguments + [Array(String(highest[room] ?? 0).utf8), stride]
+                arguments + [Array(String(highest[room] ?? 0).utf8)] + numbering
             }
         }
         let replies = reporting(round) ?? []
@@ -265,7 +270,8 @@ final class RoomLeases: Sendable {
                 Metrics.standard.redisTakeovers.add()
                 let saved = fields.dropFirst().first?.bytes.flatMap { SavedStack(json: $0, defaultStyle: defaultStyle) }
                 let top = fields.dropFirst(2).first?.text.flatMap(RedisStreamID.init)?.seq ?? 0
-                gained.append(.gained(room: room, epoch: epoch, saved: saved, keptThrough: top))
+                let start = fields.dropFirst(3).first?.integer ?? top
+                gained.append(.gained(room: room, epoch: epoch, saved: saved, keptThrough: top, numberedFrom: start))
             }
         }
         let tell = changed.withLock { $0 }

@@ -16,6 +16,19 @@ struct ForwardedInput: Equatable, Sendable {
     var lasting: Bool
     /// The poster's shape class: the owner maps its pointer samples from that class's stage.
     var shape: ShapeClass? = nil
+    /// Whether `key` is the client's own (else made here): a client's key may have been applied by
+    /// an earlier attempt, so only what the group says of it tells whether it was.
+    var keyedByClient = true
+
+    /// The key as the owner keeps its answer: scoped by what the input is (a guest's photo's body
+    /// names where this instance kept it, so its key alone is compared).
+    var idempotencyKey: IdempotencyKey {
+        switch Route(path: path) {
+        case .pointer: IdempotencyKey(kind: .pointer, value: key, body: body)
+        case .uploads: IdempotencyKey(kind: .photo, value: key, body: [])
+        default: IdempotencyKey(kind: .command, value: key, body: body)
+        }
+    }
 }
 
 /// The owner's answer to a `ForwardedInput`, carried back to the instance the person waits at.

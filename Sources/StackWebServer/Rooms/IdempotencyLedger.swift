@@ -3,8 +3,9 @@ import StackModel
 /// The answers a room gave to requests that carried an `Idempotency-Key`, so that a retry with the
 /// same key gets the first answer and applies nothing again. Pure: time is passed in.
 ///
-/// Only final answers are kept: a change applied (with the `seq` of its event) or refused by the
-/// room. A change that could not be kept is forgotten when the room goes back (`forget(after:)`):
+/// Keys are scoped by kind (`IdempotencyKey.scoped`), and a key sent again with another body is
+/// told so (`RoomRefusal.keyReused`) rather than given the other request's answer. Only final
+/// answers are kept: a change applied (with the `seq` of its event) or refused by the room. A change that could not be kept is forgotten when the room goes back (`forget(after:)`):
 /// its request was told it was not applied, and a retry must apply it.
 struct IdempotencyLedger {
     /// How long a key is remembered.
@@ -20,25 +21,26 @@ struct IdempotencyLedger {
         case refused(RoomRefusal)
     }
 
-    private var answers: [String: (answer: Answer, at: Millis)] = [:]
+    private var answers: [String: (answer: Answer, key: IdempotencyKey, at: Millis)] = [:]
     /// Keys in the order they were recorded, for expiry; `head` is the oldest still looked at.
     private var recorded: [(key: String, at: Millis)] = []
     private var head = 0
 
     var count: Int { answers.count }
 
-    /// The first answer given for `key`, if it is still remembered at `now`.
-    func answer(for key: String, at now: Millis) -> Answer? {
-        guard let found = answers[key], now - found.at < Self.lifetime else { return nil }
-        return found.answer
+    /// The first answer given for `key`, if it is still remembered at `now`; a refusal
+    /// (`keyReused`) when it was given to another request.
+    func answer(for key: IdempotencyKey, at now: Millis) -> Answer? {
+        guard let found = answers[key.scoped], now - found.at < Self.lifetime else { return nil }
+        return key.matches(found.key) ? found.answer : .refused(.keyReused)
     }
 
     /// Remembers the answer given for `key` (a key answered already keeps its first answer).
-    mutating func record(_ answer: Answer, for key: String, at now: Millis) {
+    mutating func record(_ answer: Answer, for key: IdempotencyKey, at now: Millis) {
         expire(at: now)
-        guard answers[key] == nil else { return }
-        answers[key] = (answer, now)
-        recorded.append((key, now))
+        guard answers[key.scoped] == nil else { return }
+        answers[key.scoped] = (answer, key, now)
+        recorded.append((key.scoped, now))
         while answers.count > Self.capacity, head < recorded.count {
             dropOldest()
         }

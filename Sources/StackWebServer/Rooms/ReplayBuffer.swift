@@ -40,7 +40,8 @@ struct ReplayBuffer {
     /// The events after `seq`, oldest first, as `shape` got them (`nil`: the room's stage); `nil`
     /// when the buffer no longer reaches back that far, holds one of them without `shape`'s bytes
     /// (nobody of that shape watched then), or `seq` is from the future: the caller must send a
-    /// snapshot instead.
+    /// snapshot instead. (An id from before a restart or a takeover is below the numbering's start,
+    /// so below the oldest event kept.)
     /// - Complexity: O(capacity)
     func events(after seq: Int, latest: Int, shape: ShapeClass? = nil) -> [[UInt8]]? {
         guard seq <= latest else { return nil }

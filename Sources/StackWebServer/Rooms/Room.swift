@@ -43,14 +43,14 @@ final class Room: Sendable {
         /// Acknowledgements waiting for the store or the group, oldest first.
         var waiting: [Waiting] = []
         /// Keys whose answers the group must forget (their changes were undone), until a rebase with
-        /// them is taken.
+        /// them is taken (by `IdempotencyKey.scoped`).
         var forgotten: Set<String> = []
         /// A rebase the group did not take: one is published again once the group answers.
         var rebaseOwed = false
         /// The id of the latest rebase: a failure of anything published before it is already undone.
         var rebasedAt = 0
         /// The `Idempotency-Key` of the input being applied, if it carried one.
-        var key: String?
+        var key: IdempotencyKey?
         /// When the poster of the input being applied stops waiting (forwarded input, Redis's time).
         var keepDeadline: Int64?
 
@@ -66,7 +66,7 @@ final class Room: Sendable {
     /// whose answer waits until the state it found is kept (`unchanged`).
     struct Waiting {
         var seq: Int
-        var key: String?
+        var key: IdempotencyKey?
         var durability: Durability
         var unchanged = false
     }
@@ -80,7 +80,7 @@ final class Room: Sendable {
 
     init(
         name: String, settings: RoomSettings, library: PhotoLibrary, asleep: Bool, scheduler: any RoomScheduler,
-        store: any RoomStore, onlyWatched: Bool = false, group: (any RoomGroup)? = nil,
+        store: any RoomStore, onlyWatched: Bool = false, group: (any RoomGroup)? = nil, numberedFrom: Int = 0,
         restore: @escaping @Sendable (SavedStack?) -> Stack, unwatched: @escaping @Sendable (Room) -> Void = { _ in },
         upcoming: @escaping @Sendable ([String]) -> Void = { _ in }, stacked: StackedPhotos? = nil,
         log: OperatorLog = .silent
@@ -97,7 +97,8 @@ final class Room: Sendable {
         // A room only watched is a view of its own at each instance: nothing of it goes to the group.
         let state = RoomState(
             name: name, settings: settings, library: library, asleep: asleep, now: scheduler.now(),
-            ownership: group == nil || onlyWatched ? .alone : .follower)
+            ownership: group == nil || onlyWatched ? .alone : .follower,
+            numberedFrom: numberedFrom)
         core = Locked(Core(state: state, onlyWatched: onlyWatched))
         // A slideshow runs from the start, watched or not (a frame may connect later).
         _ = try? handle(.opened)
@@ -108,7 +109,9 @@ final class Room: Sendable {
     /// applied no more.
     /// `keepBy`: what the input changes is kept by then (Redis's time) or not at all.
     @discardableResult
-    func handle(_ event: RoomEvent, key: String? = nil, keepBy deadline: Int64? = nil) throws(RoomRefusal) -> Applied {
+    func handle(
+        _ event: RoomEvent, key: IdempotencyKey? = nil, keepBy deadline: Int64? = nil
+    ) throws(RoomRefusal) -> Applied {
         let (applied, abandoned) = try core.withLock { (core) throws(RoomRefusal) -> (Applied, Bool) in
             core.keepDeadline = deadline
             defer {
@@ -128,13 +131,13 @@ final class Room: Sendable {
     }
 
     /// Whether the room has an answer for `key` in memory (else, in a group, the group may keep one).
-    func knowsAnswer(for key: String) -> Bool {
+    func knowsAnswer(for key: IdempotencyKey) -> Bool {
         core.withLock { $0.state.answered.answer(for: key, at: scheduler.now()) != nil }
     }
 
     /// The `seq` of the change applied under `key`, remembered across restarts with the room's
     /// state (`RoomStore.answers`); nil for a key not answered so, or forgotten.
-    func appliedSeq(for key: String) -> Int? {
+    func appliedSeq(for key: IdempotencyKey) -> Int? {
         core.withLock { core in
             loadIfNeeded(&core)
             guard case .applied(let seq) = core.state.answered.answer(for: key, at: scheduler.now()) else { return nil }
@@ -161,15 +164,19 @@ final class Room: Sendable {
     /// This instance holds the room's lease from now on, taken with `epoch`; `saved` is the room's
     /// lasting state as the group's Redis held it then. Ignored while a newer lease is held.
     /// `keptThrough`: the last event of the room's history Redis holds (read in the same script).
-    func leaseGained(epoch: Int, saved: SavedStack?, keptThrough: Int) {
+    /// `numberedFrom`: where the room's numbering starts by Redis's clock and history; ids this
+    /// instance followed of the room (a Redis that lost its history) raise it further.
+    func leaseGained(epoch: Int, saved: SavedStack?, keptThrough: Int, numberedFrom: Int = 0) {
         core.withLock { core in
             if case .owner(let held) = core.state.ownership, held >= epoch { return }
+            let followed = core.relay.latest
             core.relay = RoomRelay()
             core.kept = Kept(seq: core.state.seq, saved: saved)
             core.forgotten = []
             core.rebaseOwed = false
             let event = RoomEvent.leaseGained(
-                epoch: epoch, stack: restore(saved), paused: saved?.paused, keptThrough: keptThrough)
+                epoch: epoch, stack: restore(saved), paused: saved?.paused, keptThrough: keptThrough,
+                numberedFrom: max(numberedFrom, followed))
             guard let effects = try? core.state.handle(event, at: scheduler.now()) else { return }
             core.kept.seq = core.state.seq
             core.rebasedAt = core.state.seq
@@ -299,7 +306,7 @@ final class Room: Sendable {
         // Answers given before a restart still answer a retry (their changes are in `saved`).
         if group == nil {
             for answer in store.answers(room: name) {
-                core.state.remember(.applied(seq: answer.seq), for: answer.key, at: answer.at)
+                core.state.remember(.applied(seq: answer.seq), for: IdempotencyKey(stored: answer.key), at: answer.at)
             }
         }
         core.kept = Kept(seq: core.state.seq, saved: saved)
@@ -312,7 +319,7 @@ final class Room: Sendable {
 
     /// Input that carries an `Idempotency-Key`: its first answer again if the key was seen, else
     /// applied and its answer remembered (a refusal that may pass on a retry is not).
-    private func apply(_ event: RoomEvent, key: String, in core: inout Core) throws(RoomRefusal) -> Applied {
+    private func apply(_ event: RoomEvent, key: IdempotencyKey, in core: inout Core) throws(RoomRefusal) -> Applied {
         let now = scheduler.now()
         if runsHere(core), let answer = core.state.answered.answer(for: key, at: now) {
             switch answer {
@@ -469,7 +476,8 @@ final class Room: Sendable {
         let durability = urgency == .acknowledged ? Durability() : nil
         if let durability { core.waiting.append(Waiting(seq: seq, key: core.key, durability: durability)) }
         guard group != nil else {
-            let answer = durability == nil ? nil : core.key.map { StoredAnswer(key: $0, seq: seq, at: scheduler.now()) }
+            let answer =
+                durability == nil ? nil : core.key.map { StoredAnswer(key: $0.stored, seq: seq, at: scheduler.now()) }
             store.save(saved, room: name, urgency: urgency, answer: answer) { [weak self] outcome in
                 // The store may answer at once, on this thread, with the room's lock held: what the
                 // room does about the answer waits for the lock on another thread. A store that
@@ -494,7 +502,7 @@ final class Room: Sendable {
         var keep = keep
         if keep != nil {
             keep?.answers = core.waiting.filter { $0.seq == core.state.seq }.compactMap { waiting in
-                waiting.key.map { ($0, Self.answerBody(seq: waiting.seq)) }
+                waiting.key.map { ($0.scoped, $0.keptValue(body: RoomOutcome.appliedBody(seq: waiting.seq))) }
             }
             if case .takeover = entries.last?.entry { keep?.forgotten = Array(core.forgotten) }
         }
@@ -522,13 +530,6 @@ final class Room: Sendable {
             if report.kind == .rebase { core.rebasedAt = report.seq }
             group.publish(publication, of: name) { [weak self] outcome in self?.published(report, outcome: outcome) }
         }
-    }
-
-    /// The body of the answer to an applied change.
-    static func answerBody(seq: Int) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.object { $0.field("seq", seq) }
-        return writer.bytes
     }
 
     /// The store's word on a save (alone).
@@ -619,7 +620,7 @@ final class Room: Sendable {
         core.waiting.removeAll { $0.seq > seq }
         for entry in waiting {
             // A change whose outcome is unknown may be kept with its answer: that answer stays.
-            if let key = entry.key, !failure.outcomeUnknown { core.forgotten.insert(key) }
+            if let key = entry.key, !failure.outcomeUnknown { core.forgotten.insert(key.scoped) }
             entry.durability.complete(.failure(failure))
         }
     }
@@ -657,7 +658,7 @@ extension RoomRefusal {
     /// Whether a retry would be refused the same (the answer to a key is then remembered).
     var isFinal: Bool {
         switch self {
-        case .refusedByStack, .stackFull: true
+        case .refusedByStack, .stackFull, .keyReused: true
         case .rateLimited, .runElsewhere: false
         }
     }

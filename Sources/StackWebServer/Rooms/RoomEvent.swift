@@ -45,8 +45,9 @@ enum RoomEvent: Sendable {
     /// In a group: this instance holds the room's lease from now on, taken with `epoch`; `stack` is the
     /// room as the group's Redis held it when the lease was taken (read in the same script).
     /// `paused`: the slideshow as kept with it. `keptThrough`: the last event of the room's history
-    /// Redis holds.
-    case leaseGained(epoch: Int, stack: Stack, paused: Bool?, keptThrough: Int)
+    /// Redis holds. `numberedFrom`: where its numbering starts (`HistoryNumbering`, by Redis's clock
+    /// and every id known of the room).
+    case leaseGained(epoch: Int, stack: Stack, paused: Bool?, keptThrough: Int, numberedFrom: Int)
     /// In a group: the lease this instance held the room with is gone; another instance may run it.
     case leaseLost
     /// A lasting change could not be kept (the store or the group refused it, so it is not applied
@@ -117,4 +118,6 @@ enum RoomRefusal: Error, Equatable {
     case stackFull(limit: Int)
     /// Another instance of the group runs the room (or none does yet): input is not applied here.
     case runElsewhere
+    /// The request's `Idempotency-Key` was answered for another request (another body).
+    case keyReused
 }

@@ -31,6 +31,9 @@ protocol RoomGroup: Sendable {
     /// The room's snapshot as its owner last published it (JSON), read from the group, handed to
     /// `answer` on any thread but libmicrohttpd's; `nil` when the group has none.
     func publishedSnapshot(of room: String, _ answer: @escaping @Sendable (Result<[UInt8]?, StoreFailure>) -> Void)
+    /// Whether the group has the room (some instance made it: it has lasting state or a published
+    /// snapshot), read from the group on any thread but libmicrohttpd's.
+    func hasRoom(_ room: String, _ answer: @escaping @Sendable (Result<Bool, StoreFailure>) -> Void)
     /// The answer the group keeps for a request's `Idempotency-Key` (the body of a `200`), if any.
     func keptAnswer(
         for key: String, of room: String, _ answer: @escaping @Sendable (Result<[UInt8]?, StoreFailure>) -> Void)

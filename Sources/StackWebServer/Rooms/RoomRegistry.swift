@@ -40,6 +40,8 @@ final class RoomRegistry: Sendable {
     let stacked: StackedPhotos
     /// `--album`: the rooms that show only part of the folder.
     let albums: RoomAlbums
+    /// Where this server's rooms number their events from (`HistoryNumbering`), taken at start.
+    let numberedFrom: Int
 
     private struct Rooms {
         var kept: [String: Room] = [:]
@@ -51,8 +53,10 @@ final class RoomRegistry: Sendable {
         library: Locked<PhotoLibrary>, asleep: @escaping @Sendable () -> Bool = { false },
         listedRooms: [String]? = nil, log: OperatorLog = .silent, group: (any RoomGroup)? = nil,
         upcoming: @escaping @Sendable ([String]) -> Void = { _ in }, stacked: StackedPhotos = StackedPhotos(),
-        albums: RoomAlbums = RoomAlbums(), makeStack: @escaping @Sendable (String, SavedStack?) -> Stack
+        albums: RoomAlbums = RoomAlbums(), numberedFrom: Int = 0,
+        makeStack: @escaping @Sendable (String, SavedStack?) -> Stack
     ) {
+        self.numberedFrom = numberedFrom
         self.log = log
         self.stacked = stacked
         self.albums = albums
@@ -79,8 +83,8 @@ final class RoomRegistry: Sendable {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
-    /// The room to control (a POST with control rights): made kept if it is new, or kept from now
-    /// if it was only watched so far.
+    /// The room to control (a POST with control rights), or one the group has: made kept if it is
+    /// new, or kept from now if it was only watched so far.
     func controlledRoom(named name: String) throws(Failure) -> Room {
         try check(name)
         return try rooms.withLock { (rooms) throws(Failure) -> Room in
@@ -103,7 +107,9 @@ final class RoomRegistry: Sendable {
                 if stream { room.expectViewer() }
                 return room
             }
-            if name == Self.mainRoom || listedRooms != nil || store.load(room: name) != nil {
+            if name == Self.mainRoom || listedRooms != nil || store.load(room: name) != nil
+                || group?.listing?[name] != nil
+            {
                 try checkRoomForOneMore(in: rooms, name: name)
                 let room = makeRoom(name)
                 rooms.kept[name] = room
@@ -185,7 +191,9 @@ final class RoomRegistry: Sendable {
         return Room(
             name: name, settings: settings, library: albums.library(library.withLock { $0 }, for: name),
             asleep: asleep(), scheduler: scheduler,
+            // A view of its own in a group numbers from 0, below every id the group hands out.
             store: store, onlyWatched: onlyWatched, group: group,
+            numberedFrom: onlyWatched && group != nil ? 0 : numberedFrom,
             restore: { [makeStack] saved in makeStack(name, saved) },
             unwatched: { [weak self] room in self?.release(ifUnwatched: room) }, upcoming: upcoming,
             stacked: onlyWatched ? nil : stacked, log: log)

@@ -8,12 +8,6 @@ import StackModel
 /// a shared live view: viewers, numbering and encoding each change once, the replay ring, presence,
 /// the slideshow and sleep, idle unloading, and which changes must be kept.
 struct RoomState {
-    /// Event ids are `epoch × epochStride + n`: each owner of a room numbers its events on from its
-    /// epoch's base, so an id never names two events, whichever owner gave it, and ids keep
-    /// increasing across owners (epochs only increase). Alone, a server's epoch is 0. Ten billion
-    /// events per owner: at a hundred a second, three years.
-    static let epochStride = 10_000_000_000
-
     /// Who runs the room: alone, this server; in a group, the holder of its lease.
     enum Ownership: Equatable {
         case alone
@@ -31,8 +25,9 @@ struct RoomState {
     private(set) var library: PhotoLibrary
     /// The sleep schedule has the screens dark.
     private(set) var asleep: Bool
-    /// The id of the last numbered event; ids only increase, across unloads and owners.
-    private(set) var seq = 0
+    /// The id of the last numbered event; ids only increase, across unloads, restarts and owners
+    /// (`HistoryNumbering`).
+    private(set) var seq: Int
     private(set) var ownership: Ownership
     /// Changes published since the last snapshot the group has (a viewer joining elsewhere starts
     /// from that snapshot and replays at most `RoomRelay.baseInterval` changes).
@@ -73,9 +68,10 @@ struct RoomState {
 
     init(
         name: String, settings: RoomSettings, library: PhotoLibrary, asleep: Bool, now: Millis,
-        ownership: Ownership = .alone
+        ownership: Ownership = .alone, numberedFrom firstSeq: Int = 0
     ) {
         self.name = name
+        self.seq = firstSeq
         self.ownership = ownership
         self.settings = settings
         self.library = library
@@ -130,8 +126,10 @@ struct RoomState {
         case .libraryChanged(let change, let library): libraryChanged(change, library: library, at: now)
         case .sleepChanged(let asleep): sleepChanged(asleep: asleep, at: now)
         case .heartbeatDue: effects.append(.broadcast(Array(": heartbeat\n\n".utf8)))
-        case .leaseGained(let epoch, let stack, let paused, let keptThrough):
-            leaseGained(epoch: epoch, stack: stack, paused: paused, keptThrough: keptThrough, at: now)
+        case .leaseGained(let epoch, let stack, let paused, let keptThrough, let numberedFrom):
+            leaseGained(
+                epoch: epoch, stack: stack, paused: paused, keptThrough: keptThrough, numberedFrom: numberedFrom,
+                at: now)
         case .leaseLost: leaseLost()
         case .keepRefused(let keptSeq, let stack, let paused):
             keepRefused(keptSeq: keptSeq, stack: stack, paused: paused, at: now)
@@ -345,7 +343,7 @@ struct RoomState {
     }
 
     /// Remembers the answer given to input that carried `key`.
-    mutating func remember(_ answer: IdempotencyLedger.Answer, for key: String, at now: Millis) {
+    mutating func remember(_ answer: IdempotencyLedger.Answer, for key: IdempotencyKey, at now: Millis) {
         answered.record(answer, for: key, at: now)
     }
 
@@ -367,9 +365,11 @@ struct RoomState {
     /// This instance runs the room from now on, from `stack` as the group's Redis holds it, numbering
     /// its events from its epoch's base. Every viewer, here and elsewhere, gets the room as a fresh
     /// snapshot: what they saw may be out of date, and nothing numbered before is replayed.
-    private mutating func leaseGained(epoch: Int, stack: Stack, paused: Bool?, keptThrough: Int, at now: Millis) {
+    private mutating func leaseGained(
+        epoch: Int, stack: Stack, paused: Bool?, keptThrough: Int, numberedFrom: Int, at now: Millis
+    ) {
         ownership = .owner(epoch: epoch)
-        seq = max(seq, epoch * Self.epochStride)
+        seq = max(seq, numberedFrom)
         self.stack = stack
         // The viewers here followed the last owner: from now on they are laid out here.
         shapes = ViewerShapes()

@@ -26,7 +26,8 @@ extension PhotoUploads {
         else { return complete(.error(503, "the photo is kept but the room could not take it now")) }
         let input = ForwardedInput(
             path: "/api/rooms/\(arrival.room.name)/photos", body: Array(body), client: "",
-            key: arrival.key ?? "forwarded-" + AccessPolicy.generateToken(), lasting: true)
+            key: arrival.key ?? "forwarded-" + AccessPolicy.generateToken(), lasting: true,
+            keyedByClient: arrival.key != nil)
         group.forward(input, of: arrival.room.name) { complete(Router.response(forwarded: $0)) }
     }
 
@@ -50,7 +51,7 @@ extension PhotoUploads {
         // This instance's watcher may have found the file first: its card joined then, once.
         let id = ids.id(of: arrived.path)
         if library.withLock({ $0.entry(id: id) }) != nil {
-            let seq = room.appliedSeq(for: key) ?? room.listing().seq
+            let seq = arrival.photoKey.flatMap(room.appliedSeq(for:)) ?? room.listing().seq
             return complete(Self.created(Self.body(id: id, seq: seq, existing: false), id: id))
         }
         let queued = lane.run(cost: 1) { [self] in

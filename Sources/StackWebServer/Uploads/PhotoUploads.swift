@@ -90,11 +90,12 @@ final class PhotoUploads: Sendable {
     }
 
     /// Where the body of an upload the head allowed goes: a retry of a keyed upload gets its first
-    /// answer; past the rate or the uploads at once, 429; else a receiver.
+    /// answer at once, its body unread (the connection closes after it: a retry never bypasses
+    /// the size or the guests' limits); past the rate or the uploads at once, 429; else a receiver.
     func intake(forHead request: Request, room name: String, now: Double) -> BodyIntake {
         let key = request.header(.idempotencyKey)
         if let key, let answer = answers.withLock({ $0.answer(for: key, room: name, at: now) }) {
-            return .sink(DiscardingSink(answer: answer))
+            return .refused(answer)
         }
         let room: Room
         do {
@@ -127,6 +128,11 @@ final class PhotoUploads: Sendable {
         var key: String?
         var sender: String?
         var name: String?
+
+        /// The key as the room keeps its answer: a photo's, never a command's. Its bytes are
+        /// compared by their hash where they are kept (the same bytes are one photo), so the key
+        /// alone is.
+        var photoKey: IdempotencyKey? { key.map { IdempotencyKey(kind: .photo, value: $0, body: []) } }
     }
 
     private static func response(_ refusal: UploadLimiter.Refusal) -> Response {
@@ -292,7 +298,8 @@ final class PhotoUploads: Sendable {
         let applied: Room.Applied
         do {
             applied = try room.handle(
-                .guestPhotoArrived(photo, at: position, sender: GuestName.display(arrival.sender)), key: arrival.key)
+                .guestPhotoArrived(photo, at: position, sender: GuestName.display(arrival.sender)),
+                key: arrival.photoKey)
         } catch .runElsewhere where rooms.group?.isUndecided(room.name) == true {
             // The room's first use in a group: placed once this instance has tried to take it.
             rooms.group?.whenDecided(room.name) { [self] in insert(photo, arrival, complete) }
@@ -308,7 +315,7 @@ final class PhotoUploads: Sendable {
         durability.whenKnown { outcome in
             switch outcome {
             case .success: complete(Self.created(body, id: photo.id))
-            case .failure(let failure): complete(Router.unavailable("the photo's card could not be kept", failure))
+            case .failure(let failure): complete(RoomOutcome(failure, keeping: "the photo's card").response)
             }
         }
     }
@@ -319,7 +326,7 @@ final class PhotoUploads: Sendable {
     /// restart too, when the answers held in memory (`UploadAnswers`) are gone.
     private func answer(existing relative: String, _ arrival: Arrival) -> Response {
         let id = ids.id(of: relative)
-        if let key = arrival.key, let seq = arrival.room.appliedSeq(for: key) {
+        if let key = arrival.photoKey, let seq = arrival.room.appliedSeq(for: key) {
             return Self.created(Self.body(id: id, seq: seq, existing: false), id: id)
         }
         return .json(Self.body(id: id, seq: arrival.room.listing().seq, existing: true))

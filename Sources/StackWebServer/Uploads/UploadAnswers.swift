@@ -19,15 +19,3 @@ struct UploadAnswers: Sendable {
         answers[room + "\u{0}" + key] = (response, now)
     }
 }
-
-/// The body of a retried upload already answered: read and dropped, then the first answer.
-final class DiscardingSink: BodySink {
-    let answer: Response
-
-    init(answer: Response) { self.answer = answer }
-
-    func take(_ bytes: UnsafeRawBufferPointer) -> BodySinkIntake { .more }
-    func whenDrained(_ resume: @escaping @Sendable () -> Void) { resume() }
-    func finish() -> Response { answer }
-    func abandon() {}
-}

@@ -20,7 +20,7 @@ import Testing
         let reply = try server.http.post("/api/rooms/main/commands", json: body)
         #expect(reply.status == 400)
         #expect(try reply.json()["error"] is String)
-        #expect(try server.snapshot()["seq"] as? Int == 0)
+        #expect(try server.numberedSoFar() == 0)
     }
 
     @Test func invalidUTF8Is400() throws {

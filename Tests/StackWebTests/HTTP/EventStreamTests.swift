@@ -139,7 +139,7 @@ import Testing
         let viewer = try server.events(headers: ["Last-Event-ID": id])
         let first = try viewer.next()
         #expect(first.event == "snapshot")
-        #expect(first.id == "1")
+        #expect(first.number == 1)
     }
 
     @Test func anUpToDateLastEventIDGetsNothingUntilTheNextChange() throws {

@@ -15,7 +15,7 @@ import Testing
         // Past what fits: UInt64.max, one more, Int.max and one more, and far more.
         "18446744073709551615", "18446744073709551616", "9223372036854775807", "9223372036854775808",
         String(repeating: "9", count: 40),
-        // From the future: ids this room has not reached.
+        // Before this start: ids of an epoch long gone.
         "11", "1000000",
     ]
 
@@ -33,9 +33,9 @@ import Testing
         #expect(viewer.status == 200)
         let first = try viewer.next()
         #expect(first.event == "snapshot")
-        #expect(first.id == String(changes))
+        #expect(first.number == changes)
         let snapshot = try first.json()
-        #expect(snapshot["seq"] as? Int == changes)
+        #expect(snapshot["seq"] as? Int == first.id.flatMap { Int($0) })
         #expect(snapshot["room"] as? String == "main")
         #expect((snapshot["cards"] as? [Any])?.isEmpty == false)
         let live = try #require(try server.command(#"{"command":"next"}"#).json()["seq"] as? Int)
@@ -43,6 +43,11 @@ import Testing
         #expect(next.event == "change")
         #expect(next.id == String(live))
         #expect(try server.http.get("/healthz").status == 200)
+    }
+
+    /// The room's last id, `changes` events into this start's epoch.
+    static func latest(_ server: TestServer) throws -> Int {
+        try #require(try server.snapshot()["seq"] as? Int)
     }
 
     @Test(arguments: unusable)
@@ -66,10 +71,12 @@ import Testing
     @Test(arguments: ["  7", "\t7", "7"])
     func spacesBeforeAnIDAreNotPartOfIt(id: String) throws {
         let server = try Self.changedServer()
-        let viewer = try server.events(headers: ["Last-Event-ID": id])
+        let seven = HistoryNumbering.id(7, inNumberingOf: try Self.latest(server))
+        let viewer = try server.events(headers: ["Last-Event-ID": id.replacingOccurrences(of: "7", with: String(seven))]
+        )
         let replayed = try (8...Self.changes).map { _ in try viewer.next() }
         #expect(replayed.map(\.event) == Array(repeating: "change", count: Self.changes - 7))
-        #expect(replayed.map(\.id) == (8...Self.changes).map { String($0) })
+        #expect(replayed.map(\.number) == (8...Self.changes).map { $0 })
     }
 
     /// Spaces after the value reach the server, which does not take "7  " for 7: a full snapshot,
@@ -77,7 +84,17 @@ import Testing
     @Test(arguments: ["7  ", "7\t"])
     func spacesAfterAnIDGetAFullSnapshot(id: String) throws {
         let server = try Self.changedServer()
-        try Self.expectSnapshotThenLive(try server.events(headers: ["Last-Event-ID": id]), server)
+        let seven = HistoryNumbering.id(7, inNumberingOf: try Self.latest(server))
+        let viewer = try server.events(headers: ["Last-Event-ID": id.replacingOccurrences(of: "7", with: String(seven))]
+        )
+        try Self.expectSnapshotThenLive(viewer, server)
+    }
+
+    /// An id of this epoch the room has not reached (from the future) gets a snapshot.
+    @Test func anIDFromTheFutureGetsAFullSnapshotFirst() throws {
+        let server = try Self.changedServer()
+        let ahead = try Self.latest(server) + 1
+        try Self.expectSnapshotThenLive(try server.events(headers: ["Last-Event-ID": String(ahead)]), server)
     }
 
     @Test func aRecentIDGetsExactlyTheMissedEventsAsTheyWereSent() throws {
@@ -105,17 +122,18 @@ import Testing
         for _ in 0..<total {
             try #require(try server.command(#"{"command":"highlight"}"#).status == 200)
         }
-        let oldestKept = total - RoomSettings.replayCapacity + 1
+        let latest = try Self.latest(server)
+        let oldestKept = HistoryNumbering.id(total - RoomSettings.replayCapacity + 1, inNumberingOf: latest)
         let resumed = try server.events(headers: ["Last-Event-ID": String(oldestKept - 1)])
         let first = try resumed.next()
         #expect(first.event == "change")
         #expect(first.id == String(oldestKept))
         var last = first
         for _ in 1..<RoomSettings.replayCapacity { last = try resumed.next() }
-        #expect(last.id == String(total))
+        #expect(last.id == String(latest))
         let tooOld = try server.events(headers: ["Last-Event-ID": String(oldestKept - 2)])
         let snapshot = try tooOld.next()
         #expect(snapshot.event == "snapshot")
-        #expect(snapshot.id == String(total))
+        #expect(snapshot.id == String(latest))
     }
 }

@@ -48,7 +48,9 @@ import Testing
             try #require(try http.post("/api/rooms/main/commands", json: #"{"command":"highlight"}"#).status == 200)
         }
         let live = try (0..<3).map { _ in try SSETestClient(port: server.port, path: "/api/rooms/main/events") }
-        for viewer in live { #expect(try viewer.next().event == "snapshot") }
+        let openings = try live.map { try $0.next() }
+        for opening in openings { #expect(opening.event == "snapshot") }
+        let latest = try #require(openings.first?.id.flatMap { Int($0) })
         #expect(try Poll.until(10) { try viewers() == live.count })
         let descriptorsBefore = try server.openDescriptorCount()
 
@@ -57,7 +59,7 @@ import Testing
         DispatchQueue.concurrentPerform(iterations: Self.workers) { worker in
             for index in stride(from: worker, to: Self.reconnects, by: Self.workers) {
                 do {
-                    try Self.reconnect(index, port: port, resumeFrom: 3)
+                    try Self.reconnect(index, port: port, resumeFrom: HistoryNumbering.id(3, inNumberingOf: latest))
                 } catch {
                     failures.withLock { $0.append("reconnect \(index): \(error)") }
                 }
@@ -68,7 +70,7 @@ import Testing
 
         // A stream parked with nothing to send notices its closed peer at its next write (the 15 s
         // heartbeat on its own): make a change per round, as a heartbeat would, until the count is right.
-        var lastSeq = 5
+        var lastSeq = latest
         let settled = try Poll.until(15) {
             lastSeq =
                 try http.post("/api/rooms/main/commands", json: #"{"command":"highlight"}"#).json()["seq"]
@@ -86,7 +88,7 @@ import Testing
                 let event = try viewer.next(timeout: 10)
                 if event.event == "change", let id = event.id.flatMap(Int.init) { ids.append(id) }
             }
-            #expect(ids == Array(6...lastSeq))
+            #expect(ids == Array((latest + 1)...lastSeq))
         }
         // A fresh viewer gets the room as it is.
         let fresh = try SSETestClient(port: server.port, path: "/api/rooms/main/events")

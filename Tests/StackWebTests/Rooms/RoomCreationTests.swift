@@ -52,7 +52,7 @@ import Testing
         let viewer = try server.events(room: "stage")
         _ = try viewer.next()
         #expect(try server.command(#"{"command":"next"}"#, room: "stage").status == 200)
-        #expect(try viewer.next { $0.event == "change" }.id == "1")
+        #expect(try viewer.next { $0.event == "change" }.number == 1)
         let room = try #require(server.app.rooms.existingRoom(named: "stage"))
         #expect(!room.isOnlyWatched)
         #expect(try StateDatabaseReader(path: path).head(of: "stage") != nil)

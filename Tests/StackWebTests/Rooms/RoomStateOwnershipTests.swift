@@ -20,20 +20,22 @@ import Testing
         }
     }
 
-    @Test func aLeaseGainedRunsTheRoomFromTheGroupsStateUnderItsEpochsIDs() throws {
+    @Test func aLeaseGainedRunsTheRoomFromTheGroupsStateNumberedFromWhereTheGroupSays() throws {
         var state = Self.follower()
         #expect(!state.runsHere)
         let restored = Stack(photos: Fixture.photos, seed: 1)
+        let start = 29_000_000_000_000
         let effects = try state.handle(
-            .leaseGained(epoch: 3, stack: restored, paused: nil, keptThrough: 0), at: Fixture.t0 + 2)
+            .leaseGained(epoch: 3, stack: restored, paused: nil, keptThrough: 0, numberedFrom: start),
+            at: Fixture.t0 + 2)
         #expect(state.ownership == .owner(epoch: 3))
         #expect(state.epoch == 3)
-        // The first id of epoch 3 is above every id any earlier owner could have given.
-        #expect(state.seq == 3 * RoomState.epochStride + 1)
+        // The first id is above every id any earlier owner could have given.
+        #expect(state.seq == start + 1)
         #expect(Fixture.kinds(effects).prefix(2) == [.broadcast(event: "snapshot"), .save(.background)])
-        #expect(Self.text(effects[0]).hasPrefix("id: \(3 * RoomState.epochStride + 1)\nevent: snapshot\n"))
+        #expect(Self.text(effects[0]).hasPrefix("id: \(start + 1)\nevent: snapshot\n"))
         let next = try state.handle(.commandReceived(.next), at: Fixture.t0 + 3)
-        #expect(Self.text(next[0]).hasPrefix("id: \(3 * RoomState.epochStride + 2)\nevent: change\n"))
+        #expect(Self.text(next[0]).hasPrefix("id: \(start + 2)\nevent: change\n"))
     }
 
     @Test func aViewerResumingFromBeforeATakeoverGetsASnapshot() throws {
@@ -42,7 +44,8 @@ import Testing
         _ = try state.handle(.commandReceived(.next), at: Fixture.t0 + 1)
         let before = state.seq
         _ = try state.handle(
-            .leaseGained(epoch: 1, stack: Stack(photos: Fixture.photos, seed: 1), paused: nil, keptThrough: 0),
+            .leaseGained(
+                epoch: 1, stack: Stack(photos: Fixture.photos, seed: 1), paused: nil, keptThrough: 0, numberedFrom: 0),
             at: Fixture.t0 + 2)
         let rejoin = try state.handle(.viewerJoined(ViewerID(number: 2), lastEventID: before), at: Fixture.t0 + 3)
         guard case .send(let opening, _) = rejoin[0] else { return }
@@ -52,14 +55,15 @@ import Testing
     @Test func aLeaseLostForgetsTheStackTheHistoryAndTheAnswers() throws {
         var state = Self.follower()
         _ = try state.handle(
-            .leaseGained(epoch: 2, stack: Stack(photos: Fixture.photos, seed: 1), paused: nil, keptThrough: 0),
+            .leaseGained(
+                epoch: 2, stack: Stack(photos: Fixture.photos, seed: 1), paused: nil, keptThrough: 0, numberedFrom: 0),
             at: Fixture.t0
         )
-        state.remember(.applied(seq: state.seq), for: "k1", at: Fixture.t0)
+        state.remember(.applied(seq: state.seq), for: .command("k1"), at: Fixture.t0)
         _ = try state.handle(.leaseLost, at: Fixture.t0 + 1)
         #expect(state.ownership == .follower)
         #expect(!state.isLoaded)
-        #expect(state.answered.answer(for: "k1", at: Fixture.t0 + 2) == nil)
+        #expect(state.answered.answer(for: .command("k1"), at: Fixture.t0 + 2) == nil)
         #expect(try state.handle(.timerFired, at: Fixture.t0 + 1) == [])
     }
 
@@ -67,9 +71,9 @@ import Testing
         var state = Fixture.loadedState()
         _ = try state.handle(.viewerJoined(ViewerID(number: 1), lastEventID: nil), at: Fixture.t0)
         let kept = state.seq
-        state.remember(.applied(seq: kept), for: "kept", at: Fixture.t0)
+        state.remember(.applied(seq: kept), for: .command("kept"), at: Fixture.t0)
         _ = try state.handle(.commandReceived(.goto(index: 5)), at: Fixture.t0 + 1)
-        state.remember(.applied(seq: state.seq), for: "undone", at: Fixture.t0 + 1)
+        state.remember(.applied(seq: state.seq), for: .command("undone"), at: Fixture.t0 + 1)
         #expect(state.stack?.current == 5)
         let effects = try state.handle(
             .keepRefused(keptSeq: kept, stack: Stack(photos: Fixture.photos, seed: 1), paused: nil), at: Fixture.t0 + 2)
@@ -78,14 +82,15 @@ import Testing
         #expect(Self.text(effects[0]).contains("\"keptThrough\":\(kept)"))
         // Every viewer gets the room afresh, under a new id, and the rollback is kept.
         #expect(Fixture.kinds(effects).prefix(2) == [.broadcast(event: "snapshot"), .save(.restored)])
-        #expect(state.answered.answer(for: "undone", at: Fixture.t0 + 3) == nil)
-        #expect(state.answered.answer(for: "kept", at: Fixture.t0 + 3) == .applied(seq: kept))
+        #expect(state.answered.answer(for: .command("undone"), at: Fixture.t0 + 3) == nil)
+        #expect(state.answered.answer(for: .command("kept"), at: Fixture.t0 + 3) == .applied(seq: kept))
     }
 
     @Test func anOwnerPublishesABaseSnapshotEveryIntervalOfChanges() throws {
         var state = Self.follower()
         _ = try state.handle(
-            .leaseGained(epoch: 1, stack: Stack(photos: Fixture.photos, seed: 1), paused: nil, keptThrough: 0),
+            .leaseGained(
+                epoch: 1, stack: Stack(photos: Fixture.photos, seed: 1), paused: nil, keptThrough: 0, numberedFrom: 0),
             at: Fixture.t0
         )
         var bases = 0
@@ -136,7 +141,8 @@ import Testing
     @Test func theOwnerLaysEachChangeOutForTheClassesReportedElsewhere() throws {
         var state = Self.follower()
         _ = try state.handle(
-            .leaseGained(epoch: 1, stack: Stack(photos: Fixture.photos, seed: 1), paused: nil, keptThrough: 0),
+            .leaseGained(
+                epoch: 1, stack: Stack(photos: Fixture.photos, seed: 1), paused: nil, keptThrough: 0, numberedFrom: 0),
             at: Fixture.t0
         )
         let counted = try state.handle(

@@ -29,7 +29,7 @@ import Testing
         // away): the room shows a state numbered after what the group keeps.
         try room.handle(.commandReceived(.flip))
         group.answerAll(Self.refused)
-        let shown = try room.handle(.commandReceived(.style(.pile)), key: "k1")
+        let shown = try room.handle(.commandReceived(.style(.pile)), key: .command("k1"))
         // The group has not got the event the answer would name: it cannot be acknowledged yet.
         #expect(shown.durability?.outcome == nil, "answered at once, naming an event the group never took")
         group.answerAll(Self.refused)
@@ -44,7 +44,7 @@ import Testing
         }
         #expect(!failure.outcomeUnknown)
         // Its key is forgotten: a retry is answered anew, on the kept state.
-        let retry = try room.handle(.commandReceived(.style(.pile)), key: "k1")
+        let retry = try room.handle(.commandReceived(.style(.pile)), key: .command("k1"))
         #expect(retry.seq > shown.seq)
     }
 
@@ -52,7 +52,7 @@ import Testing
         let group = ScriptedGroup()
         let room = Self.owner(group)
         try room.handle(.commandReceived(.flip))
-        let shown = try room.handle(.commandReceived(.style(.pile)), key: "k1")
+        let shown = try room.handle(.commandReceived(.style(.pile)), key: .command("k1"))
         #expect(shown.durability?.outcome == nil)
         group.answerAll(.accepted)
         #expect(Self.succeeded(shown))
@@ -61,7 +61,7 @@ import Testing
     @Test func anAnswerOnAKeptStateIsGivenAtOnce() throws {
         let group = ScriptedGroup()
         let room = Self.owner(group)
-        let shown = try room.handle(.commandReceived(.style(.pile)), key: "k1")
+        let shown = try room.handle(.commandReceived(.style(.pile)), key: .command("k1"))
         group.answerAll(.accepted)
         #expect(Self.succeeded(shown))
     }

@@ -36,6 +36,9 @@ final class ScriptedGroup: RoomGroup {
     func publishedSnapshot(of room: String, _ answer: @escaping @Sendable (Result<[UInt8]?, StoreFailure>) -> Void) {
         answer(.success(nil))
     }
+    func hasRoom(_ room: String, _ answer: @escaping @Sendable (Result<Bool, StoreFailure>) -> Void) {
+        answer(.success(false))
+    }
     func keptAnswer(
         for key: String, of room: String, _ answer: @escaping @Sendable (Result<[UInt8]?, StoreFailure>) -> Void
     ) { answer(.success(nil)) }

@@ -53,6 +53,30 @@ import Testing
         #expect(fixture.files().count == 1)
     }
 
+    /// A retry is answered from its head: a chunked body that never ends is not read (the first
+    /// answer did not need it), so a retry cannot get past the size or the guests' limits.
+    @Test func aRetryIsAnsweredBeforeItsBodyIsRead() throws {
+        let fixture = try UploadFixture()
+        let key = "upload-key-head"
+        let first = try fixture.post(try UploadFixture.jpeg(320, 240), headers: ["Idempotency-Key": key])
+        #expect(first.status == 201)
+        let port = fixture.server.port
+        let socket = try TestSocket(port: port)
+        let head =
+            "POST /api/rooms/main/photos HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: image/jpeg\r\n"
+            + "Idempotency-Key: \(key)\r\nTransfer-Encoding: chunked\r\n\r\n1000\r\n"
+        try socket.write(Array(head.utf8) + [UInt8](repeating: 0xFF, count: 0x1000))
+        var raw: [UInt8] = []
+        var reply: HTTPTestClient.Reply?
+        while reply == nil, let chunk = try socket.read() {
+            raw += chunk
+            reply = try? HTTPTestClient.parse(raw, method: "POST")
+        }
+        #expect(reply?.status == 201)
+        #expect(reply?.body == first.body)
+        #expect(fixture.files().count == 1)
+    }
+
     @Test func frontAndBackArrivalsFollowTheOption() throws {
         let front = try UploadFixture { $0.uploads.arrival = .front }
         let id = try front.post(try UploadFixture.jpeg(320, 240)).json()["id"] as? String
