@@ -13,13 +13,8 @@ struct RefusedStart {
     /// the permissions an ordinary user does.
     init(arguments: [String], within seconds: Double, asNobody: Bool = false) throws {
         let process = Process()
-        let buildFolder = URL(
-            fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        ).deletingLastPathComponent()
-        let binary = buildFolder.appendingPathComponent("stackweb")
-        let standard =
-            ["--port", "0", "--resources", TestServer.repositoryRoot.appendingPathComponent("Resources").path]
-            + arguments
+        let binary = try StackwebBinary.url()
+        let standard = StackwebBinary.serverArguments + arguments
         if asNobody {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
             process.arguments =

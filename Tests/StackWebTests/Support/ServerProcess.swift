@@ -40,14 +40,8 @@ final class ServerProcess {
     }
 
     private init(arguments: [String], captureErrors: Bool, environment: [String: String]) throws {
-        let buildFolder = URL(
-            fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        )
-        .deletingLastPathComponent()
-        process.executableURL = buildFolder.appendingPathComponent("stackweb")
-        process.arguments =
-            ["--port", "0", "--resources", TestServer.repositoryRoot.appendingPathComponent("Resources").path]
-            + arguments
+        process.executableURL = try StackwebBinary.url()
+        process.arguments = StackwebBinary.serverArguments + arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
         }
