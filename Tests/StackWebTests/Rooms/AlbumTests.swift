@@ -67,8 +67,8 @@ import Testing
         for viewer in [kitchen, living, main] { _ = try viewer.next() }
         #expect(CVipsTest_writeJPEG(folder + "/kitchen/k2.jpg", 120, 90, 1) == 0)
         let added = server.photoID("kitchen/k2.jpg")
-        _ = try LiveFolderTests.change(kitchen, within: 5) { $0["count"] as? Int == 3 }
-        _ = try LiveFolderTests.change(main, within: 5) { $0["count"] as? Int == 5 }
+        _ = try kitchen.nextChange(within: 5) { $0["count"] as? Int == 3 }
+        _ = try main.nextChange(within: 5) { $0["count"] as? Int == 5 }
         #expect(try Self.photos(server, room: "kitchen").contains(added))
         #expect(try server.snapshot(room: "living")["count"] as? Int == 1)
         #expect(try !Self.photos(server, room: "living").contains(added))

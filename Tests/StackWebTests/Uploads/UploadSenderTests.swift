@@ -8,7 +8,7 @@ import Testing
 @Suite struct UploadSenderTests {
     /// The card of `photo` in a change or snapshot's data.
     static func card(_ data: [String: Any], photo: String) -> [String: Any]? {
-        LiveFolderTests.cards(data).first { $0["photo"] as? String == photo }
+        SSETestClient.cards(data).first { $0["photo"] as? String == photo }
     }
 
     @Test func theSendersNameReachesViewersWithTheArrivingCard() throws {
@@ -18,7 +18,7 @@ import Testing
         let reply = try fixture.post(try UploadFixture.jpeg(320, 240), headers: ["X-Photo-Sender": "Zo%C3%AB%20M."])
         #expect(reply.status == 201, "\(reply.text)")
         let id = try #require(try reply.json()["id"] as? String)
-        let change = try LiveFolderTests.change(viewer) { Self.card($0, photo: id) != nil }
+        let change = try viewer.nextChange { Self.card($0, photo: id) != nil }
         let card = try #require(Self.card(change, photo: id))
         #expect((card["caption"] as? [String: Any])?["from"] as? String == "Zoë M.")
         // Its ordinary caption comes with it, for when the sender's name is no longer shown.
