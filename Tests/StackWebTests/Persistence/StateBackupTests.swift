@@ -7,23 +7,6 @@ import Testing
 /// the server writing is whole; a restore after a stop brings back the room as it was at the
 /// backup (not as the WAL left beside the database says); a restore over a running server is refused.
 @Suite struct StateBackupTests {
-    /// The binary run with `arguments` to its end: its exit status and standard error.
-    static func run(_ arguments: [String]) throws -> (status: Int32, errors: String) {
-        let process = Process()
-        let buildFolder = URL(
-            fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        ).deletingLastPathComponent()
-        process.executableURL = buildFolder.appendingPathComponent("stackweb")
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, said)
-    }
-
     static func current(_ server: ServerProcess) throws -> Int? {
         try HTTPTestClient(port: server.port).get("/api/rooms/main").json()["current"] as? Int
     }
@@ -47,7 +30,7 @@ import Testing
         }
         load.start()
         let started = Date()
-        let (status, errors) = try Self.run(["backup", backup, "--state", setup.state])
+        let (status, errors) = try StackwebBinary.run(["backup", backup, "--state", setup.state])
         let seconds = Date().timeIntervalSince(started)
         #expect(status == 0, "\(errors)")
         #expect(errors.contains("backed up"), "\(errors)")
@@ -59,10 +42,10 @@ import Testing
         // The backup restored below: the room as it is once the load is over.
         let before = RoomView(try http.quietSnapshot())
         #expect(before.current == 5)
-        #expect(try Self.run(["backup", backup, "--state", setup.state]).status == 0)
+        #expect(try StackwebBinary.run(["backup", backup, "--state", setup.state]).status == 0)
 
         // A restore while the server runs is refused, and leaves the state alone.
-        let refused = try Self.run(["restore", backup, "--state", setup.state])
+        let refused = try StackwebBinary.run(["restore", backup, "--state", setup.state])
         #expect(refused.status == 1)
         #expect(refused.errors.contains("a server holds"), "\(refused.errors)")
 
@@ -70,7 +53,7 @@ import Testing
         #expect(try http.post("/api/rooms/main/commands", json: #"{"command":"shuffle"}"#).status == 200)
         #expect(server.stop() == 0)
 
-        let restored = try Self.run(["restore", backup, "--state", setup.state])
+        let restored = try StackwebBinary.run(["restore", backup, "--state", setup.state])
         #expect(restored.status == 0, "\(restored.errors)")
         let again = try ServerProcess.start(arguments: setup.arguments())
         defer { again.end() }
@@ -80,10 +63,12 @@ import Testing
     @Test func aRestoreRefusesAFileThatIsNotOurs() throws {
         let folder = try TemporaryFiles.folder()
         _ = FileManager.default.createFile(atPath: folder + "/other.db", contents: Data("not a database".utf8))
-        let (status, errors) = try Self.run(["restore", folder + "/other.db", "--state", folder + "/state.db"])
+        let (status, errors) = try StackwebBinary.run([
+            "restore", folder + "/other.db", "--state", folder + "/state.db",
+        ])
         #expect(status == 1)
         #expect(errors.contains("cannot restore") || errors.contains("not a StackWeb"), "\(errors)")
-        let usage = try Self.run(["restore"])
+        let usage = try StackwebBinary.run(["restore"])
         #expect(usage.status == 78, "\(usage.errors)")
     }
 }

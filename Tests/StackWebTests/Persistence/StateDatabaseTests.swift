@@ -177,66 +177,29 @@ import Testing
             #expect(names.contains { $0.hasPrefix(prefix) }, "\(names)")
         }
     }
-}
 
-/// Reads the state database through a connection of its own, as the next start would.
-struct StateDatabaseReader {
-    private let database: SQLiteDatabase
+    /// Another process's hold on a database: the whole file locked (exclusive locking mode, as a
+    /// process closing a WAL database holds it), let go by closing the connection, on a thread of its own.
+    final class LockHolder: @unchecked Sendable {
+        private var database: SQLiteDatabase?
 
-    init(path: String) throws {
-        database = try SQLiteDatabase(path: path)
-    }
-
-    private func integer(_ sql: String, _ room: String) throws -> Int? {
-        let statement = try database.prepare(sql).bind([.text(room)])
-        return try statement.step() ? statement.int(0) : nil
-    }
-
-    func head(of room: String) throws -> Int? { try integer("SELECT head FROM rooms WHERE name = ?1", room) }
-
-    /// The photo of the room's front card: its cycle read from the front slot.
-    func frontPhoto(of room: String) throws -> String? {
-        let statement = try database.prepare(
-            "SELECT photo FROM room_cards JOIN rooms ON name = room WHERE room = ?1 AND slot = head"
-        ).bind([.text(room)])
-        return try statement.step() ? statement.text(0) : nil
-    }
-
-    func style(of room: String) throws -> String? {
-        let statement = try database.prepare("SELECT style FROM rooms WHERE name = ?1").bind([.text(room)])
-        return try statement.step() ? statement.text(0) : nil
-    }
-
-    func cardCount(of room: String) throws -> Int? {
-        try integer("SELECT count(*) FROM room_cards WHERE room = ?1", room)
-    }
-
-    func removedCount(of room: String) throws -> Int? {
-        try integer("SELECT count(*) FROM room_removed WHERE room = ?1", room)
-    }
-}
-
-/// Another process's hold on a database: the whole file locked (exclusive locking mode, as a
-/// process closing a WAL database holds it), let go by closing the connection, on a thread of its own.
-final class LockHolder: @unchecked Sendable {
-    private var database: SQLiteDatabase?
-
-    init(path: String) throws {
-        let database = try SQLiteDatabase(path: path)
-        try database.execute(
-            "PRAGMA busy_timeout=5000; PRAGMA locking_mode=EXCLUSIVE; BEGIN EXCLUSIVE; SELECT count(*) FROM rooms; COMMIT"
-        )
-        self.database = database
-    }
-
-    func release(after seconds: Double) {
-        guard seconds > 0 else {
-            database = nil
-            return
+        init(path: String) throws {
+            let database = try SQLiteDatabase(path: path)
+            try database.execute(
+                "PRAGMA busy_timeout=5000; PRAGMA locking_mode=EXCLUSIVE; BEGIN EXCLUSIVE; SELECT count(*) FROM rooms; COMMIT"
+            )
+            self.database = database
         }
-        Thread.detachNewThread { [self] in
-            Thread.sleep(forTimeInterval: seconds)
-            database = nil
+
+        func release(after seconds: Double) {
+            guard seconds > 0 else {
+                database = nil
+                return
+            }
+            Thread.detachNewThread { [self] in
+                Thread.sleep(forTimeInterval: seconds)
+                database = nil
+            }
         }
     }
 }

@@ -21,24 +21,13 @@ import Testing
         try TestServer.caching(photos: photos)
     }
 
-    /// The first change event whose data satisfies `match`, within 2 s of now.
-    static func change(
-        _ viewer: SSETestClient, within seconds: Double = 2, where match: @escaping ([String: Any]) -> Bool
-    ) throws -> [String: Any] {
-        try viewer.next(timeout: seconds) { event in
-            event.event == "change" && (try? event.json()).map(match) == true
-        }.json()
-    }
-
-    static func cards(_ data: [String: Any]) -> [[String: Any]] { data["cards"] as? [[String: Any]] ?? [] }
-
     @Test func aPhotoAddedWhileRunningReachesAViewerWithinTwoSeconds() throws {
         let folder = try Self.folder()
         let server = try Self.server(photos: folder)
         let viewer = try server.events()
         #expect(try viewer.next().json()["count"] as? Int == 3)
         #expect(CVipsTest_writeJPEG(folder + "/later.jpg", 120, 90, 1) == 0)
-        _ = try Self.change(viewer) { $0["count"] as? Int == 4 }
+        _ = try viewer.nextChange { $0["count"] as? Int == 4 }
         // It joined the back: the front card is the one it was.
         #expect(try server.snapshot()["current"] as? Int == 0)
         let id = server.photoID("later.jpg")
@@ -54,10 +43,10 @@ import Testing
         #expect(CVipsTest_writeJPEG(folder + "/2024/July/beach.jpg", 120, 90, 1) == 0)
         // Written before the new folder's watch may exist: no close event is seen for it, so it is
         // taken once it has not changed for a second (the slower path, on a loaded machine too).
-        _ = try Self.change(viewer, within: 5) { $0["count"] as? Int == 4 }
+        _ = try viewer.nextChange(within: 5) { $0["count"] as? Int == 4 }
         // Made after the folder's watch was added: found because the new folder is watched too.
         #expect(CVipsTest_writeJPEG(folder + "/2024/July/dunes.jpg", 120, 90, 1) == 0)
-        _ = try Self.change(viewer) { $0["count"] as? Int == 5 }
+        _ = try viewer.nextChange { $0["count"] as? Int == 5 }
     }
 
     @Test func removingTheFrontPhotoMovesTheStackOn() throws {
@@ -65,15 +54,15 @@ import Testing
         let server = try Self.server(photos: folder)
         let viewer = try server.events()
         let snapshot = try viewer.next().json()
-        let front = try #require(Self.cards(snapshot).first { $0["position"] as? Int == 0 })
+        let front = try #require(SSETestClient.cards(snapshot).first { $0["position"] as? Int == 0 })
         let name = try #require((front["caption"] as? [String: Any])?["name"] as? String)
         try FileManager.default.removeItem(atPath: folder + "/" + name)
-        let change = try Self.change(viewer) { $0["count"] as? Int == 2 }
+        let change = try viewer.nextChange { $0["count"] as? Int == 2 }
         // `current` counts places from the first card; the card after the removed first card is first
         // now, so the front is place 0 of the two left.
         #expect(snapshot["current"] as? Int == 0 && change["current"] as? Int == 0)
         // The removed card fades out where it was.
-        let fading = Self.cards(change).first { $0["id"] as? String == front["id"] as? String }
+        let fading = SSETestClient.cards(change).first { $0["id"] as? String == front["id"] as? String }
         #expect(
             (fading?["anim"] as? [String: Any])?["to"].flatMap { ($0 as? [String: Any])?["opacity"] } as? Double == 0)
         #expect(try server.http.get("/photos/\(front["photo"] as? String ?? "")").status == 404)
@@ -84,19 +73,22 @@ import Testing
         let server = try Self.server(photos: folder)
         let viewer = try server.events()
         let snapshot = try viewer.next().json()
-        let front = try #require(Self.cards(snapshot).first { $0["position"] as? Int == 0 })
+        let front = try #require(SSETestClient.cards(snapshot).first { $0["position"] as? Int == 0 })
         let src = try #require(front["src"] as? String)
         #expect(src.hasPrefix("/photos/\(front["photo"] as? String ?? "")?v="))
         let name = try #require((front["caption"] as? [String: Any])?["name"] as? String)
         // As an editor saves: a new file beside, renamed over the old one.
         #expect(CVipsTest_writeJPEG(folder + "/.saving.jpg", 120, 90, 1) == 0)
         #expect(rename(folder + "/.saving.jpg", folder + "/" + name) == 0)
-        let change = try Self.change(viewer) { data in
-            Self.cards(data).contains { $0["id"] as? String == front["id"] as? String && $0["src"] as? String != src }
+        let change = try viewer.nextChange { data in
+            SSETestClient.cards(data).contains {
+                $0["id"] as? String == front["id"] as? String && $0["src"] as? String != src
+            }
         }
         #expect(change["count"] as? Int == 3)
         let newSrc = try #require(
-            Self.cards(try server.snapshot()).first { $0["id"] as? String == front["id"] as? String }?["src"] as? String
+            SSETestClient.cards(try server.snapshot()).first { $0["id"] as? String == front["id"] as? String }?["src"]
+                as? String
         )
         #expect(newSrc != src)
         #expect(try server.http.get(newSrc + "&w=100").status == 200)

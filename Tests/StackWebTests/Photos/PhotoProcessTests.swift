@@ -89,18 +89,8 @@ import Testing
 
     @Test func aMissingFolderStopsTheStartWithAMessage() throws {
         let folder = try TemporaryFiles.folder() + "/not-there"
-        let process = Process()
-        process.executableURL = URL(
-            fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        ).deletingLastPathComponent().appendingPathComponent("stackweb")
-        process.arguments = ["--port", "0", "--photos", folder]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
+        let (status, message) = try StackwebBinary.run(["--port", "0", "--photos", folder])
+        #expect(status == 1)
         #expect(message.contains("cannot read \(folder)"))
     }
 }

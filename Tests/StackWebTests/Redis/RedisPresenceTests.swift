@@ -7,12 +7,6 @@ import Testing
 /// `GET /api/rooms` lists the rooms of the whole group, whichever instance is asked.
 @Suite(.enabled(if: RedisServer.isInstalled, "needs redis-server"))
 struct RedisPresenceTests {
-    static func viewersListed(_ room: String, at port: UInt16) -> (viewers: Int, count: Int)? {
-        let rooms = (try? HTTPTestClient(port: port).get("/api/rooms").json())?["rooms"] as? [[String: Any]]
-        guard let entry = rooms?.first(where: { $0["room"] as? String == room }) else { return nil }
-        return (entry["viewers"] as? Int ?? -1, entry["count"] as? Int ?? -1)
-    }
-
     @Test func viewersAreSummedAcrossInstances() throws {
         try RedisServer.withGroup { _, owner, other in
             let here = try (0..<2).map { _ in try SSETestClient(port: owner.port, path: "/api/rooms/main/events") }
@@ -25,11 +19,11 @@ struct RedisPresenceTests {
                 }
                 #expect(counted.event == "presence")
             }
-            #expect(Poll.until(3) { Self.viewersListed("main", at: other.port)?.viewers == 5 })
-            #expect(Poll.until(3) { Self.viewersListed("main", at: owner.port)?.viewers == 5 })
+            #expect(Poll.until(3) { RoomList.entry("main", at: other.port)?.viewers == 5 })
+            #expect(Poll.until(3) { RoomList.entry("main", at: owner.port)?.viewers == 5 })
             // A dead instance's viewers drop out of the count by themselves.
             other.kill9()
-            #expect(Poll.until(6) { Self.viewersListed("main", at: owner.port)?.viewers == 2 })
+            #expect(Poll.until(6) { RoomList.entry("main", at: owner.port)?.viewers == 2 })
         }
     }
 
@@ -40,7 +34,7 @@ struct RedisPresenceTests {
                     .status
                     == 200)
             let count = try HTTPTestClient(port: owner.port).get("/api/rooms/hall").json()["count"] as? Int
-            #expect(Poll.until(3) { Self.viewersListed("hall", at: other.port)?.count == count })
+            #expect(Poll.until(3) { RoomList.entry("hall", at: other.port)?.count == count })
         }
     }
 }
@@ -124,7 +118,7 @@ struct RedisRoomLimitTests {
         let b = try group("b")
         for room in ["r1", "r2"] { #expect(try a.command(CommandBody.next, room: room).status == 200) }
         #expect(try a.command(CommandBody.next, room: "r3").status == 429)
-        #expect(Poll.until(3) { RedisPresenceTests.viewersListed("r2", at: b.port) != nil })
+        #expect(Poll.until(3) { RoomList.entry("r2", at: b.port) != nil })
         #expect(try b.command(CommandBody.next, room: "r4").status == 429)
         // A room the group has is no new room: input to it goes to its owner.
         #expect(try b.command(CommandBody.next, room: "r1").status == 200)

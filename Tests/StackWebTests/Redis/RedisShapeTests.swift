@@ -17,7 +17,7 @@ struct RedisShapeTests {
         throws
     {
         let redis = try RedisServer()
-        let arguments = try ShapeStreamTests.arguments(style: style)
+        let arguments = try ScreenShapes.arguments(style: style)
         let owner = try ServerProcess.start(arguments: arguments + ["--redis", redis.urlText, "--instance-id", "a"])
         defer { owner.end() }
         #expect(Poll.until { redis.lease(of: "main") == "a" })
@@ -43,9 +43,9 @@ struct RedisShapeTests {
 
     @Test func screensOfTwoShapesAtTwoInstancesGetTheirOwnLayoutsUnderOneID() throws {
         try Self.withGroup(style: "frame") { owner, other in
-            let portrait = try ShapeStreamTests.events(owner, shape: Self.portraitTV)
-            let tvHere = try ShapeStreamTests.events(owner, shape: ShapeStreamTests.tv)
-            let tvThere = try ShapeStreamTests.events(other, shape: ShapeStreamTests.tv)
+            let portrait = try ScreenShapes.events(owner, shape: Self.portraitTV)
+            let tvHere = try ScreenShapes.events(owner, shape: ScreenShapes.tv)
+            let tvThere = try ScreenShapes.events(other, shape: ScreenShapes.tv)
             let portraitStage = try Self.stage(try Self.opening(portrait, shape: "9x16"))
             _ = try Self.opening(tvHere, shape: "16x9")
             let tvStage = try Self.stage(try Self.opening(tvThere, shape: "16x9"))
@@ -57,8 +57,8 @@ struct RedisShapeTests {
             let upright = try portrait.next { $0.event == "change" && $0.id == String(seq) }
             #expect(there == here, "the TV through the other instance gets the owner's own TV bytes")
             let (tvTo, portraitTo) = (
-                ShapeStreamTests.anim(try ShapeStreamTests.cards(there)["c1"], "to"),
-                ShapeStreamTests.anim(try ShapeStreamTests.cards(upright)["c1"], "to")
+                ScreenShapes.anim(try ScreenShapes.cards(there)["c1"], "to"),
+                ScreenShapes.anim(try ScreenShapes.cards(upright)["c1"], "to")
             )
             // The 16:9 photo fills the TV's stage; on the portrait screen it fills the width.
             #expect(tvTo["w"] == tvStage["w"] && tvTo["h"] == tvStage["h"])
@@ -70,9 +70,9 @@ struct RedisShapeTests {
     /// for the classes the other instance reports, and that instance sends each viewer its own.
     @Test func aClassOnlyAnotherInstanceHasIsLaidOutForIt() throws {
         try Self.withGroup(style: "frame") { _, other in
-            let tv = try ShapeStreamTests.events(other, shape: ShapeStreamTests.tv)
-            let square = try ShapeStreamTests.events(other, shape: "1024x768")
-            let plain = try ShapeStreamTests.events(other, shape: nil)
+            let tv = try ScreenShapes.events(other, shape: ScreenShapes.tv)
+            let square = try ScreenShapes.events(other, shape: "1024x768")
+            let plain = try ScreenShapes.events(other, shape: nil)
             let tvStage = try Self.stage(try Self.opening(tv, shape: "16x9"))
             _ = try Self.opening(square, shape: "4x3")
             let plainOpening = try plain.next(timeout: 10) { $0.event != "presence" }
@@ -80,7 +80,7 @@ struct RedisShapeTests {
             let reply = try HTTPTestClient(port: other.port).post("/api/rooms/main/commands", json: Self.next)
             let seq = try #require(try reply.json()["seq"] as? Int)
             let change = try tv.next { $0.event == "change" && $0.id == String(seq) }
-            let tvTo = ShapeStreamTests.anim(try ShapeStreamTests.cards(change)["c1"], "to")
+            let tvTo = ScreenShapes.anim(try ScreenShapes.cards(change)["c1"], "to")
             #expect(tvTo["w"] == tvStage["w"] && tvTo["h"] == tvStage["h"])
             // A screen of the room's own shape is sent the room's stage bytes.
             let roomStage = try plain.next { $0.event == "change" && $0.id == String(seq) }
@@ -95,9 +95,9 @@ struct RedisShapeTests {
     /// would for a phone of its own.
     @Test func aPhonesDragThroughAnotherInstanceMovesTheCardItShowed() throws {
         try Self.withGroup(style: "pile") { owner, other in
-            let phone = try ShapeStreamTests.events(other, shape: ShapeStreamTests.phone)
+            let phone = try ScreenShapes.events(other, shape: ScreenShapes.phone)
             let opening = try Self.opening(phone, shape: "9x19.5")
-            let top = try #require(try ShapeStreamTests.cards(opening)["c0"])
+            let top = try #require(try ScreenShapes.cards(opening)["c0"])
             let (x, y, w) = (top["x"] as? Double ?? 0, top["y"] as? Double ?? 0, top["w"] as? Double ?? 0)
             let ownerHTTP = HTTPTestClient(port: owner.port)
             let roomTop = try #require(
@@ -109,12 +109,12 @@ struct RedisShapeTests {
                 #"{"type":"move","pointer":1,"x":\#(pressX - 60),"y":\#(y),"t":400}"#,
             ]
             let reply = try HTTPTestClient(port: other.port).post(
-                "/api/rooms/main/pointer?shape=\(ShapeStreamTests.phone)",
+                "/api/rooms/main/pointer?shape=\(ScreenShapes.phone)",
                 json: #"{"viewer":"phone","events":[\#(events.joined(separator: ","))]}"#)
             #expect(reply.status == 200, "\(reply.status) \(String(decoding: reply.body, as: UTF8.self))")
             let moved = try phone.next { $0.event == "change" }
             #expect(try moved.json()["heldBy"] as? String == "phone")
-            let dragged = try #require(try ShapeStreamTests.cards(moved)["c0"])
+            let dragged = try #require(try ScreenShapes.cards(moved)["c0"])
             #expect(abs((dragged["x"] as? Double ?? 0) - (x - 60)) < 1e-6, "the phone's card follows the finger")
             let roomNow = try ownerHTTP.get("/api/rooms/main").json()
             let roomCard = try #require((roomNow["cards"] as? [[String: Any]])?.first { $0["id"] as? String == "c0" })
@@ -126,7 +126,7 @@ struct RedisShapeTests {
     /// exactly the events it missed, in its class's bytes, with no snapshot.
     @Test func aScreenResumesWithItsClassesBytesThroughEitherInstance() throws {
         try Self.withGroup(style: "frame") { owner, other in
-            let tv = try ShapeStreamTests.events(other, shape: ShapeStreamTests.tv)
+            let tv = try ScreenShapes.events(other, shape: ScreenShapes.tv)
             let seen = try #require(try Self.opening(tv, shape: "16x9").id)
             let http = HTTPTestClient(port: owner.port)
             var last = 0
@@ -139,8 +139,8 @@ struct RedisShapeTests {
             }
             #expect(live.allSatisfy { $0.event == "change" })
             for instance in [other, owner] {
-                let resumed = try ShapeStreamTests.events(
-                    instance, shape: ShapeStreamTests.tv, headers: ["Last-Event-ID": seen])
+                let resumed = try ScreenShapes.events(
+                    instance, shape: ScreenShapes.tv, headers: ["Last-Event-ID": seen])
                 let replayed = try live.map { _ in try resumed.next { $0.event != "presence" } }
                 #expect(replayed == live, "resumed at \(instance === owner ? "the owner" : "the other instance")")
             }
@@ -151,7 +151,7 @@ struct RedisShapeTests {
     /// for that shape; without a shape, the room's own stage as the owner last published it.
     @Test func aReadForAShapeAtTheOtherInstanceIsLaidOutForIt() throws {
         try Self.withGroup(style: "frame") { owner, other in
-            let path = "/api/rooms/main?shape=\(ShapeStreamTests.tv)"
+            let path = "/api/rooms/main?shape=\(ScreenShapes.tv)"
             let there = try HTTPTestClient(port: other.port).get(path)
             #expect(there.status == 200, "\(there.status) \(String(decoding: there.body, as: UTF8.self))")
             let here = try HTTPTestClient(port: owner.port).get(path).json()

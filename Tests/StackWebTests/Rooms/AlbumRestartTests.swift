@@ -7,7 +7,7 @@ import Testing
 /// A room with an album keeps its order across a `kill -9`, and comes back with its album only.
 @Suite struct AlbumRestartTests {
     @Test func aRoomsOrderIsKeptPerAlbum() throws {
-        let folder = try AlbumTests.folder()
+        let folder = try TestPhotos.albumFolder()
         let state = try TemporaryFiles.folder() + "/state.db"
         let arguments = [
             "--photos", folder, "--cache", try TemporaryFiles.folder(), "--state", state,

@@ -7,19 +7,6 @@ import Testing
 /// `--album ROOM=SUBDIR`: a kitchen frame and a living-room frame on one server, each showing its
 /// own sub-folder (and its guests' photos), a room without an album the whole folder.
 @Suite struct AlbumTests {
-    /// `kitchen/` of two photos, `living/` of one, one photo at the top.
-    static func folder() throws -> String {
-        CVipsSetup.start()
-        let folder = try TemporaryFiles.folder()
-        for album in ["kitchen", "living"] {
-            try FileManager.default.createDirectory(atPath: folder + "/" + album, withIntermediateDirectories: true)
-        }
-        for path in ["kitchen/k0.jpg", "kitchen/k1.jpg", "living/l0.jpg", "top.jpg"] {
-            #expect(CVipsTest_writeJPEG(folder + "/" + path, 120, 90, 1) == 0)
-        }
-        return folder
-    }
-
     static func server(_ folder: String, configure: (inout Configuration) -> Void = { _ in }) throws -> TestServer {
         let cache = try TemporaryFiles.folder()
         return try TestServer { configuration in
@@ -36,7 +23,7 @@ import Testing
     }
 
     @Test func eachRoomShowsOnlyItsAlbumAndARoomWithoutOneShowsAll() throws {
-        let server = try Self.server(try Self.folder())
+        let server = try Self.server(try TestPhotos.albumFolder())
         #expect(try server.snapshot(room: "kitchen")["count"] as? Int == 2)
         #expect(
             try Self.photos(server, room: "kitchen") == [
@@ -48,7 +35,7 @@ import Testing
     }
 
     @Test func aRoomTakesNoInsertOfAPhotoOutsideItsAlbum() throws {
-        let server = try Self.server(try Self.folder())
+        let server = try Self.server(try TestPhotos.albumFolder())
         let outside = server.photoID("living/l0.jpg")
         let refused = try server.command(#"{"command":"insert","photo":"\#(outside)"}"#, room: "kitchen")
         #expect(refused.status == 404, "\(refused.text)")
@@ -59,7 +46,7 @@ import Testing
     }
 
     @Test func aPhotoAddedToOneAlbumAppearsInThatRoomOnly() throws {
-        let folder = try Self.folder()
+        let folder = try TestPhotos.albumFolder()
         let server = try Self.server(folder)
         let kitchen = try server.events(room: "kitchen")
         let living = try server.events(room: "living")
@@ -67,15 +54,15 @@ import Testing
         for viewer in [kitchen, living, main] { _ = try viewer.next() }
         #expect(CVipsTest_writeJPEG(folder + "/kitchen/k2.jpg", 120, 90, 1) == 0)
         let added = server.photoID("kitchen/k2.jpg")
-        _ = try LiveFolderTests.change(kitchen, within: 5) { $0["count"] as? Int == 3 }
-        _ = try LiveFolderTests.change(main, within: 5) { $0["count"] as? Int == 5 }
+        _ = try kitchen.nextChange(within: 5) { $0["count"] as? Int == 3 }
+        _ = try main.nextChange(within: 5) { $0["count"] as? Int == 5 }
         #expect(try Self.photos(server, room: "kitchen").contains(added))
         #expect(try server.snapshot(room: "living")["count"] as? Int == 1)
         #expect(try !Self.photos(server, room: "living").contains(added))
     }
 
     @Test func aGuestsPhotoJoinsItsRoomsAlbum() throws {
-        let folder = try Self.folder()
+        let folder = try TestPhotos.albumFolder()
         let server = try Self.server(folder) { configuration in
             configuration.uploads.mode = .open
             configuration.limits = .standard(loopbackOnly: true)
@@ -96,7 +83,7 @@ import Testing
     }
 
     @Test func thePhotoFolderGoneLeavesEveryAlbumItsCards() throws {
-        let folder = try Self.folder()
+        let folder = try TestPhotos.albumFolder()
         let server = try Self.server(folder)
         let kitchen = try Self.photos(server, room: "kitchen")
         try FileManager.default.removeItem(atPath: folder)
@@ -114,7 +101,7 @@ import Testing
 
     @Test(arguments: refused)
     func anAlbumOutsideThePhotosOrMissingIsRefusedAtStart(arguments: [String]) throws {
-        let folder = try Self.folder()
+        let folder = try TestPhotos.albumFolder()
         let start = try RefusedStart(arguments: ["--photos", folder] + arguments, within: 20)
         #expect(start.status == 78, "\(arguments): \(start.errors)")
         #expect(start.errors.split(separator: "\n").count == 1, "\(start.errors)")
@@ -122,7 +109,7 @@ import Testing
     }
 
     @Test func aLinkOutOfThePhotosIsRefused() throws {
-        let folder = try Self.folder()
+        let folder = try TestPhotos.albumFolder()
         try FileManager.default.createSymbolicLink(atPath: folder + "/away", withDestinationPath: "/tmp")
         let start = try RefusedStart(arguments: ["--photos", folder, "--album", "kitchen=away"], within: 20)
         #expect(start.status == 78, "\(start.errors)")

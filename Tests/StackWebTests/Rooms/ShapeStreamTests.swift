@@ -1,4 +1,3 @@
-import CVipsTestSupport
 import Foundation
 import Testing
 
@@ -8,50 +7,19 @@ import Testing
 /// each is sent the same change, under the same id, laid out for its own shape; a resume gets its
 /// own shape's events; a phone's press moves the card it showed.
 @Suite struct ShapeStreamTests {
-    static let tv = "1920x1080"
-    static let phone = "390x844"
-
     /// A server on a folder of two 16:9 photos and two 3:4 ones (a 16:9 photo at the front), in
     /// `style`.
     static func server(style: String) throws -> ServerProcess {
-        let server = try ServerProcess.start(arguments: try arguments(style: style))
+        let server = try ServerProcess.start(arguments: try ScreenShapes.arguments(style: style))
         #expect(server.shows(photos: 4))
         return server
     }
 
-    /// The options of a server on a new folder of two 16:9 photos and two 3:4 ones, in `style`.
-    static func arguments(style: String) throws -> [String] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "stackweb-shapes-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for (name, width, height) in [("a", 1600, 900), ("b", 1600, 900), ("c", 900, 1200), ("d", 900, 1200)] {
-            #expect(
-                CVipsTest_writeJPEG(folder.appendingPathComponent("\(name).jpg").path, Int32(width), Int32(height), 1)
-                    == 0)
-        }
-        return ["--photos", folder.path, "--style", style, "--order", "name"]
-    }
-
-    static func events(_ server: ServerProcess, shape: String?, headers: [String: String] = [:]) throws -> SSETestClient
-    {
-        try SSETestClient(
-            port: server.port, path: "/api/rooms/main/events" + (shape.map { "?shape=\($0)" } ?? ""), headers: headers)
-    }
-
-    static func cards(_ event: SSETestClient.Event) throws -> [String: [String: Any]] {
-        let cards = try event.json()["cards"] as? [[String: Any]] ?? []
-        return Dictionary(uniqueKeysWithValues: cards.map { ($0["id"] as? String ?? "", $0) })
-    }
-
-    static func anim(_ card: [String: Any]?, _ end: String) -> [String: Double] {
-        ((card?["anim"] as? [String: Any])?[end] as? [String: Any] ?? [:]).compactMapValues { $0 as? Double }
-    }
-
     @Test func twoShapesGetTheSameChangeUnderOneIdLaidOutForEach() throws {
         let server = try Self.server(style: "frame")
-        let tv = try Self.events(server, shape: Self.tv)
-        let phone = try Self.events(server, shape: Self.phone)
-        let room = try Self.events(server, shape: nil)
+        let tv = try ScreenShapes.events(server, shape: ScreenShapes.tv)
+        let phone = try ScreenShapes.events(server, shape: ScreenShapes.phone)
+        let room = try ScreenShapes.events(server, shape: nil)
         let tvStage = try #require(try tv.next().json()["stage"] as? [String: Double])
         let phoneStage = try #require(try phone.next().json()["stage"] as? [String: Double])
         _ = try room.next()
@@ -63,19 +31,19 @@ import Testing
         let phoneChange = try phone.next { $0.event == "change" }
         let roomChange = try room.next { $0.event == "change" }
         #expect(tvChange.id == phoneChange.id && tvChange.id == roomChange.id)
-        let incoming = (try Self.cards(tvChange)["c1"], try Self.cards(phoneChange)["c1"])
-        let (tvTo, phoneTo) = (Self.anim(incoming.0, "to"), Self.anim(incoming.1, "to"))
+        let incoming = (try ScreenShapes.cards(tvChange)["c1"], try ScreenShapes.cards(phoneChange)["c1"])
+        let (tvTo, phoneTo) = (ScreenShapes.anim(incoming.0, "to"), ScreenShapes.anim(incoming.1, "to"))
         // The 16:9 photo fills the TV's stage; on the phone's it fills the width.
         #expect(tvTo["w"] == tvStage["w"] && tvTo["h"] == tvStage["h"])
         #expect(phoneTo["w"] == phoneStage["w"])
         #expect(tvTo != phoneTo)
-        #expect(Self.anim(incoming.0, "from")["opacity"] == 0 && tvTo["opacity"] == 1)
+        #expect(ScreenShapes.anim(incoming.0, "from")["opacity"] == 0 && tvTo["opacity"] == 1)
     }
 
     @Test func aResumeGetsItsOwnShapesEvents() throws {
         let server = try Self.server(style: "frame")
-        let tv = try Self.events(server, shape: Self.tv)
-        let phone = try Self.events(server, shape: Self.phone)
+        let tv = try ScreenShapes.events(server, shape: ScreenShapes.tv)
+        let phone = try ScreenShapes.events(server, shape: ScreenShapes.phone)
         let seen = try #require(try tv.next().id)
         _ = try phone.next()
         let http = HTTPTestClient(port: server.port)
@@ -83,11 +51,11 @@ import Testing
             #expect(try http.post("/api/rooms/main/commands", json: #"{"command":"next"}"#).status == 200)
         }
         let live = try (0..<2).map { _ in try tv.next { $0.event == "change" } }
-        let resumed = try Self.events(server, shape: Self.tv, headers: ["Last-Event-ID": seen])
+        let resumed = try ScreenShapes.events(server, shape: ScreenShapes.tv, headers: ["Last-Event-ID": seen])
         let replayed = try (0..<2).map { _ in try resumed.next() }
         #expect(replayed == live, "the TV's own bytes, not the phone's or the room stage's")
         // A shape nobody watched in when the changes happened cannot be replayed: a snapshot.
-        let square = try Self.events(server, shape: "800x800", headers: ["Last-Event-ID": seen])
+        let square = try ScreenShapes.events(server, shape: "800x800", headers: ["Last-Event-ID": seen])
         let opening = try square.next()
         #expect(opening.event == "snapshot")
         #expect((try opening.json()["shape"] as? [String: Any])?["name"] as? String == "1x1")
@@ -95,9 +63,9 @@ import Testing
 
     @Test func aPortraitPhonesPressMovesTheCardItShowed() throws {
         let server = try Self.server(style: "pile")
-        let phone = try Self.events(server, shape: Self.phone)
+        let phone = try ScreenShapes.events(server, shape: ScreenShapes.phone)
         let opening = try phone.next()
-        let top = try #require(try Self.cards(opening)["c0"])
+        let top = try #require(try ScreenShapes.cards(opening)["c0"])
         let (x, y, w) = (top["x"] as? Double ?? 0, top["y"] as? Double ?? 0, top["w"] as? Double ?? 0)
         let roomTop = try #require(
             (try HTTPTestClient(port: server.port).get("/api/rooms/main").json()["cards"] as? [[String: Any]])?.first)
@@ -115,7 +83,7 @@ import Testing
         #expect(reply.status == 200)
         let moved = try phone.next { $0.event == "change" }
         #expect(try moved.json()["heldBy"] as? String == "phone")
-        let dragged = try #require(try Self.cards(moved)["c0"])
+        let dragged = try #require(try ScreenShapes.cards(moved)["c0"])
         #expect(abs((dragged["x"] as? Double ?? 0) - (x - 60)) < 1e-6, "the phone's card follows the finger")
         let roomNow = try HTTPTestClient(port: server.port).get("/api/rooms/main").json()
         let roomCard = try #require((roomNow["cards"] as? [[String: Any]])?.first { $0["id"] as? String == "c0" })

@@ -17,6 +17,20 @@ enum TestPhotos {
         }
     }
 
+    /// A new folder of two albums, `kitchen` (`k0.jpg`, `k1.jpg`) and `living` (`l0.jpg`), and
+    /// `top.jpg` outside both.
+    static func albumFolder() throws -> String {
+        CVipsSetup.start()
+        let folder = try TemporaryFiles.folder()
+        for album in ["kitchen", "living"] {
+            try FileManager.default.createDirectory(atPath: folder + "/" + album, withIntermediateDirectories: true)
+        }
+        for path in ["kitchen/k0.jpg", "kitchen/k1.jpg", "living/l0.jpg", "top.jpg"] {
+            #expect(CVipsTest_writeJPEG(folder + "/" + path, 120, 90, 1) == 0)
+        }
+        return folder
+    }
+
     /// The bytes of a `width` × `height` JPEG.
     static func jpegBytes(width: Int32 = 640, height: Int32 = 480) throws -> Data {
         CVipsSetup.start()

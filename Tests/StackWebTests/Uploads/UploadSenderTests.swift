@@ -8,7 +8,7 @@ import Testing
 @Suite struct UploadSenderTests {
     /// The card of `photo` in a change or snapshot's data.
     static func card(_ data: [String: Any], photo: String) -> [String: Any]? {
-        LiveFolderTests.cards(data).first { $0["photo"] as? String == photo }
+        SSETestClient.cards(data).first { $0["photo"] as? String == photo }
     }
 
     @Test func theSendersNameReachesViewersWithTheArrivingCard() throws {
@@ -18,7 +18,7 @@ import Testing
         let reply = try fixture.post(try UploadFixture.jpeg(320, 240), headers: ["X-Photo-Sender": "Zo%C3%AB%20M."])
         #expect(reply.status == 201, "\(reply.text)")
         let id = try #require(try reply.json()["id"] as? String)
-        let change = try LiveFolderTests.change(viewer) { Self.card($0, photo: id) != nil }
+        let change = try viewer.nextChange { Self.card($0, photo: id) != nil }
         let card = try #require(Self.card(change, photo: id))
         #expect((card["caption"] as? [String: Any])?["from"] as? String == "Zoë M.")
         // Its ordinary caption comes with it, for when the sender's name is no longer shown.
@@ -64,13 +64,13 @@ import Testing
     }
 
     @Test func anApprovedPhotoJoinsWithItsSendersName() throws {
-        let fixture = try UploadReviewTests.fixture()
-        let headers = UploadReviewTests.add.merging(["X-Photo-Sender": "Ben%0A"]) { $1 }
+        let fixture = try UploadFixture.inReview()
+        let headers = UploadFixture.addHeaders.merging(["X-Photo-Sender": "Ben%0A"]) { $1 }
         let reply = try fixture.post(try UploadFixture.jpeg(320, 240), headers: headers)
         let id = try #require(try reply.json()["id"] as? String)
-        let queue = try fixture.http.get("/api/rooms/main/uploads", headers: UploadReviewTests.control).json()
+        let queue = try fixture.http.get("/api/rooms/main/uploads", headers: UploadFixture.controlHeaders).json()
         #expect((queue["uploads"] as? [[String: Any]])?.first?["from"] as? String == "Ben")
-        #expect(try UploadReviewTests.decide(fixture, id, "approve").status == 201)
+        #expect(try fixture.decide(id, "approve").status == 201)
         let card = try #require(Self.card(try fixture.server.snapshot(), photo: id))
         #expect((card["caption"] as? [String: Any])?["from"] as? String == "Ben")
     }
@@ -87,7 +87,7 @@ import Testing
         defer { server.end() }
         let reply = try HTTPTestClient(port: server.port).send(
             method: "POST", path: "/api/rooms/main/photos",
-            headers: UploadReviewTests.add.merging(["Content-Type": "image/jpeg", "X-Photo-Sender": "Anna"]) { $1 },
+            headers: UploadFixture.addHeaders.merging(["Content-Type": "image/jpeg", "X-Photo-Sender": "Anna"]) { $1 },
             body: try UploadFixture.jpeg(320, 240))
         #expect(reply.status == 202, "\(reply.text)")
         let id = try #require(try reply.json()["id"] as? String)
@@ -98,12 +98,12 @@ import Testing
         defer { again.end() }
         #expect(again.shows(photos: 3))
         let http = HTTPTestClient(port: again.port)
-        let queue = try http.get("/api/rooms/main/uploads", headers: UploadReviewTests.control).json()
+        let queue = try http.get("/api/rooms/main/uploads", headers: UploadFixture.controlHeaders).json()
         let waiting = try #require((queue["uploads"] as? [[String: Any]])?.first)
         #expect(waiting["id"] as? String == id)
         #expect(waiting["from"] as? String == "Anna")
         let approved = try http.post(
-            "/api/rooms/main/uploads/\(id)/approve", json: "", headers: UploadReviewTests.control)
+            "/api/rooms/main/uploads/\(id)/approve", json: "", headers: UploadFixture.controlHeaders)
         #expect(approved.status == 201, "\(approved.text)")
         let card = try #require(Self.card(try http.get("/api/rooms/main").json(), photo: id))
         #expect((card["caption"] as? [String: Any])?["from"] as? String == "Anna")

@@ -11,9 +11,7 @@ import Testing
     /// The binary run on `arguments` (on an ephemeral port) until it exits by itself: its exit
     /// status and standard error.
     static func refusedStart(_ arguments: [String]) throws -> (status: Int32, errors: String) {
-        try StateBackupTests.run(
-            ["--port", "0", "--resources", TestServer.repositoryRoot.appendingPathComponent("Resources").path]
-                + arguments)
+        try StackwebBinary.run(StackwebBinary.serverArguments + arguments)
     }
 
     /// Posts a photo to `main`: its id, once answered 201 and its card is in the stack.
