@@ -767,6 +767,7 @@ def check_cold_reads(history):
 
 
 def shows_state(state, expect):
+    """Does a read's state show the acknowledged room: seq at least the acks', their style and place?"""
     if not state or expect.get("seq") is None or not isinstance(state.get("seq"), int):
         return False
     return state["seq"] >= expect["seq"] and state.get("style") == expect["style"] \

@@ -29,6 +29,7 @@ import time
 import uuid
 from pathlib import Path
 
+from checks import ack_seq, shows_state
 from cluster import REPO_ROOT, ROOM, Instance, Redis, poll
 
 PHOTOS = REPO_ROOT / "Resources/demo-photos"
@@ -193,13 +194,7 @@ def send_with_retries(pick_instance, room, body, key, rng, stopping):
 
 def acked_seq(attempts):
     """(seq, attempt) of the first 200 answer, or (None, None)."""
-    for attempt in attempts:
-        if attempt["status"] == 200:
-            try:
-                return int(json.loads(attempt["body"])["seq"]), attempt
-            except (ValueError, KeyError, TypeError):
-                return None, attempt
-    return None, None
+    return ack_seq({"attempts": attempts})
 
 
 # --- Clients ------------------------------------------------------------------------------------------
@@ -486,7 +481,7 @@ class ColdReaders(threading.Thread):
                 entry |= reader(instance, name)
                 entry["end"] = now()
                 reads.append(entry)
-                if shows(entry.get("state"), expect) or now() >= deadline:
+                if shows_state(entry.get("state"), expect) or now() >= deadline:
                     break
                 time.sleep(0.2)
         return reads
@@ -510,14 +505,6 @@ class ColdReaders(threading.Thread):
         if status != 200 or event is None:
             return {"status": status, "error": "no snapshot" if status == 200 else None}
         return {"status": status, "id": event[0], "type": event[1], "state": summary_state(event[2])}
-
-
-def shows(state, expect):
-    """Does a read's state show the acknowledged room: seq at least the acks', their style and place?"""
-    if not state or expect.get("seq") is None:
-        return False
-    return isinstance(state.get("seq"), int) and state["seq"] >= expect["seq"] \
-        and state.get("style") == expect["style"] and state.get("current") == expect["current"]
 
 
 def first_event(port, room, timeout):
@@ -819,8 +806,9 @@ class Nemesis(threading.Thread):
 
     def wipe_redis(self, record, duration):
         """Redis without persistence, restarted: SHUTDOWN NOSAVE or kill -9 in turn, its files deleted,
-        started empty. Then one instance is restarted (it joins a group that has forgotten everything)
-        and the photos shown are fetched at every instance."""
+        started empty. Then the owner is restarted with kill -9 (another instance takes the room from
+        a group that has forgotten everything; the restarted one joins it) and the photos shown are
+        fetched at every instance."""
         run = self.run_
         self.wipes += 1
         record["how"] = "shutdown-nosave" if self.wipes % 2 else "kill"
@@ -833,7 +821,8 @@ class Nemesis(threading.Thread):
         run.redis.start()
         record["redis_back"] = now()
         time.sleep(2.0)
-        target = self.rng.choice(run.instances)
+        # The owner goes: another instance takes the room from a Redis that has forgotten its epochs.
+        target = self.owner() or self.rng.choice(run.instances)
         record["restarted"] = target.id
         self.restart(target, "kill-restart")
         time.sleep(2.0)
