@@ -72,7 +72,7 @@ EXTRA_CLIENTS = ("ack-retries", "key-mismatch", "cold-readers", "photo-probes")
 ACK_RETRY_SHARE = 0.25  # of acknowledged keys, resent at once to another instance, and at the next fault
 MISMATCH_SHARE = 1 / 15  # of acknowledged keys, sent again with another body (422 expected)
 RETRIES_PER_FAULT = 12  # pending acknowledged keys resent during the next fault and after it (a sample)
-SLOW_VIEWER_PAUSE = (1.0, 8.0)  # the single mode's second viewer resumes this long after its stream ended
+SLOW_VIEWER_WAIT = 8.0  # the single mode's second viewer waits up to this long before resuming
 COLD_NAMES = [f"cold-{n}" for n in range(8)]  # reused: the server keeps at most 64 rooms
 COLD_EVERY = 6.0  # seconds between two cold-reader rounds
 COLD_POLL = 3.0  # a cold read is polled this long for the group's room
@@ -566,12 +566,13 @@ def probe_photos(run, reason):
 class Reader(threading.Thread):
     """One viewer of one instance: records every event; when the stream ends, connects again to the
     same instance with Last-Event-ID (the last id it saw), and records the resume — after 0.2 s, or,
-    for a slow viewer (a phone asleep, a network down), after `pause` seconds drawn at random."""
+    for a slow viewer (a phone asleep, a network down), once the room's GET shows a seq past its
+    last id (at most `slow` seconds): a server that numbers again from 0 after a restart has then
+    handed out the resumed id a second time, and replays what follows it."""
 
-    def __init__(self, instance, run, label=None, pause=None):
+    def __init__(self, instance, run, label=None, slow=None):
         self.label = label or instance.id  # the reader's name in the history
-        self.pause = pause
-        self.rng = random.Random(run.rng.getrandbits(64))
+        self.slow = slow
         super().__init__(name=f"reader-{self.label}", daemon=True)
         self.instance = instance
         self.run_ = run
@@ -585,7 +586,20 @@ class Reader(threading.Thread):
                 self.stream()
             except (OSError, http.client.HTTPException) as error:
                 self.run_.recorder.note(f"reader {self.label}: {type(error).__name__}: {error}")
-            self.run_.readers_stop.wait(self.rng.uniform(*self.pause) if self.pause else 0.2)
+            self.run_.readers_stop.wait(0.2)
+            if self.slow and self.last_id is not None:
+                self.wait_for_room_past(self.last_id, self.slow)
+
+    def wait_for_room_past(self, last_id, seconds):
+        deadline = now() + seconds
+        while now() < deadline and not self.run_.readers_stop.is_set():
+            try:
+                seq = get_room(self.instance.port, timeout=1.0).get("seq")
+                if isinstance(seq, int) and seq > last_id:
+                    return
+            except (OSError, http.client.HTTPException, ValueError):
+                pass
+            self.run_.readers_stop.wait(0.1)
 
     def stream(self):
         run = self.run_
@@ -894,7 +908,7 @@ class Run:
             self.warm_up()
             if self.redis is None:  # two viewers of the one instance, one slow to come back after a restart
                 self.readers = [Reader(self.instances[0], self),
-                                Reader(self.instances[0], self, "web-1b", pause=SLOW_VIEWER_PAUSE)]
+                                Reader(self.instances[0], self, "web-1b", slow=SLOW_VIEWER_WAIT)]
             else:
                 self.readers = [Reader(instance, self) for instance in self.instances]
             self.recorder.data["readers"] = {r.label: r.instance.id for r in self.readers}
