@@ -814,18 +814,19 @@ def drawn_room(events):
 def check_drawn_room(history):
     """(11) What each viewer draws is the room. Every reader's events (all its connections, resumes
     included) are folded as the page folds them (`drawn_room`) into the cards it would draw; after
-    healing, that must equal the final GET at the reader's instance: the same visible cards by id and
-    photo, the same count and current. Ghost cards (drawn, not in the room) and missing ones are
-    listed."""
+    healing, that must equal the room, the owner's final GET (an instance's own stale GET is check
+    6's): the same visible cards by id and photo, the same count and current. Ghost cards (drawn,
+    not in the room) and missing ones are listed."""
     violations = []
-    gets = history.data.get("final", {}).get("gets", {})
-    readers = history.data.get("readers") or {}
+    final = history.data.get("final", {})
+    gets = final.get("gets", {})
+    room_get = (gets.get(final.get("owner")) or {}).get("raw")
     by_reader = defaultdict(list)
     for event in history.data["events"]:
         if event["type"] in ("snapshot", "change"):
             by_reader[event["reader"]].append(event)
     for reader, events in sorted(by_reader.items()):
-        raw = (gets.get(readers.get(reader, reader)) or {}).get("raw")
+        raw = room_get
         drawn = drawn_room(events)
         if not isinstance(raw, dict) or drawn is None:
             continue

@@ -145,8 +145,8 @@ def http_request(port, method, path, body=None, headers=None, timeout=REQUEST_TI
         connection.close()
 
 
-def get_room(port, timeout=5.0, room=ROOM):
-    status, _, text = http_request(port, "GET", f"/api/rooms/{room}", timeout=timeout)
+def get_room(port, timeout=5.0):
+    status, _, text = http_request(port, "GET", f"/api/rooms/{ROOM}", timeout=timeout)
     if status != 200:
         raise OSError(f"GET answered {status}: {text[:200]}")
     return json.loads(text)
@@ -820,11 +820,14 @@ class Nemesis(threading.Thread):
 
     def wipe_redis(self, record, duration):
         """Redis without persistence, restarted: SHUTDOWN NOSAVE or kill -9 in turn, its files deleted,
-        started empty. Then the owner is restarted with kill -9 (another instance takes the room from
-        a group that has forgotten everything; the restarted one joins it) and the photos shown are
+        started empty. At once a non-owner is restarted with kill -9 (it joins a group that has
+        forgotten everything: it has seen no epoch), then the owner (the room is taken by an instance
+        that may not know the ids handed out, while another live one does); then the photos shown are
         fetched at every instance."""
         run = self.run_
         self.wipes += 1
+        owner = self.owner()
+        record["owner"] = owner.id if owner else None
         record["how"] = "shutdown-nosave" if self.wipes % 2 else "kill"
         if self.wipes % 2:
             run.redis.shutdown_nosave()
@@ -834,14 +837,16 @@ class Nemesis(threading.Thread):
         time.sleep(duration)
         run.redis.start()
         record["redis_back"] = now()
-        time.sleep(2.0)
-        # The owner goes: another instance takes the room from a Redis that has forgotten its epochs.
-        target = self.owner() or self.rng.choice(run.instances)
-        record["restarted"] = target.id
-        self.restart(target, "kill-restart")
-        time.sleep(2.0)
+        others = [i for i in run.instances if i is not owner]
+        restarted = [self.rng.choice(others)] if others else []
+        restarted += [owner] if owner else []
+        record["restarted"] = [i.id for i in restarted]
+        for target in restarted:
+            self.restart(target, "kill-restart")
+            time.sleep(1.0)
+        time.sleep(1.0)
         if run.photo_probes:
-            probe_photos(run, f"after a Redis wipe ({target.id} restarted since)")
+            probe_photos(run, f"after a Redis wipe ({', '.join(record['restarted'])} restarted since)")
 
 
 # --- The run ------------------------------------------------------------------------------------------
