@@ -149,9 +149,12 @@ screenshots: build
 	if [ -n "$$pictures" ] && command -v optipng >/dev/null; then optipng -quiet -o2 -strip all $$pictures; fi
 
 ## A small Jepsen (Tests/history/README.md): three instances and a redis-server under a fixed fault
-## schedule (kill -9, SIGSTOP, Redis restarts), four clients, a reader per instance, then the history's
-## checks: about two minutes. `STACKWEB_NEMESIS_SECONDS=900 make test-nemesis` runs random faults for
-## that long (default 300); STACKWEB_NEMESIS_SEED replays a run, STACKWEB_BIN tests another binary.
+## schedule (kill -9, SIGSTOP, Redis restarts, Redis wiped), four clients, a reader per instance,
+## retries of acknowledged keys and cold readers; then one instance with --state restarted ten times
+## under the same clients; then each history's checks: about four minutes. `STACKWEB_NEMESIS_SECONDS=900
+## make test-nemesis` runs random faults for that long in each of the two (default 300);
+## STACKWEB_HISTORY_MODE=group|single runs one, STACKWEB_NEMESIS_SEED replays a run, STACKWEB_BIN
+## tests another binary.
 HISTORY_BIN = $${STACKWEB_BIN:-$(DEBUG_BIN)}
 ## `make test` replays one seed (the clients' and the nemesis's choices, not the servers' timing):
 ## STACKWEB_NEMESIS_SEED picks another.

@@ -8,7 +8,7 @@
 # (`chrt --idle`, and nice 19): they take only the CPU the suites leave idle, so a suite that waits on
 # real time never competes with a build for the CPU (a runnable suite thread always goes first). The
 # suites run at normal priority, as `make test-*` runs them, one at a time but for the last: the
-# history (a fault schedule of about two minutes, mostly waiting, that asserts on outcomes, not speed)
+# history (two fault schedules, about four minutes, mostly waiting, that assert on outcomes, not speed)
 # runs beside the package's test. The fuzz smoke run runs alone: its targets run for fixed seconds,
 # one per core side by side (scripts/fuzz.sh), and beside the history they got through a third to a
 # half fewer inputs. Each suite spreads itself over the cores as far as it safely can: the Swift

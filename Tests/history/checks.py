@@ -110,6 +110,14 @@ class History:
         for ack in self.acks:
             self.acks_by_seq[ack["seq"]].append(ack)
         self._gap_free_pairs = None
+        # Redis restarted empty: (start, end) of each wipe. Without persistence, what was acknowledged
+        # before it may be lost; ids handed out must still never come again.
+        self.wipes = [(f["start"], f["end"]) for f in data.get("faults", [])
+                      if f.get("fault") == "restart-redis-empty" and not f.get("skipped")]
+
+    def across_wipe(self, acked_at, seen_at=float("inf")):
+        """Did Redis come back empty after `acked_at` (an acknowledgement) and before `seen_at`?"""
+        return any(acked_at <= end and start <= seen_at for start, end in self.wipes)
 
     def observed_between(self, low, high):
         """Is any id strictly between low and high observed by any reader?"""
@@ -174,8 +182,11 @@ def check_acknowledged_effects(history):
          next owner's takeover) — it was never applied. So a snapshot that takes back changes is a
          violation only when acknowledged changes are among them (see `taken_back`).
       d. The owner's final GET has seq ≥ every acknowledged seq.
+    Across a Redis wipe (`restart-redis-empty`: no persistence) acknowledged changes may be lost: an
+    ack that arrived before a wipe ended is not held to a, nor to c for a snapshot after the wipe
+    began (counted as `lost_across_a_wipe`). d still holds: ids are never handed out again.
     """
-    violations, unverified = [], 0
+    violations, unverified, excused = [], 0, 0
     for ack in history.acks:
         command, seq = ack["command"], ack["seq"]
         body = command["command"]
@@ -184,7 +195,9 @@ def check_acknowledged_effects(history):
             continue
         variants = history.by_id.get(seq)
         if not variants:
-            if history.spanned(seq):
+            if history.spanned(seq) and history.across_wipe(ack["end"]):
+                excused += 1
+            elif history.spanned(seq):
                 violations.append({"rule": "1a not delivered", "message": f"acked seq {seq} was never delivered, though a reader's stream "
                                               f"passed over it", "command": short_command(command)})
             else:
@@ -215,8 +228,12 @@ def check_acknowledged_effects(history):
         since = restored_from(history, previous, event)
         lost = sorted((a for a in history.acks if a["seq"] is not None and (since is None or a["seq"] > since)
                        and a["seq"] <= previous["id"]), key=lambda a: -a["seq"])
+        kept = [a for a in lost if not history.across_wipe(a["end"], event["time"])]
+        excused += len(lost) - len(kept)
+        lost = kept
         lost = [short_command(a["command"]) | {"seq": a["seq"]} for a in lost]
-        undelivered = [a["seq"] for a in history.acks if a["seq"] is not None and previous["id"] < a["seq"] < event["id"]]
+        undelivered = [a["seq"] for a in history.acks if a["seq"] is not None and previous["id"] < a["seq"] < event["id"]
+                       and not history.across_wipe(a["end"], event["time"])]
         if undelivered:
             violations.append({
                 "rule": "1c snapshot after undelivered acks",
@@ -238,7 +255,7 @@ def check_acknowledged_effects(history):
     taken = {(a["key"], a["seq"]) for v in violations for a in v.get("acks_taken_back", [])}
     for snapshot, kept in fresh_starts(history):
         lost = [a for a in history.acks if a["seq"] is not None and kept < a["seq"] < snapshot["id"]
-                and (a["command"]["key"], a["seq"]) not in taken]
+                and (a["command"]["key"], a["seq"]) not in taken and not history.across_wipe(a["end"], snapshot["time"])]
         if lost:
             taken.update((a["command"]["key"], a["seq"]) for a in lost)
             violations.append({
@@ -257,7 +274,10 @@ def check_acknowledged_effects(history):
             violations.append({"rule": "1d beyond the final state", "message": f"{len(beyond)} acks carry a seq above the owner's final seq "
                                           f"{owner_get['seq']}",
                                "acks": [short_command(a["command"]) | {"seq": a["seq"]} for a in beyond[:8]]})
-    return violations, {"unverified_acks": unverified}
+    info = {"unverified_acks": unverified}
+    if history.wipes:
+        info["lost_across_a_wipe"] = excused
+    return violations, info
 
 
 def check_ids_unique(history):
@@ -269,8 +289,9 @@ def check_ids_unique(history):
     aside) are compared — `serverTime`, `viewers` and card transforms are per delivery.
     On one connection, ids strictly increase, except a snapshot that repeats the id just received
     (a restatement, compared as above); after a resume with Last-Event-ID L the first numbered
-    event has an id ≥ L, or is a snapshot (ids never go back across the group, whose Redis keeps
-    its data in this run).
+    event has an id ≥ L, or is a snapshot (ids never go back: not across a takeover, a restart of a
+    single instance with `--state`, nor a Redis that came back empty; a snapshot restates the room, and
+    if it reuses an id, the payload comparison above finds it).
     """
     violations = []
     for event_id, events in sorted(history.by_id.items()):
@@ -290,9 +311,9 @@ def check_ids_unique(history):
         first, resume = connection.get("first"), connection.get("resume_from")
         if resume is None or not first or not isinstance(first.get("id"), int):
             continue
-        if first["id"] < resume:
+        if first["id"] < resume and first.get("type") != "snapshot":
             violations.append({"rule": "2 ids went back at a resume", "message": f"{connection['reader']} resumed after {resume} and got "
-                                          f"{first['type']} {first['id']}: the group's ids went back",
+                                          f"{first['type']} {first['id']}: ids went back without a snapshot",
                                "connection": connection})
     return violations, {}
 
@@ -627,6 +648,217 @@ def check_no_crashes(history):
             for c in history.data.get("crashes", [])], {}
 
 
+def answer_seq(attempt):
+    try:
+        return int(json.loads(attempt.get("body") or "")["seq"])
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def short_attempt(attempt):
+    return {"instance": attempt.get("instance"), "status": attempt.get("status"),
+            "body": (attempt.get("body") or attempt.get("error") or "")[:160],
+            "t": [round(attempt.get("start", 0), 3), round(attempt.get("end", 0), 3)]}
+
+
+def check_acknowledged_retries(history):
+    """(8) A retry of an acknowledged key is answered as what happened. Each `ack_retries` record is
+    one attempt, same key and body as a command already answered 200 {"seq": N}, sent to another
+    instance at once, during the next fault or after it. It must be answered 200 with seq N, or 504
+    (the outcome unknown: honest), or not at all (a timeout, a broken connection) or 429. A 503 is a
+    violation (`"outcome":"not-applied"`: false, the change was applied, and a client believing it
+    applies it twice with a new key); so is 200 with another seq, and any other status. Across a
+    Redis wipe (acknowledged before a wipe ended, retried after it began) the key may be forgotten:
+    not judged (`across_a_wipe`)."""
+    violations, statuses, across = [], defaultdict(int), 0
+    for retry in history.data.get("ack_retries", []):
+        attempt = retry["attempt"]
+        status = attempt.get("status")
+        statuses[str(status)] += 1
+        if status in (None, 504, 429) or (status == 200 and answer_seq(attempt) == retry["first_seq"]):
+            continue
+        if history.across_wipe(retry["acked_at"], attempt["start"]):
+            across += 1
+            continue
+        if status == 503:
+            rule, message = "8 503 for an applied change", "answered 503 (not applied)"
+        elif status == 200:
+            rule, message = "8 another seq", f"answered seq {answer_seq(attempt)}"
+        else:
+            rule, message = "8 unexpected status", f"answered {status}"
+        violations.append({"rule": rule, "message": f"key {retry['key']} ({retry['command']}) was acknowledged as seq "
+                                                    f"{retry['first_seq']} by {retry['first_instance']}; its retry "
+                                                    f"{retry['phase']} was {message}",
+                           "fault": retry.get("fault"), "retry": short_attempt(attempt)})
+    return violations, {"retries_by_status": dict(statuses), "across_a_wipe": across}
+
+
+def check_key_reused_with_another_body(history):
+    """(9) A key reused with another body is refused: 422 (the IETF Idempotency-Key draft), never
+    answered with the other request's result (200 with its seq) nor applied as a new command (200 with
+    another seq). No answer (timeout, broken connection), 429, 503 and 504 are inconclusive (counted);
+    any other status is a violation. Across a Redis wipe the first use may be forgotten: not judged."""
+    violations, inconclusive, refused = [], 0, 0
+    for probe in history.data.get("key_mismatches", []):
+        attempt = probe["attempt"]
+        status = attempt.get("status")
+        if status == 422:
+            refused += 1
+            continue
+        if status in (None, 429, 503, 504):
+            inconclusive += 1
+            continue
+        if history.across_wipe(probe["acked_at"], attempt["start"]):
+            inconclusive += 1
+            continue
+        seq = answer_seq(attempt) if status == 200 else None
+        if status == 200 and seq == probe["first_seq"]:
+            rule, what = "9 answered with the other request's result", f"200 with the first request's seq {seq}"
+        elif status == 200:
+            rule, what = "9 applied as a new command", f"200 with seq {seq}"
+        else:
+            rule, what = "9 unexpected status", f"{status}"
+        violations.append({"rule": rule, "message": f"key {probe['key']}, acknowledged for {probe['command']} as seq "
+                                                    f"{probe['first_seq']}, sent with {probe['body_sent']}: {what}",
+                           "attempt": short_attempt(attempt)})
+    return violations, {"refused_422": refused, "inconclusive": inconclusive}
+
+
+def check_cold_reads(history):
+    """(10) Reads are the room's at every instance. A cold-reader round acknowledges `style s` and
+    `goto k` in a room at one instance, then reads it at an instance that has not touched that room
+    since it started (no viewer, no POST): a GET, polled up to a few seconds, and the first
+    snapshot of a new stream, polled likewise; and both again about 30 s later. Each kind of read must
+    show the room as acknowledged — seq ≥ the acks' seqs, style s, current k — in some answer of
+    its poll. A violation when none did and some answer was a 200 (or a 404) showing another room:
+    a private stack. When every answer failed (503, 504, no answer) the read is counted as
+    `unavailable`. Rounds whose commands were not all acknowledged, and reads after a Redis wipe
+    that came after the round began, are not judged."""
+    violations, unavailable, unjudged, judged = [], 0, 0, 0
+    for record in history.data.get("cold_reads", []):
+        if not record.get("acked"):
+            unjudged += 1
+            continue
+        for kind in ("get", "stream"):
+            reads = [r for r in record["reads"] if r["kind"] == kind]
+            if not reads:
+                continue
+            if history.across_wipe(record["start"] - 30.0 if record["phase"] == "later" else record["start"],
+                                   reads[-1]["end"]):
+                unjudged += 1
+                continue
+            judged += 1
+            if any(shows_state(r.get("state"), record["expect"]) for r in reads):
+                continue
+            wrong = [r for r in reads if r.get("status") in (200, 404)]
+            if not wrong:
+                unavailable += 1
+                continue
+            last = wrong[-1]
+            shown = {k: (last.get("state") or {}).get(k) for k in ("seq", "style", "count", "current")}
+            violations.append({
+                "rule": f"10 {'stream' if kind == 'stream' else 'GET'} {record['phase']}",
+                "message": f"room {record['room']} acknowledged at {record['writer']} as {record['expect']}; "
+                           f"{'a stream' if kind == 'stream' else 'GET'} at {record['reader']} "
+                           f"({'never had it' if record.get('reader_cold') else record['phase'] + ' read'}) "
+                           f"answered {last.get('status')} {shown} in {len(reads)} tries",
+                "round": record["round"]})
+    return violations, {"judged": judged, "unavailable": unavailable, "not_judged": unjudged}
+
+
+def shows_state(state, expect):
+    """Does a read's state show the acknowledged room: seq at least the acks', their style and place?"""
+    if not state or expect.get("seq") is None or not isinstance(state.get("seq"), int):
+        return False
+    return state["seq"] >= expect["seq"] and state.get("style") == expect["style"] \
+        and state.get("current") == expect["current"]
+
+
+def visible(card):
+    """A card the page draws: its opacity, where its motion ends, is not 0."""
+    to = (card.get("anim") or {}).get("to") or {}
+    return to.get("opacity", card.get("opacity", 1)) != 0
+
+
+def drawn_room(events):
+    """What a page that received `events` (one reader's, in order, across its reconnections) draws,
+    folded as the page's scene does: a snapshot replaces everything, whatever its seq; a change is
+    ignored before any snapshot and when its seq is not above the scene's, else drops its `removed`
+    cards and upserts its cards by id. Returns (seq, count, current, {card id: photo} of visible cards)."""
+    scene = None
+    for event in events:
+        data = event.get("data")
+        if not isinstance(data, dict):
+            continue
+        if event["type"] == "snapshot":
+            scene = {"seq": data.get("seq", -1), "count": data.get("count"), "current": data.get("current"),
+                     "cards": {c["id"]: c for c in data.get("cards") or [] if isinstance(c, dict) and "id" in c}}
+        elif event["type"] == "change" and scene is not None:
+            seq = data.get("seq")
+            if isinstance(seq, (int, float)) and seq <= scene["seq"]:
+                continue
+            for removed in data.get("removed") or []:
+                scene["cards"].pop(removed, None)
+            for card in data.get("cards") or []:
+                if isinstance(card, dict) and "id" in card:
+                    scene["cards"][card["id"]] = card
+            for key in ("seq", "count", "current"):
+                if key in data:
+                    scene[key] = data[key]
+    if scene is None:
+        return None
+    cards = {i: c.get("photo") for i, c in scene["cards"].items() if visible(c)}
+    return scene["seq"], scene["count"], scene["current"], cards
+
+
+def check_drawn_room(history):
+    """(11) What each viewer draws is the room. Every reader's events (all its connections, resumes
+    included) are folded as the page folds them (`drawn_room`) into the cards it would draw; after
+    healing, that must equal the room, the owner's final GET (an instance's own stale GET is check
+    6's): the same visible cards by id and photo, the same count and current. Ghost cards (drawn,
+    not in the room) and missing ones are listed."""
+    violations = []
+    final = history.data.get("final", {})
+    gets = final.get("gets", {})
+    room_get = (gets.get(final.get("owner")) or {}).get("raw")
+    by_reader = defaultdict(list)
+    for event in history.data["events"]:
+        if event["type"] in ("snapshot", "change"):
+            by_reader[event["reader"]].append(event)
+    for reader, events in sorted(by_reader.items()):
+        raw = room_get
+        drawn = drawn_room(events)
+        if not isinstance(raw, dict) or drawn is None:
+            continue
+        _, count, current, cards = drawn
+        room = {c["id"]: c.get("photo") for c in raw.get("cards") or [] if isinstance(c, dict) and visible(c)}
+        if (count, current, cards) == (raw.get("count"), raw.get("current"), room):
+            continue
+        ghosts = sorted(i for i in cards if room.get(i) != cards[i])
+        missing = sorted(i for i in room if cards.get(i) != room[i])
+        violations.append({"message": f"{reader} draws {len(cards)} cards (count {count}, current {current}), the room "
+                                      f"at seq {raw.get('seq')} has {len(room)} (count {raw.get('count')}, current "
+                                      f"{raw.get('current')}): ghosts {ghosts[:8]}, missing {missing[:8]}",
+                           "drawn_seq": drawn[0]})
+    return violations, {}
+
+
+def check_photos_served(history):
+    """(12) A photo shown is served everywhere: every photo id a snapshot listed, fetched at every
+    instance after a Redis wipe (an instance restarted after it included) and at the end, answers
+    200. No answer (a restarting instance) is not judged; any other status is a violation, one per
+    instance and probe."""
+    failed = defaultdict(list)
+    probes = history.data.get("photo_probes", [])
+    for probe in probes:
+        if probe.get("status") not in (None, 200):
+            failed[(probe["reason"], probe["instance"])].append((probe["photo"], probe["status"]))
+    violations = [{"message": f"{instance}, {reason}: {len(bad)} photo ids shown in snapshots answered "
+                              f"{sorted({s for _, s in bad})}", "photos": [p for p, _ in bad[:6]]}
+                  for (reason, instance), bad in sorted(failed.items())]
+    return violations, {"probes": len(probes)}
+
+
 CHECKS = [
     ("0 no crashes", check_no_crashes),
     ("1 acknowledged effects kept", check_acknowledged_effects),
@@ -637,6 +869,11 @@ CHECKS = [
     ("5 retry applied once", check_retry_applied_once),
     ("6 final convergence", check_final_convergence),
     ("7 current in range", check_current_in_range),
+    ("8 acknowledged key retried", check_acknowledged_retries),
+    ("9 key reused with another body", check_key_reused_with_another_body),
+    ("10 cold reads", check_cold_reads),
+    ("11 drawn room", check_drawn_room),
+    ("12 photos served", check_photos_served),
 ]
 
 

@@ -1,6 +1,7 @@
 """The processes of a history run: one `redis-server` (append-only file, so that a restart keeps the
-group's data) and the `stackweb` instances of the group, each on a fixed port so that a restarted
-process comes back where clients and readers expect it."""
+group's data, unless the nemesis wipes it) and the `stackweb` instances of the group, each on a
+fixed port so that a restarted process comes back where clients and readers expect it; or, in the
+single mode, one `stackweb` with `--state FILE` and no Redis."""
 
 import os
 import shutil
@@ -115,6 +116,13 @@ class Redis:
         except OSError:
             return None
 
+    def wipe(self):
+        """Deletes what the stopped server would restart from (its append-only files, any RDB): the
+        next start is empty, as a Redis without persistence comes back after any restart."""
+        shutil.rmtree(self.folder / "appendonlydir", ignore_errors=True)
+        for name in ("appendonly.aof", "dump.rdb"):
+            (self.folder / name).unlink(missing_ok=True)
+
     def shutdown_nosave(self):
         """SHUTDOWN NOSAVE: no RDB, but the append-only file is flushed and kept."""
         try:
@@ -141,7 +149,8 @@ class Redis:
 
 
 class Instance:
-    """One `stackweb` of the group, `web-N`, on a fixed port."""
+    """One `stackweb` of the group, `web-N`, on a fixed port; with `redis` None, the one instance of
+    the single mode, keeping its rooms in `--state FILE` (in the run's folder, kept across restarts)."""
 
     def __init__(self, number, folder, redis, photos, binary=None):
         self.id = f"web-{number}"
@@ -171,13 +180,17 @@ class Instance:
             log.write(f"\n=== start {self.starts} at {time.monotonic():.3f}\n".encode())
             log.flush()
             self.process = subprocess.Popen(
-                [str(self.binary), "--host", "127.0.0.1", "--port", str(self.port), "--redis", self.redis.url,
-                 "--instance-id", self.id, "--photos", str(self.photos), "--resources", str(REPO_ROOT / "Resources"),
-                 "--cache", str(cache)],
+                [str(self.binary), "--host", "127.0.0.1", "--port", str(self.port), *self.storage_arguments(),
+                 "--photos", str(self.photos), "--resources", str(REPO_ROOT / "Resources"), "--cache", str(cache)],
                 stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         self.stopped = False
         poll(self._listening, timeout=timeout, interval=0.05, message=f"{self.id} to listen on {self.port}")
         return self
+
+    def storage_arguments(self):
+        if self.redis is None:
+            return ["--state", str(self.folder / f"state-{self.id}.db")]
+        return ["--redis", self.redis.url, "--instance-id", self.id]
 
     def _listening(self):
         if self.process.poll() is not None:
@@ -208,12 +221,15 @@ class Instance:
             self.process.send_signal(signal.SIGCONT)
         self.stopped = False
 
-    def terminate(self):
+    def terminate(self, timeout=5):
+        """SIGTERM, waiting up to `timeout` for the exit, then kill -9. True if it exited by itself."""
         if self.alive():
             if self.stopped:
                 self.cont_signal()
             self.process.terminate()
             try:
-                self.process.wait(timeout=5)
+                self.process.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
                 self.kill()
+                return False
+        return True

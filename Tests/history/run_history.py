@@ -1,6 +1,7 @@
 """Runs one history (or checks a saved one) and prints the summary.
 
-  python3 Tests/history/run_history.py                 a run (fixed schedule, or STACKWEB_NEMESIS_SECONDS)
+  python3 Tests/history/run_history.py                 a run (fixed schedule, or STACKWEB_NEMESIS_SECONDS),
+                                                       of the group, or STACKWEB_HISTORY_MODE=single
   python3 Tests/history/run_history.py --check FILE    the checks again over a saved history.json
 """
 

@@ -171,3 +171,156 @@ def test_changes_an_owner_showed_only_its_own_viewers_before_it_died():
     data["commands"].append(command("x", {"command": "style", "style": "deck"}, [attempt(200, 4.1, 4.3, seq=4)], 4.1))
     found = run_checks(data)["1 acknowledged effects kept"][0]
     assert [v["rule"] for v in found] == ["1c taken back by a snapshot"], found
+
+
+def retry(key, first_seq, status, body=None, start=5.0, phase="at once", acked_at=3.0, instance="web-2"):
+    attempt_ = {"instance": instance, "start": start, "end": start + 0.1, "status": status,
+                "body": body if body is not None else json.dumps({"seq": first_seq})}
+    if status is None:
+        attempt_ = {"instance": instance, "start": start, "end": start + 0.1, "status": None, "error": "timeout"}
+    return {"key": key, "command": {"command": "style", "style": "grid"}, "first_seq": first_seq,
+            "first_instance": "web-1", "acked_at": acked_at, "phase": phase, "fault": None, "attempt": attempt_}
+
+
+def wipe(start, end):
+    return {"fault": "restart-redis-empty", "start": start, "end": end, "target": "redis"}
+
+
+def test_retries_of_acknowledged_keys():
+    """200 with the first seq, 504 and no answer are what a retry of an applied change may get; a 503
+    (not applied: false) and 200 with another seq are violations — but not across a Redis wipe."""
+    data = good_history()
+    data["ack_retries"] = [retry("a", 2, 200), retry("a", 2, 504, body='{"outcome":"unknown"}'),
+                           retry("b", 3, None, phase="during a fault")]
+    assert violations(data) == {}, violations(data)
+    data["ack_retries"] += [retry("a", 2, 503, body='{"outcome":"not-applied"}', phase="after a fault"),
+                            retry("b", 3, 200, body='{"seq":9}')]
+    found = run_checks(data)["8 acknowledged key retried"][0]
+    assert sorted(v["rule"] for v in found) == ["8 503 for an applied change", "8 another seq"], found
+    data["faults"] = [wipe(4.0, 4.5)]
+    assert "8 acknowledged key retried" not in violations(data)
+
+
+def mismatch(key, first_seq, status, body=None, start=5.0):
+    probe = retry(key, first_seq, status, body=body, start=start)
+    probe["body_sent"] = {"command": "style", "style": "deck"}
+    return probe
+
+
+def test_a_key_reused_with_another_body():
+    """422 is the answer; no answer, 503 and 504 say nothing; the first request's result or a new seq
+    is a violation."""
+    data = good_history()
+    data["key_mismatches"] = [mismatch("a", 2, 422, body='{"error":"x"}'), mismatch("b", 3, 504, body="{}"),
+                              mismatch("b", 3, None)]
+    assert violations(data) == {}, violations(data)
+    data["key_mismatches"] += [mismatch("a", 2, 200), mismatch("b", 3, 200, body='{"seq":7}')]
+    found = run_checks(data)["9 key reused with another body"][0]
+    assert sorted(v["rule"] for v in found) == ["9 answered with the other request's result",
+                                                "9 applied as a new command"], found
+
+
+def cold_round(reads, acked=True, phase="first", start=5.0):
+    return {"round": 1, "room": "cold-0", "writer": "web-1", "reader": "web-3", "reader_cold": True,
+            "phase": phase, "start": start, "acked": acked, "expect": {"style": "grid", "current": 5, "seq": 2},
+            "commands": [], "reads": reads}
+
+
+def cold_read(kind, status, seq=None, style="grid", current=5, start=5.5):
+    read = {"kind": kind, "instance": "web-3", "status": status, "start": start, "end": start + 0.05}
+    if seq is not None:
+        read["state"] = {"seq": seq, "style": style, "count": 12, "current": current, "cards": []}
+    return read
+
+
+def test_cold_reads():
+    """A cold read may take a moment (polled) or fail outright (unavailable); a private stack — seq
+    0, pile, current 0 — is a violation, from a GET or a stream's first snapshot."""
+    data = good_history()
+    data["cold_reads"] = [
+        cold_round([cold_read("get", 200, 1, "pile", 0), cold_read("get", 200, 2),
+                    cold_read("stream", 200, 3)]),
+        cold_round([cold_read("get", 503), cold_read("get", None), cold_read("stream", 504)]),
+        cold_round([cold_read("get", 200, 0, "pile", 0)], acked=False),
+    ]
+    assert violations(data) == {}, violations(data)
+    data["cold_reads"] += [cold_round([cold_read("get", 200, 0, "pile", 0), cold_read("stream", 200, 2)]),
+                           cold_round([cold_read("get", 200, 2), cold_read("stream", 200, 0, "pile", 0)],
+                                      phase="later"),
+                           cold_round([cold_read("get", 404)])]
+    found = run_checks(data)["10 cold reads"][0]
+    assert sorted(v["rule"] for v in found) == ["10 GET first", "10 GET first", "10 stream later"], found
+
+
+def card(card_id, photo, opacity=None):
+    entry = {"id": card_id, "photo": photo, "position": 0, "opacity": 1}
+    if opacity is not None:
+        entry["anim"] = {"start": 0, "duration": 300, "from": {"opacity": 1}, "to": {"opacity": opacity}}
+    return entry
+
+
+def drawn_history():
+    """One reader: a snapshot of c1 and c2; c2 fading out, then removed while c3 comes; a resume that
+    replays change 3 (ignored: not newer) and restates the room."""
+    events = [event("web-1", 1, 1, "snapshot", count=2, time=1.0, cards=[card("c1", "p1"), card("c2", "p2")]),
+              event("web-1", 1, 2, "change", count=1, time=2.0, cards=[card("c2", "p2", opacity=0)]),
+              event("web-1", 1, 3, "change", count=2, time=3.0, cards=[card("c3", "p3")], removed=["c2"]),
+              event("web-1", 2, 3, "change", count=2, time=4.0, cards=[card("c3", "p3")], removed=["c2"]),
+              event("web-1", 2, 3, "snapshot", count=2, time=4.1, cards=[card("c1", "p1"), card("c3", "p3")])]
+    raw = {"seq": 3, "style": "pile", "count": 2, "current": 0, "cards": [card("c1", "p1"), card("c3", "p3")]}
+    state = {"seq": 3, "style": "pile", "count": 2, "current": 0, "cards": [["c1", "p1", 0], ["c3", "p3", 0]]}
+    return {"events": events, "commands": [], "reads": [], "faults": [], "crashes": [], "notes": [],
+            "readers": {"web-1": "web-1"},
+            "connections": [{"reader": "web-1", "connection": 2, "resume_from": 3, "status": 200,
+                             "first": {"id": 3, "type": "change"}}],
+            "final": {"owner": "web-1", "gets": {"web-1": {"state": state, "raw": raw}},
+                      "readers_last_id": {"web-1": 3}}}
+
+
+def test_the_drawn_room():
+    """The page's fold of a reader's events equals the room; a restarted server numbering again from 0
+    that replays its new changes after an old Last-Event-ID leaves a ghost card and a missing one."""
+    data = drawn_history()
+    assert violations(data) == {}, violations(data)
+    data["events"] = data["events"][:3]  # resumed after 3, the server (restarted) renumbered from 0:
+    data["events"] += [event("web-1", 2, 4, "change", count=3, time=4.0, cards=[card("c9", "p9")]),
+                       event("web-1", 2, 5, "change", count=2, time=4.1, cards=[card("c4", "p4")],
+                             removed=["c9"])]
+    data["final"]["gets"]["web-1"]["raw"]["cards"] = [card("c1", "p1"), card("c4", "p4"), card("c5", "p5")]
+    data["final"]["gets"]["web-1"]["raw"]["seq"] = 5
+    found = run_checks(data)["11 drawn room"][0]
+    assert len(found) == 1 and "ghosts ['c3']" in found[0]["message"] and "missing ['c5']" in found[0]["message"]
+
+
+def test_photos_served():
+    data = good_history()
+    data["photo_probes"] = [{"reason": "final", "instance": "web-1", "photo": "p1", "status": 200},
+                            {"reason": "final", "instance": "web-2", "photo": "p1", "status": None}]
+    assert violations(data) == {}, violations(data)
+    data["photo_probes"] += [{"reason": "after a Redis wipe", "instance": "web-3", "photo": p, "status": 404}
+                             for p in ("p1", "p2")]
+    found = run_checks(data)["12 photos served"][0]
+    assert len(found) == 1 and "web-3" in found[0]["message"], found
+
+
+def test_a_redis_wipe_may_lose_acks_but_never_reuses_ids():
+    """Acknowledged changes before a wipe may be taken back by a snapshot after it; an id handed out
+    again with another payload, and an ack's seq going back, are still violations."""
+    data = good_history()
+    data["events"].append(event("web-1", 1, 4, "snapshot", style="pile", current=1, time=5.0))
+    data["final"] = final(4, style="pile", current=1)
+    data["faults"] = [wipe(4.0, 4.5)]
+    assert violations(data) == {}, violations(data)
+    data["events"].append(event("web-3", 2, 2, "change", style="deck", current=1, time=6.0))
+    data["commands"].append(command("z", {"command": "style", "style": "deck"}, [attempt(200, 5.9, 6.0, seq=2)], 5.9))
+    found = violations(data)
+    assert found.get("2 one payload per id") and found.get("3 real-time order"), found
+
+
+def test_a_resume_that_goes_back():
+    """After Last-Event-ID L, a change below L is a violation; a snapshot below L restates the room."""
+    data = good_history()
+    data["connections"][0]["first"] = {"id": 1, "type": "snapshot"}
+    assert "2 one payload per id" not in violations(data)
+    data["connections"][0]["first"] = {"id": 1, "type": "change"}
+    assert violations(data).get("2 one payload per id") == 1
