@@ -34,6 +34,7 @@ final class PhotoUploads: Sendable {
     private let order: PhotoLibrary.Order
     private let log: OperatorLog
     private let limiter: Locked<UploadLimiter>
+    private let pace: UploadPace
     let stored: Locked<StoredUploads>
     private let answers = Locked(UploadAnswers())
     /// The folder's watcher, once it follows the folder: a guest's photo joins the library through
@@ -68,6 +69,7 @@ final class PhotoUploads: Sendable {
         self.log = log
         self.stored = Locked(StoredUploads(folder: self.folder))
         quota = settings.quota ?? StoredUploads.freeBytes(at: self.folder) / 10
+        pace = limits.uploadPace
         limiter = Locked(
             UploadLimiter(
                 perAddress: limits.uploadsPerAddress, total: limits.uploadLimit, perMinute: limits.uploadsPerMinute))
@@ -85,7 +87,7 @@ final class PhotoUploads: Sendable {
         }
         if let length = request.header(.contentLength).flatMap(Int64.init) {
             if length > settings.maxBytes { return UploadFailure.tooLarge(settings.maxBytes).response }
-            if stored.withLock({ $0.bytes }) + length > quota { return UploadFailure.quotaReached.response }
+            if stored.withLock({ $0.bytes + $0.held }) + length > quota { return UploadFailure.quotaReached.response }
         }
         return nil
     }
@@ -119,18 +121,27 @@ final class PhotoUploads: Sendable {
             return .refused(Self.response(refusal))
         }
         let client = request.client
+        // The quota is held at admission, for the length the head declares.
+        let hold = QuotaHold(stored: stored, quota: quota)
+        let declared = request.header(.contentLength).flatMap(Int64.init) ?? 0
+        guard hold.grow(to: declared) else {
+            limiter.withLock { $0.release(client) }
+            return .refused(UploadFailure.quotaReached.response)
+        }
         let arrival = Arrival(
             room: room, key: key, sender: request.header(.photoSender), name: request.header(.photoName))
         let receiver = UploadReceiver(
-            folder: folder + "/" + name, maxBytes: settings.maxBytes,
-            quotaLeft: quota - stored.withLock { $0.bytes },
+            folder: folder + "/" + name, maxBytes: settings.maxBytes, hold: hold, holding: declared, pace: pace,
             whole: { [self] outcome, complete in
                 switch outcome {
                 case .failure(let failure): complete(answer(failure))
                 case .success(let arrived): check(arrived, arrival) { complete(self.remember($0, arrival, now: now)) }
                 }
             },
-            ended: { [limiter] in limiter.withLock { $0.release(client) } })
+            ended: { [limiter] in
+                hold.release()
+                limiter.withLock { $0.release(client) }
+            })
         return .sink(receiver)
     }
 
