@@ -41,7 +41,8 @@ struct PhotoLocationTests {
             _ = CVipsTest_writeImage(path, 320, 200)
             try Exiftool.tag(path)
             let reply = try server.http.send(
-                method: "POST", path: "/api/rooms/main/photos", headers: bearer.merging(["Content-Type": "image/\(format)"]) { $1 },
+                method: "POST", path: "/api/rooms/main/photos",
+                headers: bearer.merging(["Content-Type": "image/\(format)"]) { $1 },
                 body: Array(try Data(contentsOf: URL(fileURLWithPath: path))))
             #expect(reply.status == 201, "\(format): \(reply.text)")
         }
