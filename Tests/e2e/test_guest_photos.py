@@ -9,7 +9,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
 from support.guests import (ADD_TOKEN, FOLDER_PHOTOS, REVIEW_ROOM, ROWS, ZBARIMG, add_url, as_control,
-                            decode_qr, guest_server, not_a_photo, phone_photos, wait_for_rows)
+                            decode_qr, guest_server, not_a_photo, other_kinds, phone_photos, wait_for_rows)
 from support.marionette import FIREFOX, Firefox, FirefoxPage, Marionette
 from support.page import StackWebPage, severe_console_entries
 from support.screens import emulate, fresh_tab
@@ -197,6 +197,21 @@ new MutationObserver(() => {
   window.rowHistory = [...document.querySelectorAll('.upload')].map((row) => row.history ?? []);
 }).observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
 """
+
+
+def test_a_hostile_guests_bitmap_and_pdf_are_refused_in_words_and_leave_the_wall_as_it_was(
+        second_browser, guests, room, folder):
+    """A BMP and a PDF are refused by their first bytes (no ImageMagick, no poppler read them)."""
+    with fresh_tab(second_browser) as phone:
+        emulate(phone, *PHONE, touch=True, url=add_url(guests, room))
+        before = guests.snapshot(room)["count"]
+        phone.find_element(By.ID, "files").send_keys("\n".join(other_kinds(folder)))
+        rows = wait_for_rows(lambda: phone.execute_script(ROWS), 2)
+        assert rows == [{"state": "failed", "kind": "not-photo", "retry": True,
+                         "text": "Not a photo the wall can show (JPEG, PNG, WebP, GIF, HEIC)"}] * 2, rows
+        severe_console_entries(phone)  # the two 415s, expected
+    assert guests.snapshot(room)["count"] == before
+    assert list((guests.uploads / room).glob("[!.]*")) == []
 
 
 def test_the_bar_follows_the_bytes_then_checking_then_the_wall(second_browser, guests, room, folder):
