@@ -643,7 +643,7 @@ def refused_section(refused):
     out += ["`python3 Benchmarks/bench.py --only refused` (Benchmarks/bench_refused.py): each kind posted "
             f"{refused['rounds']} times; the server's CPU (user + system) per upload, each answered 415 by its "
             "first bytes.", ""]
-    rows = [(f"{kind} ({row['bytes'] / 1000:.0f} kB)", f"{_num(row['cpu_ms'])} ms, statuses {row['statuses']}"
+    rows = [(f"{kind} ({row['bytes']:,} bytes)", f"{_num(row['cpu_ms'])} ms, statuses {row['statuses']}"
              + (", names a loader" if row["names_a_loader"] else ""),
              _verdict(row["cpu_ms"] <= 50 and row["statuses"] == [415] and not row["names_a_loader"]) + " (≤ 50 ms)")
             for kind, row in refused["kinds"].items()]
