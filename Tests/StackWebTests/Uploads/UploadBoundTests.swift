@@ -75,6 +75,25 @@ import Testing
         #expect(String(decoding: answer.prefix(12), as: UTF8.self) == "HTTP/1.1 408")
     }
 
+    /// `jpeg` with `count` APP1 segments of 60,000 bytes after its SOI (blob hosting, as a phone's
+    /// EXIF is one segment of a few kB).
+    static func padded(_ jpeg: [UInt8], segments count: Int) -> [UInt8] {
+        let segment: [UInt8] =
+            [0xFF, 0xE1, UInt8(60_002 >> 8), UInt8(60_002 & 0xFF)] + [UInt8](repeating: 7, count: 60_000)
+        return Array(jpeg.prefix(2)) + Array([[UInt8]](repeating: segment, count: count).joined()) + jpeg.dropFirst(2)
+    }
+
+    @Test func aPhotoCarryingMoreThanAMebibyteBesidesItsPictureIs413AndNothingIsKept() throws {
+        let fixture = try UploadFixture()
+        // 32 × 32 pixels and 1.8 MB of APP1 segments.
+        let blob = try fixture.post(Self.padded(try UploadFixture.jpeg(32, 32), segments: 30))
+        #expect(blob.status == 413, "\(blob.text)")
+        #expect(fixture.files().isEmpty, "\(fixture.files())")
+        #expect(try fixture.server.snapshot()["count"] as? Int == 3)
+        // A phone's few hundred kB of metadata are taken.
+        #expect(try fixture.post(Self.padded(try UploadFixture.jpeg(32, 33), segments: 5)).status == 201)
+    }
+
     /// The status of `photo` posted to `main` from `source` (another loopback address: another guest).
     static func status(ofPosting photo: [UInt8], port: UInt16, from source: String) -> Int? {
         let head =
