@@ -26,10 +26,10 @@ DEB_APT_PACKAGES := dpkg-dev
 # `make test` adds the test tools: the browsers and their drivers (e2e), Node (the page's module tests),
 # openssl and curl (TLS tests), groff-base (the manual page's test), redis-server (a group's tests and
 # the history), nginx (the proxy in front of a group), zbar-tools (zbarimg reads the QR code back),
-# vips (a 16:9 photo cut for the README's TV picture) and optipng (the README's pictures made
-# smaller, losslessly).
+# vips (a 16:9 photo cut for the README's TV picture), optipng (the README's pictures made
+# smaller, losslessly) and exiftool (writes a phone's location tags, and finds none in what is served).
 TEST_APT_PACKAGES := chromium chromium-driver firefox-esr nodejs openssl curl groff-base redis-server nginx \
-	zbar-tools libvips-tools optipng
+	zbar-tools libvips-tools optipng libimage-exiftool-perl
 # promtool, which checks /metrics, comes with prometheus (a 19 MB download): installed without what
 # it recommends (the node exporter and other services Debian would start).
 # lintian, which the package's test runs (no errors, no warnings), likewise without its recommends.

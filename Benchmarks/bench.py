@@ -28,7 +28,7 @@ sys.path.insert(0, HERE)
 from common import log, raise_nofile, steal_share  # noqa: E402
 
 ITEMS = ["latency", "fanout", "idle", "static", "model", "photos", "client", "frames", "turn", "state", "profile",
-         "library", "group", "uploads", "shapes"]
+         "library", "group", "uploads", "refused", "shapes"]
 
 
 def _version(command):
@@ -132,6 +132,7 @@ def run(args, wanted, out_dir):
     import bench_library
     import bench_photos
     import bench_profile
+    import bench_refused
     import bench_shapes
     import bench_state
     import bench_static
@@ -154,6 +155,7 @@ def run(args, wanted, out_dir):
         "library": lambda: bench_library.run(args.bin, out_dir),
         "group": lambda: bench_group.run(args.bin, exe, out_dir),
         "uploads": lambda: bench_uploads.run(args.bin, out_dir),
+        "refused": lambda: bench_refused.run(args.bin, out_dir),
         "shapes": lambda: bench_shapes.run(args.bin, exe, out_dir),
         "profile": lambda: {"server": bench_profile.server_profiles(args.bin, exe, out_dir),
                             "model": bench_profile.model_profile(args.build_dir)},

@@ -437,6 +437,7 @@ def write(results, report_path, charts_dir, partial=False):
     out += group_section(results.get("group"))
     out += turn_section(results.get("turn"))
     out += uploads_section(results.get("uploads"))
+    out += refused_section(results.get("refused"))
     out += shapes_section(results.get("shapes"))
 
     # profiles
@@ -631,6 +632,24 @@ def uploads_section(uploads):
         rows.append((f"a {rate['megabytes']} MB body taken on loopback, p50", f"{_num(rate['mb_per_s']['p50'])} MB/s",
                      _verdict(rate["mb_per_s"]["p50"] >= 100) + " (≥ 100 MB/s)"))
     out += _table(["figure", "value", "budget"], rows)
+    return out + [""]
+
+
+def refused_section(refused):
+    """Uploads of files no photo the server shows: CPU per refusal, and ImageMagick's leftovers."""
+    out = ["### Refused uploads", ""]
+    if not refused or _skipped(refused):
+        return out + [f"Skipped: {(refused or {}).get('skipped', 'not run')}.", ""]
+    out += ["`python3 Benchmarks/bench.py --only refused` (Benchmarks/bench_refused.py): each kind posted "
+            f"{refused['rounds']} times; the server's CPU (user + system) per upload, each answered 415 by its "
+            "first bytes.", ""]
+    rows = [(f"{kind} ({row['bytes']:,} bytes)", f"{_num(row['cpu_ms'])} ms, statuses {row['statuses']}"
+             + (", names a loader" if row["names_a_loader"] else ""),
+             _verdict(row["cpu_ms"] <= 50 and row["statuses"] == [415] and not row["names_a_loader"]) + " (≤ 50 ms)")
+            for kind, row in refused["kinds"].items()]
+    rows.append(("`/tmp/magick-*` files left", str(refused["magick_files_left"]),
+                 _verdict(refused["magick_files_left"] == 0) + " (none)"))
+    out += _table(["file", "CPU per refused upload", "budget"], rows)
     return out + [""]
 
 

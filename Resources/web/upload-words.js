@@ -24,6 +24,9 @@ function failure(status, body, retryAfter) {
       return /takes? no photos|does not take photos/.test(body?.error ?? '')
         ? { kind: 'closed', text: 'This room does not take photos' }
         : { kind: 'token', text: 'This link cannot add photos: scan the code on the wall again' };
+    // Uploads never make rooms: a room nobody made takes no photos either.
+    case 404: return { kind: 'closed', text: 'This room does not take photos' };
+    case 408: return { kind: 'slow', text: 'The connection is too slow: retry on a better Wi-Fi' };
     case 413: return { kind: 'too-large', text: 'Too large for the wall' };
     case 415: return { kind: 'not-photo', text: 'Not a photo the wall can show (JPEG, PNG, WebP, GIF, HEIC)' };
     case 422: return { kind: 'damaged', text: 'This photo is damaged and cannot be shown' };

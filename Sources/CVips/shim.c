@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 /// libvips reports through GLib's "VIPS" log domain; every decoder warning of a bad file would
@@ -23,6 +24,19 @@ static void CVips_start(void)
     }
     // Every conversion is of a different file: the operation cache would only hold memory.
     vips_cache_set_max(0);
+    // Only the loaders of the formats the server shows may run, whoever asks (vips_thumbnail picks
+    // its loader by the file's bytes): ImageMagick, poppler, librsvg, libtiff, OpenJPEG, libjxl and
+    // the rest parse hostile files at a cost of seconds and leave files in /tmp. Every loader is
+    // blocked, then the five we show are let through; the untrusted flag covers loaders that modules
+    // add later, which the block list set now cannot name.
+    vips_block_untrusted_set(TRUE);
+    vips_operation_block_set("VipsForeignLoad", TRUE);
+    static const char *const shown[] = {
+        "VipsForeignLoadJpeg", "VipsForeignLoadPng", "VipsForeignLoadWebp", "VipsForeignLoadNsgif",
+        "VipsForeignLoadHeif"};
+    for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
+        vips_operation_block_set(shown[i], FALSE);
+    }
     g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, CVips_dropMessage, NULL);
     CVips_startStatus = 0;
 }
@@ -54,10 +68,71 @@ static void CVips_copyError(char *error, size_t errorSize)
     g_free(message);
 }
 
+const char *CVips_formatOf(const unsigned char *bytes, size_t count)
+{
+    if (count >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF) {
+        return "jpegload";
+    }
+    if (count >= 8 && memcmp(bytes, "\x89PNG\r\n\x1a\n", 8) == 0) {
+        return "pngload";
+    }
+    if (count >= 6 && (memcmp(bytes, "GIF87a", 6) == 0 || memcmp(bytes, "GIF89a", 6) == 0)) {
+        return "gifload";
+    }
+    if (count >= 12 && memcmp(bytes, "RIFF", 4) == 0 && memcmp(bytes + 8, "WEBP", 4) == 0) {
+        return "webpload";
+    }
+    // An ISO media file whose major brand is one of HEIF's or AVIF's.
+    static const char *const brands[] = {"heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1", "avif", "avis"};
+    if (count >= 12 && memcmp(bytes + 4, "ftyp", 4) == 0) {
+        for (size_t i = 0; i < sizeof brands / sizeof brands[0]; i++) {
+            if (memcmp(bytes + 8, brands[i], 4) == 0) {
+                return "heifload";
+            }
+        }
+    }
+    return NULL;
+}
+
+const char *CVips_formatOfFile(const char *path)
+{
+    unsigned char bytes[16] = {0};
+    FILE *file = fopen(path, "rbe");
+    if (file == NULL) {
+        return NULL;
+    }
+    size_t count = fread(bytes, 1, sizeof bytes, file);
+    fclose(file);
+    return CVips_formatOf(bytes, count);
+}
+
+/// The header of `path` read by `loader` itself, never by whichever loader claims the bytes.
+static VipsImage *CVips_openWith(const char *loader, const char *path)
+{
+    VipsImage *image = NULL;
+    int status = -1;
+    if (strcmp(loader, "jpegload") == 0) {
+        status = vips_jpegload(path, &image, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    } else if (strcmp(loader, "pngload") == 0) {
+        status = vips_pngload(path, &image, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    } else if (strcmp(loader, "gifload") == 0) {
+        status = vips_gifload(path, &image, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    } else if (strcmp(loader, "webpload") == 0) {
+        status = vips_webpload(path, &image, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    } else if (strcmp(loader, "heifload") == 0) {
+        status = vips_heifload(path, &image, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    }
+    return status == 0 ? image : NULL;
+}
+
 int CVips_readHeader(const char *path, CVipsHeader *header)
 {
     memset(header, 0, sizeof *header);
-    VipsImage *image = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    const char *loader = CVips_formatOfFile(path);
+    if (loader == NULL) {
+        return CVIPS_NOT_SHOWN;
+    }
+    VipsImage *image = CVips_openWith(loader, path);
     if (image == NULL) {
         vips_error_clear();
         return -1;
@@ -77,11 +152,8 @@ int CVips_readHeader(const char *path, CVipsHeader *header)
     if (vips_image_get_typeof(image, "interlaced") != 0 && vips_image_get_int(image, "interlaced", &interlaced) == 0) {
         header->interlaced = interlaced != 0;
     }
+    snprintf(header->loader, sizeof header->loader, "%s", loader);
     const char *value = NULL;
-    if (vips_image_get_typeof(image, VIPS_META_LOADER) != 0
-        && vips_image_get_string(image, VIPS_META_LOADER, &value) == 0 && value != NULL) {
-        snprintf(header->loader, sizeof header->loader, "%s", value);
-    }
     // libvips renders the tag as "2024:07:14 10:22:33 (2024:07:14 10:22:33, ASCII, 20 components,
     // 20 bytes)": the first 19 characters are the value itself.
     value = NULL;

@@ -108,8 +108,9 @@ static VipsImage *testCard(int width, int height)
 {
     VipsImage *card = NULL;
     char path[64];
-    // Made through a temporary .v file so the card's code stays in one place.
-    snprintf(path, sizeof path, "/tmp/cvipstest-%d-%p.v", (int)getpid(), (void *)&card);
+    // Made through a temporary PNG so the card's code stays in one place (lossless, and read by a
+    // loader libvips lets run: the server's start blocks the others, vipsload among them).
+    snprintf(path, sizeof path, "/tmp/cvipstest-%d-%p.png", (int)getpid(), (void *)&card);
     if (writeTestCard(path, width, height, 1, NULL) == 0) {
         VipsImage *file = vips_image_new_from_file(path, NULL);
         if (file != NULL) {

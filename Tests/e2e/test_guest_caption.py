@@ -12,6 +12,7 @@ from selenium.webdriver.common.by import By
 from support.page import StackWebPage
 from support.photos import write_noise_png
 from support.screens import fresh_tab
+from support.guests import make_room
 from support.server import StackWebServer
 from support.waiting import wait_until
 
@@ -29,6 +30,7 @@ def open_server():
 
 
 def send_photo(server, room, sender):
+    make_room(server, room, token=None)
     path = Path(tempfile.mkdtemp(prefix="stackweb-guest-")) / "photo.png"
     write_noise_png(path, 400, 300, seed=41)
     request = urllib.request.Request(

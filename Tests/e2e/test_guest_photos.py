@@ -2,14 +2,18 @@
 picked on a 390×844 touch screen reach the wall while a kiosk watches them arrive, a file that is no
 photo is refused in words and adds no card; the same journey in Firefox ESR."""
 
+import socket
 import tempfile
+import threading
+import time
 
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
 from support.guests import (ADD_TOKEN, FOLDER_PHOTOS, REVIEW_ROOM, ROWS, ZBARIMG, add_url, as_control,
-                            decode_qr, guest_server, not_a_photo, phone_photos, wait_for_rows)
+                            decode_qr, guest_server, make_room, not_a_photo, other_kinds, phone_photos,
+                            wait_for_rows)
 from support.marionette import FIREFOX, Firefox, FirefoxPage, Marionette
 from support.page import StackWebPage, severe_console_entries
 from support.screens import emulate, fresh_tab
@@ -17,6 +21,8 @@ from support.server import REPO_ROOT
 from support.waiting import wait_until
 
 PHONE = (390, 844, 3)
+# An upload slower than 16 KiB/s is cut this long after its head (the server's UploadPace).
+UPLOAD_GRACE_S = 10
 
 
 @pytest.fixture(scope="module")
@@ -197,6 +203,67 @@ new MutationObserver(() => {
   window.rowHistory = [...document.querySelectorAll('.upload')].map((row) => row.history ?? []);
 }).observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
 """
+
+
+def test_a_hostile_guests_bitmap_and_pdf_are_refused_in_words_and_leave_the_wall_as_it_was(
+        second_browser, guests, room, folder):
+    """A BMP and a PDF are refused by their first bytes (no ImageMagick, no poppler read them)."""
+    with fresh_tab(second_browser) as phone:
+        emulate(phone, *PHONE, touch=True, url=add_url(guests, room))
+        before = guests.snapshot(room)["count"]
+        phone.find_element(By.ID, "files").send_keys("\n".join(other_kinds(folder)))
+        rows = wait_for_rows(lambda: phone.execute_script(ROWS), 2)
+        assert rows == [{"state": "failed", "kind": "not-photo", "retry": True,
+                         "text": "Not a photo the wall can show (JPEG, PNG, WebP, GIF, HEIC)"}] * 2, rows
+        severe_console_entries(phone)  # the two 415s, expected
+    assert guests.snapshot(room)["count"] == before
+    assert list((guests.uploads / room).glob("[!.]*")) == []
+
+
+def test_trickling_uploads_keep_a_phone_out_only_until_their_grace_is_over(second_browser, guests, room, folder):
+    """Sixteen uploads from four other addresses, a byte a second each, hold every upload slot: the
+    phone's photo is refused as busy, and once the trickles are cut (408, past 10 s of grace) its
+    Retry puts it on the wall."""
+    make_room(guests, room)
+    head = (f"POST /api/rooms/{room}/photos HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: image/jpeg\r\n"
+            f"Authorization: Bearer {ADD_TOKEN}\r\nContent-Length: 1000000\r\n\r\n").encode()
+    trickles = []
+    for index in range(16):
+        trickle = socket.create_connection(("127.0.0.1", guests.port), source_address=(f"127.0.0.{2 + index // 4}", 0))
+        trickle.settimeout(UPLOAD_GRACE_S + 5)
+        trickle.sendall(head + b"\xff\xd8")
+        trickles.append(trickle)
+    started = time.monotonic()
+    stop = threading.Event()
+
+    def trickle_on():
+        while not stop.wait(1):
+            for trickle in trickles:
+                try:
+                    trickle.sendall(b"\0")
+                except OSError:
+                    pass
+
+    threading.Thread(target=trickle_on, daemon=True).start()
+    try:
+        with fresh_tab(second_browser) as phone:
+            emulate(phone, *PHONE, touch=True, url=add_url(guests, room))
+            before = guests.snapshot(room)["count"]
+            phone.find_element(By.ID, "files").send_keys(phone_photos(folder, 1, shade=90)[0])
+            rows = wait_for_rows(lambda: phone.execute_script(ROWS), 1)
+            assert (rows[0]["kind"], rows[0]["retry"]) == ("busy", True), rows
+            severe_console_entries(phone)  # the 429, expected
+            answers = [trickle.recv(64) for trickle in trickles]
+            assert all(answer.startswith(b"HTTP/1.1 408") for answer in answers), answers
+            assert time.monotonic() - started <= UPLOAD_GRACE_S + 3
+            phone.find_element(By.CSS_SELECTOR, ".upload .retry").click()
+            rows = wait_for_rows(lambda: phone.execute_script(ROWS), 1)
+            assert rows == [{"state": "done", "kind": "shown", "text": "On the wall", "retry": False}]
+        assert guests.snapshot(room)["count"] == before + 1
+    finally:
+        stop.set()
+        for trickle in trickles:
+            trickle.close()
 
 
 def test_the_bar_follows_the_bytes_then_checking_then_the_wall(second_browser, guests, room, folder):

@@ -13,6 +13,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from support.photos import write_noise_png
+from support.guests import make_room
 from support.screens import emulate, fresh_tab, shoot
 from support.server import StackWebServer
 from support.page import StackWebPage, severe_console_entries
@@ -43,6 +44,7 @@ def review_server():
 
 def send_photo(server, room, seed, sender="Anna"):
     """A guest's upload over HTTP with the add token, as the add page sends it: its JSON answer."""
+    make_room(server, room, token=CONTROL_TOKEN)
     path = Path(tempfile.mkdtemp(prefix="stackweb-guest-")) / "photo.png"
     write_noise_png(path, 400, 300, seed=seed)
     request = urllib.request.Request(

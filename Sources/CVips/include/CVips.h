@@ -3,7 +3,8 @@
 
 #include <vips/vips.h>
 
-/// Starts libvips once per process. Why a shim: VIPS_INIT is a macro. Also silences libvips'
+/// Starts libvips once per process, with every loader but those of the formats the server shows
+/// (JPEG, PNG, WebP, GIF, HEIF/AVIF) blocked. Why a shim: VIPS_INIT is a macro. Also silences libvips'
 /// own warnings on standard error: a truncated PNG makes libpng warn thousands of times per decode,
 /// and the server logs one line per bad file itself. Safe to call from any thread, any number of
 /// times: the first call starts libvips, every call waits for it. Returns 0 on success.
@@ -21,7 +22,7 @@ typedef struct {
     int interlaced;
     /// 1 for CMYK pixels.
     int cmyk;
-    /// The loader libvips picked: "jpegload", "pngload", "webpload", "heifload", …
+    /// The loader that read it, told by the file's first bytes: "jpegload", "pngload", "webpload", …
     char loader[32];
     /// EXIF DateTimeOriginal, "YYYY:MM:DD HH:MM:SS", or empty when the file does not say.
     char taken[32];
@@ -31,8 +32,22 @@ typedef struct {
     int pages;
 } CVipsHeader;
 
-/// Reads `path`'s header into `header`. Why a shim: vips_image_new_from_file is variadic, and one
-/// header read serves the library (size, date) and the converter (cost). Returns 0 on success.
+/// What `CVips_readHeader` returns for a file of a kind the server does not show.
+#define CVIPS_NOT_SHOWN (-2)
+
+/// The loader of the format whose file starts with `bytes` ("jpegload", "pngload", "gifload",
+/// "webpload", "heifload"), or NULL for any other kind. Sixteen bytes are enough.
+const char *CVips_formatOf(const unsigned char *bytes, size_t count);
+
+/// `CVips_formatOf` of the first bytes of the file at `path` (NULL when it cannot be read). Why a
+/// shim: one place in C reads them, for the header read and for the server's early refusal alike.
+const char *CVips_formatOfFile(const char *path);
+
+/// Reads `path`'s header into `header`: the format is told by the file's first bytes
+/// (`CVips_formatOf`) and that format's loader alone reads it, so no other parser ever sees the
+/// file. Why a shim: the loaders are variadic, and one header read serves the library (size, date)
+/// and the converter (cost). Returns 0 on success, CVIPS_NOT_SHOWN for a file of another kind (only
+/// its first bytes read), -1 for a file its loader cannot read.
 int CVips_readHeader(const char *path, CVipsHeader *header);
 
 /// Decodes all of `path` at a small shrink-on-load size with fail_on=error, so that a truncated or

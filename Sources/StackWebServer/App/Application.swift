@@ -225,6 +225,7 @@ public final class Application {
                 extraHosts: configuration.allowedHosts, hostname: NetworkAddresses.hostname(),
                 scheme: tls == nil ? "http" : "https"),
             photosReading: reading, status: status, stackedPhotos: stacked)
+        router.keepsLocation = configuration.keepLocation
         if configuration.uploads.anyOpen, let uploadsFolder {
             router.uploads = try PhotoUploads(
                 settings: configuration.uploads, photoFolder: folder, uploads: uploadsFolder, library: library,

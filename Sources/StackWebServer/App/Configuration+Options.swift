@@ -176,6 +176,17 @@ extension Configuration {
             else { throw Failure(description: "--max-pixels must be a positive number of pixels, such as 50M") }
             config.maxPixels = millions ? number * 1_000_000 : number
         },
+        .flag(
+            "--keep-location",
+            help: """
+                serve photos without a size (`/photos/ID`) as their original files to anyone, with whatever they \
+                say of where they were taken (GPS position, place names, creator)
+                """,
+            details: """
+                Without it, a photo asked for without a size is served as a full-size variant (at most 4096 px) \
+                without those fields, the original only to the control token.
+                """,
+            sets: \.keepLocation),
         CommandLineOption(
             "--max-cards", "N", help: "the most cards one room's stack holds; an `insert` past it gets 409",
             default: .value(String(RoomSettings().maxCards))

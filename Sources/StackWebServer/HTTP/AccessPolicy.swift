@@ -53,6 +53,14 @@ struct AccessPolicy: Sendable {
         return adds ? nil : .error(403, "the add token only adds photos; this needs the control token")
     }
 
+    /// Whether `request` carries the control token itself: not merely comes where anyone controls
+    /// (loopback, `--no-token`), which gives no token to carry.
+    func carriesControlToken(_ request: Request) -> Bool {
+        guard let tokenDigest, let authorization = request.header(.authorization) else { return false }
+        let credentials = Digest.sha256(Self.bearerCredentials(authorization).map { Array($0) } ?? [])
+        return Self.constantTimeEqual(credentials, tokenDigest)
+    }
+
     /// What follows `Bearer` and its spaces; the scheme's case does not matter (RFC 9110 §11.1).
     static func bearerCredentials(_ authorization: String) -> Substring.UTF8View? {
         let utf8 = authorization.utf8

@@ -22,6 +22,8 @@ struct Router: RequestResponder {
     var stackedPhotos = StackedPhotos()
     /// Guests' photos; `nil` when no room takes them.
     var uploads: PhotoUploads?
+    /// `--keep-location`: a photo without a size is its original, for anyone.
+    var keepsLocation = false
     /// What a room's QR code names (its add page, with the add token).
     var addCodes = AddCodes()
 
@@ -388,9 +390,10 @@ struct Router: RequestResponder {
         request.query["shape"].flatMap { ShapeClass(reported: $0[...]) }
     }
 
-    /// The original, or with `?w=`/`?h=` an upright variant fitted inside that box, its long side
-    /// snapped up to the ladder (never enlarged). Only the request is read here; the files are
-    /// opened off this thread.
+    /// With `?w=`/`?h=`, an upright variant fitted inside that box, its long side snapped up to the
+    /// ladder (never enlarged); without, the whole photo as a variant (no original says where it was
+    /// taken to anyone but the control token's holder, unless `--keep-location`). Only the request
+    /// is read here; the files are opened off this thread.
     private func photo(id: String, request: Request) -> Response {
         // Removed from every room: answered as an id that names nothing, so ids cannot be probed.
         guard let entry = photos.withLock({ $0.entry(id: id) }), stackedPhotos.holds(id) else {
@@ -401,7 +404,11 @@ struct Router: RequestResponder {
         var ask = PhotoAnswers.Ask(entry: entry, box: nil, acceptsWebP: webP, ifNoneMatch: request.header(.ifNoneMatch))
         let width = request.query["w"]
         let height = request.query["h"]
-        guard width != nil || height != nil else { return photoAnswers.answer(ask) }
+        guard width != nil || height != nil else {
+            // A variant is made without the original's EXIF, XMP and IPTC: no GPS position, place or creator.
+            if !keepsLocation && !access.carriesControlToken(request) { ask.box = (Int.max, Int.max) }
+            return photoAnswers.answer(ask)
+        }
         let sizes = [width, height].map { $0.map { Int($0) } }
         guard !sizes.contains(where: { $0 == .some(nil) }),
             sizes.allSatisfy({ ($0 ?? 1).map { (1...100_000).contains($0) } ?? false })

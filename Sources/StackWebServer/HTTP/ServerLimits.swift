@@ -18,6 +18,12 @@ struct ServerLimits: Sendable, Equatable {
     /// An upload (a streamed body) is closed when no byte of it arrives for this long: a phone on slow
     /// Wi-Fi may take minutes over 50 MB, but one that stopped sending holds a slot no longer.
     var uploadStallSeconds: Double = 20
+    /// How fast an upload must arrive on average, and how soon it must be whole: a trickle is cut
+    /// with 408 (within a second of falling behind) and its slot freed.
+    var uploadPace = UploadPace()
+    /// An upload refused while its body arrives is answered at once; the rest is read and dropped
+    /// for this long (time for the guest to read the answer), then the connection is closed.
+    var drainSeconds: Double = 2
     /// Uploads at once from one address, and in all; past either, 429 with `Retry-After`.
     var uploadsPerAddress = 4
     var uploadLimit = 16

@@ -34,6 +34,7 @@ final class PhotoUploads: Sendable {
     private let order: PhotoLibrary.Order
     private let log: OperatorLog
     private let limiter: Locked<UploadLimiter>
+    private let pace: UploadPace
     let stored: Locked<StoredUploads>
     private let answers = Locked(UploadAnswers())
     /// The folder's watcher, once it follows the folder: a guest's photo joins the library through
@@ -68,6 +69,7 @@ final class PhotoUploads: Sendable {
         self.log = log
         self.stored = Locked(StoredUploads(folder: self.folder))
         quota = settings.quota ?? StoredUploads.freeBytes(at: self.folder) / 10
+        pace = limits.uploadPace
         limiter = Locked(
             UploadLimiter(
                 perAddress: limits.uploadsPerAddress, total: limits.uploadLimit, perMinute: limits.uploadsPerMinute))
@@ -79,14 +81,27 @@ final class PhotoUploads: Sendable {
         guard settings.mode(of: room) != .off else {
             return .error(403, "room \(room) does not take photos from guests")
         }
+        guard exists(room) else { return .error(404, "there is no room \(room) to add photos to") }
         guard let type = request.header(.contentType)?.lowercased(), type.hasPrefix("image/") else {
             return .error(415, "send the photo itself as the body, with its Content-Type (image/jpeg, image/heic, …)")
         }
         if let length = request.header(.contentLength).flatMap(Int64.init) {
             if length > settings.maxBytes { return UploadFailure.tooLarge(settings.maxBytes).response }
-            if stored.withLock({ $0.bytes }) + length > quota { return UploadFailure.quotaReached.response }
+            if stored.withLock({ $0.bytes + $0.held }) + length > quota { return UploadFailure.quotaReached.response }
         }
         return nil
+    }
+
+    /// Whether `room` is one a guest's photo may go to: uploads never make rooms (a guest with the
+    /// add token could otherwise fill the room limit, the state and the folder with junk). It is
+    /// `main`, one `--rooms` lists, one with its own `--uploads ROOM=MODE`, or one that is kept
+    /// already (here, in the group, or in the store).
+    func exists(_ room: String) -> Bool {
+        if room == RoomRegistry.mainRoom || settings.rooms[room] != nil { return true }
+        if let listed = rooms.listedRooms { return listed.contains(room) }
+        if rooms.kept.contains(where: { $0.name == room }) { return true }
+        if let group = rooms.group { return group.listing?[room] != nil }
+        return rooms.store.load(room: room) != nil
     }
 
     /// Where the body of an upload the head allowed goes: a retry of a keyed upload gets its first
@@ -107,18 +122,27 @@ final class PhotoUploads: Sendable {
             return .refused(Self.response(refusal))
         }
         let client = request.client
+        // The quota is held at admission, for the length the head declares.
+        let hold = QuotaHold(stored: stored, quota: quota)
+        let declared = request.header(.contentLength).flatMap(Int64.init) ?? 0
+        guard hold.grow(to: declared) else {
+            limiter.withLock { $0.release(client) }
+            return .refused(UploadFailure.quotaReached.response)
+        }
         let arrival = Arrival(
             room: room, key: key, sender: request.header(.photoSender), name: request.header(.photoName))
         let receiver = UploadReceiver(
-            folder: folder + "/" + name, maxBytes: settings.maxBytes,
-            quotaLeft: quota - stored.withLock { $0.bytes },
+            folder: folder + "/" + name, maxBytes: settings.maxBytes, hold: hold, holding: declared, pace: pace,
             whole: { [self] outcome, complete in
                 switch outcome {
                 case .failure(let failure): complete(answer(failure))
                 case .success(let arrived): check(arrived, arrival) { complete(self.remember($0, arrival, now: now)) }
                 }
             },
-            ended: { [limiter] in limiter.withLock { $0.release(client) } })
+            ended: { [limiter] in
+                hold.release()
+                limiter.withLock { $0.release(client) }
+            })
         return .sink(receiver)
     }
 
@@ -180,26 +204,54 @@ final class PhotoUploads: Sendable {
             complete(answer(existing: relative(of: path), arrival))
             return
         }
+        // Only the first bytes are read here: a file of any kind we do not show goes no further.
+        guard let format = CVips_formatOfFile(arrived.temporaryPath),
+            let fileExtension = Self.extensions[String(cString: format)]
+        else {
+            unlink(arrived.temporaryPath)
+            return complete(UploadFailure.notAPhoto.response)
+        }
+        let queued = lane.run(cost: Self.headerCost) { [self] in
+            inspect(arrived, fileExtension: fileExtension, arrival, complete)
+        }
+        if !queued {
+            unlink(arrived.temporaryPath)
+            complete(UploadFailure.busy.response)
+        }
+    }
+
+    /// What reading a header costs a lane, in its megapixels: little, but counted with the rest.
+    static let headerCost = 1.0
+
+    /// On a conversion lane: the header read by the format's own loader, the bounds said from it
+    /// (pixels, metadata), then the whole file decoded on the lane its size asks for.
+    private func inspect(
+        _ arrived: UploadReceiver.Arrived, fileExtension: String, _ arrival: Arrival,
+        _ complete: @escaping @Sendable (Response) -> Void
+    ) {
         var header = CVipsHeader()
         guard CVips_readHeader(arrived.temporaryPath, &header) == 0 else {
             unlink(arrived.temporaryPath)
-            return complete(UploadFailure.notAPhoto("libvips cannot read it").response)
+            return complete(UploadFailure.damaged("its header cannot be read").response)
         }
         let loader = withUnsafeBytes(of: header.loader) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        guard let fileExtension = Self.extensions[loader] else {
-            unlink(arrived.temporaryPath)
-            return complete(UploadFailure.notAPhoto(loader).response)
-        }
-        let cost = PixelBudget.decodedMegapixels(
-            storedWidth: Int(header.storedWidth), storedHeight: Int(header.storedHeight),
-            uprightWidth: Int(header.width), uprightHeight: Int(header.height), loader: loader,
-            interlaced: header.interlaced != 0, width: 128, height: 128)
         let (width, height) = (Int(header.width), Int(header.height))
         // Over the pixel limit is said from the header alone, before anything decodes it.
         guard width * height <= maxPixels else {
             unlink(arrived.temporaryPath)
             return complete(UploadFailure.tooManyPixels(width: width, height: height, limit: maxPixels).response)
         }
+        let metadata = PhotoMetadataSize.of(
+            path: arrived.temporaryPath, loader: loader, size: arrived.size,
+            pixels: width * height * max(1, Int(header.pages)))
+        guard metadata <= PhotoMetadataSize.maxBytes else {
+            unlink(arrived.temporaryPath)
+            return complete(UploadFailure.tooMuchMetadata(metadata).response)
+        }
+        let cost = PixelBudget.decodedMegapixels(
+            storedWidth: Int(header.storedWidth), storedHeight: Int(header.storedHeight),
+            uprightWidth: width, uprightHeight: height, loader: loader,
+            interlaced: header.interlaced != 0, width: 128, height: 128)
         let queued = lane.run(cost: cost) { [self] in
             switch PhotoInspector.inspect(arrived.temporaryPath, maxPixels: maxPixels) {
             case .failure(let problem):

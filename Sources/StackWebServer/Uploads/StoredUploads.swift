@@ -5,6 +5,9 @@ import Glibc
 /// at start (`UploadNaming`), so it needs no database of its own.
 struct StoredUploads: Sendable {
     private(set) var bytes: Int64 = 0
+    /// Bytes held for uploads in flight (`QuotaHold`): counted against the quota with the stored
+    /// ones, so uploads at once cannot each find room for themselves in the same space.
+    private(set) var held: Int64 = 0
     private var byHash: [String: String] = [:]
 
     /// Lists `folder` (one sub-folder per room, and the same under `.review`); a temporary file a
@@ -70,6 +73,17 @@ struct StoredUploads: Sendable {
         self.bytes -= bytes
         byHash = byHash.filter { $0.value != path }
     }
+
+    /// Holds `more` bytes for an upload in flight if the stored and held bytes leave room under
+    /// `quota`; whether it did.
+    mutating func hold(_ more: Int64, within quota: Int64) -> Bool {
+        guard bytes + held + more <= quota else { return false }
+        held += more
+        return true
+    }
+
+    /// Gives back bytes `hold` took.
+    mutating func release(held amount: Int64) { held -= amount }
 
     /// A tenth of this is the default quota.
     static func freeBytes(at folder: String) -> Int64 {

@@ -2,7 +2,10 @@
 enum UploadFailure: Error, Equatable, Sendable {
     case tooLarge(Int64)
     case quotaReached
-    case notAPhoto(String)
+    /// A file of a kind the server does not show, told by its first bytes.
+    case notAPhoto
+    /// More bytes than its pixels can need, by this many (blob hosting in APP segments or chunks).
+    case tooMuchMetadata(Int64)
     case tooManyPixels(width: Int, height: Int, limit: Int)
     /// Truncated, corrupt, or declaring more pixels than its bytes hold (a bomb).
     case damaged(String)
@@ -16,8 +19,14 @@ enum UploadFailure: Error, Equatable, Sendable {
             response = .error(413, "this photo is larger than the \(limit / 1_000_000) MB this server takes")
         case .quotaReached:
             response = .error(507, "the space for guests' photos is full")
-        case .notAPhoto(let what):
-            response = .error(415, "not a photo this server shows (\(what)): send a JPEG, PNG, WebP, GIF or HEIC")
+        case .notAPhoto:
+            // Said in words: which parser would have read it is none of a guest's business.
+            response = .error(415, "this file is not a photo this server shows: send a JPEG, PNG, WebP, GIF or HEIC")
+        case .tooMuchMetadata(let bytes):
+            response = .error(
+                413,
+                "this photo carries \(bytes / 1024) KiB besides its picture; at most "
+                    + "\(PhotoMetadataSize.maxBytes / 1024) KiB is taken")
         case .tooManyPixels(let width, let height, let limit):
             response = .error(
                 413, "this photo's \(width)×\(height) pixels are more than the \(limit) this server shows")

@@ -6,7 +6,8 @@ import Glibc
 /// kept (so the rename into place stays on one file system), and hashed, on a queue of its own —
 /// never on libmicrohttpd's thread, which only hands over pieces. Bounded: at most
 /// `maxBufferedBytes` wait in memory (past it the server stops reading the connection), at most
-/// `maxBytes` are taken, and never past the uploads' quota.
+/// `maxBytes` are taken, never past the uploads' quota (`QuotaHold`), and never slower than its
+/// pace (`UploadPace`).
 final class UploadReceiver: BodySink, @unchecked Sendable {
     /// What arrived, once whole.
     struct Arrived: Sendable {
@@ -23,8 +24,10 @@ final class UploadReceiver: BodySink, @unchecked Sendable {
 
     let temporaryPath: String
     private let maxBytes: Int64
-    /// The bytes the quota leaves, as the upload started.
-    private let quotaLeft: Int64
+    /// The quota this upload holds, grown as a body of unknown length arrives.
+    private let hold: QuotaHold
+    private let pace: UploadPace
+    private let started = DispatchTime.now().uptimeNanoseconds
     private let queue = DispatchQueue(label: "stackweb.upload")
     private let whole: @Sendable (Result<Arrived, UploadFailure>, @escaping @Sendable (Response) -> Void) -> Void
     private let ended: @Sendable () -> Void
@@ -32,6 +35,8 @@ final class UploadReceiver: BodySink, @unchecked Sendable {
     /// Touched on libmicrohttpd's thread only.
     private var gathered: [UInt8] = []
     private var received: Int64 = 0
+    /// What `hold` held when last grown: a piece within it needs no lock.
+    private var holding: Int64
     /// Shared between libmicrohttpd's thread and the writer.
     private let flow = Locked(Flow())
     /// The writer's alone.
@@ -47,7 +52,7 @@ final class UploadReceiver: BodySink, @unchecked Sendable {
 
     /// `whole` takes the arrived file and answers; `ended` is told once, whichever way it ends.
     init(
-        folder: String, maxBytes: Int64, quotaLeft: Int64,
+        folder: String, maxBytes: Int64, hold: QuotaHold, holding: Int64, pace: UploadPace,
         whole: @escaping @Sendable (Result<Arrived, UploadFailure>, @escaping @Sendable (Response) -> Void) -> Void,
         ended: @escaping @Sendable () -> Void
     ) {
@@ -55,7 +60,9 @@ final class UploadReceiver: BodySink, @unchecked Sendable {
         // photo is never shown, and one left by a crash is never taken for a photo.
         temporaryPath = folder + "/.upload-" + AccessPolicy.generateToken() + ".part"
         self.maxBytes = maxBytes
-        self.quotaLeft = quotaLeft
+        self.hold = hold
+        self.holding = holding
+        self.pace = pace
         self.whole = whole
         self.ended = ended
         queue.async { [self] in
@@ -68,7 +75,13 @@ final class UploadReceiver: BodySink, @unchecked Sendable {
     func take(_ bytes: UnsafeRawBufferPointer) -> BodySinkIntake {
         received += Int64(bytes.count)
         if received > maxBytes { return .refused(UploadFailure.tooLarge(maxBytes).response) }
-        if received > quotaLeft { return .refused(UploadFailure.quotaReached.response) }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        if pace.isBehind(received: received, elapsed: elapsed) { return .refused(pace.response) }
+        if received > holding {
+            let wanted = min(maxBytes, received + QuotaHold.step)
+            guard hold.grow(to: wanted) else { return .refused(UploadFailure.quotaReached.response) }
+            holding = wanted
+        }
         gathered.append(contentsOf: bytes)
         guard gathered.count >= Self.handOffBytes else { return .more }
         return handOff() > Self.maxBufferedBytes ? .full : .more

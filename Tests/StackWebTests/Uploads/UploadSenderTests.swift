@@ -121,6 +121,21 @@ import Testing
         #expect(GuestName.display(sent) == shown)
     }
 
+    @Test func aNameIsBoundedInBytesAndInCombiningMarksNotOnlyInCharacters() throws {
+        let fixture = try UploadFixture()
+        // "Z" and 2,000 combining acute accents: one character, 4 KB.
+        let zalgo = "Z" + String(repeating: "%CC%81", count: 2_000) + "oe"
+        let reply = try fixture.post(try UploadFixture.jpeg(320, 240), headers: ["X-Photo-Sender": zalgo])
+        let id = try #require(try reply.json()["id"] as? String)
+        let snapshot = try fixture.server.snapshot()
+        let shown = try #require((Self.card(snapshot, photo: id)?["caption"] as? [String: Any])?["from"] as? String)
+        #expect(shown.utf8.count <= GuestName.maxBytes, "\(shown.utf8.count) bytes")
+        #expect(shown.unicodeScalars.count <= 1 + GuestName.maxMarksPerCharacter + 2)
+        #expect(shown.unicodeScalars.first == "Z" && shown.hasSuffix("oe"))
+        // Forty characters of four bytes each still fit.
+        #expect(GuestName.display(String(repeating: "\u{1F600}", count: 50))?.count == GuestName.maxLength)
+    }
+
     @Test func aNameIsCutAtItsBound() {
         let shown = GuestName.display(String(repeating: "ab ", count: 40))
         #expect(shown?.count ?? 0 <= GuestName.maxLength)

@@ -61,16 +61,46 @@ def not_a_photo(folder):
     return str(path)
 
 
-def as_control(server, method, path):
-    """`method path` with the control token (an empty JSON body for a POST); the parsed answer."""
+def other_kinds(folder):
+    """Files a hostile guest sends that are no photo the wall shows, whole as their programs write
+    them: a Windows bitmap (ImageMagick would read it) and a PDF (poppler would)."""
+    width = height = 2
+    pixels = bytes([0, 0, 255, 0, 255, 0, 0, 0, 255, 0, 0, 255, 255, 255, 0, 0])
+    bmp = (b"BM" + (54 + len(pixels)).to_bytes(4, "little") + bytes(4) + (54).to_bytes(4, "little")
+           + (40).to_bytes(4, "little") + width.to_bytes(4, "little") + height.to_bytes(4, "little")
+           + (1).to_bytes(2, "little") + (24).to_bytes(2, "little") + bytes(4) + len(pixels).to_bytes(4, "little")
+           + bytes(16) + pixels)
+    pdf = (b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n"
+           b"3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 64 64]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n")
+    paths = [Path(folder) / "drawing.bmp", Path(folder) / "invoice.pdf"]
+    paths[0].write_bytes(bmp)
+    paths[1].write_bytes(pdf)
+    return [str(path) for path in paths]
+
+
+def as_control(server, method, path, body=b""):
+    """`method path` with the control token (`body`, JSON, for a POST); the parsed answer."""
     request = urllib.request.Request(
-        server.base_url + path, method=method, data=b"" if method == "POST" else None,
+        server.base_url + path, method=method, data=body if method == "POST" else None,
         headers={"Authorization": f"Bearer {CONTROL_TOKEN}", "Content-Type": "application/json"})
     with server._open(request) as response:
         return json.load(response)
 
 
+def make_room(server, room, token=CONTROL_TOKEN):
+    """Makes `room` as its operator would before guests are sent to it: uploads never make rooms (a
+    guest's photo to a room nobody made is 404), and a first POST with control rights does. An
+    empty pointer POST changes nothing else."""
+    request = urllib.request.Request(
+        f"{server.base_url}/api/rooms/{room}/pointer", method="POST", data=b'{"viewer":"e2e","events":[]}',
+        headers={"Content-Type": "application/json"} | ({"Authorization": f"Bearer {token}"} if token else {}))
+    with server._open(request) as response:
+        assert response.status == 200
+
+
 def add_url(server, room):
+    """The add page for `room`, the room made first."""
+    make_room(server, room)
     return f"{server.base_url}/add?room={room}#token={ADD_TOKEN}"
 
 

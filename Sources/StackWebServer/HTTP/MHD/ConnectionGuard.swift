@@ -24,6 +24,9 @@ final class ConnectionGuard: Sendable {
         /// A streamed body (an upload) arriving: its clock restarts with every piece, so it is held
         /// to progress rather than to a whole-body deadline a slow phone could not meet.
         case upload
+        /// A streamed body refused while it arrived, its answer written (`EarlyAnswer`): the rest
+        /// is read and dropped for a moment, so that the close does not reset the answer away.
+        case draining
         /// The request is complete: answering, streaming or parked. No deadline: the idle timeout
         /// and the heartbeats look after these.
         case answering
@@ -37,6 +40,9 @@ final class ConnectionGuard: Sendable {
         var cut = false
         /// Whether a request head has come in: over TLS, the handshake is done.
         var requested = false
+        /// For an upload: when its head came, and the bytes of its body so far (`UploadPace`).
+        var uploadStarted: UInt64?
+        var uploadBytes: Int64 = 0
         /// The TLS handshake budget to release when it closes (`CMicroHTTPD_limitHandshake`).
         var budget: UnsafeMutableRawPointer?
     }
@@ -139,6 +145,18 @@ final class ConnectionGuard: Sendable {
         if let first { handshakeEnded(from: first) }
     }
 
+    /// A piece of `bytes` of the connection's upload arrived: its stall clock restarts, and the
+    /// bytes count toward its pace.
+    func uploadProgressed(_ connection: OpaquePointer, bytes: Int) {
+        enter(.upload, connection)
+        entries.withLock { entries in
+            let key = Self.key(connection)
+            guard entries[key] != nil else { return }
+            if entries[key]?.uploadStarted == nil { entries[key]?.uploadStarted = Self.now() }
+            entries[key]?.uploadBytes += Int64(bytes)
+        }
+    }
+
     var openConnections: Int { entries.withLock { $0.count } }
 
     /// Shuts down every connection past its phase's deadline.
@@ -148,7 +166,10 @@ final class ConnectionGuard: Sendable {
             // later than this (a clock read before the lock could be, and would look overdue).
             let now = Self.now()
             for (key, entry) in entries
-            where !entry.cut && Self.isOverdue(entry.phase, since: entry.since, now: now, limits: limits) {
+            where !entry.cut
+                && (Self.isOverdue(entry.phase, since: entry.since, now: now, limits: limits)
+                    || Self.isBehind(entry, now: now, limits: limits))
+            {
                 // Under the lock: the descriptor cannot be closed (and reused) meanwhile.
                 shutdown(entry.socket, Int32(SHUT_RDWR))
                 entries[key]?.cut = true
@@ -164,9 +185,18 @@ final class ConnectionGuard: Sendable {
         case .head: seconds = limits.headerDeadlineSeconds
         case .body: seconds = limits.bodyDeadlineSeconds
         case .upload: seconds = limits.uploadStallSeconds
+        case .draining: seconds = limits.drainSeconds
         case .answering: return false
         }
         return now > since && now - since > UInt64(seconds * 1e9)
+    }
+
+    /// Whether an upload has fallen behind its pace by a second: one that sends a byte now and
+    /// then is answered 408 by its sink when the byte comes (`UploadPace`); one that sends none is
+    /// closed here, a second later.
+    private static func isBehind(_ entry: Entry, now: UInt64, limits: ServerLimits) -> Bool {
+        guard entry.phase == .upload, let started = entry.uploadStarted, now > started else { return false }
+        return limits.uploadPace.isBehind(received: entry.uploadBytes, elapsed: Double(now - started) / 1e9 - 1)
     }
 
     private static func key(_ connection: OpaquePointer) -> Int { Int(bitPattern: connection) }

@@ -167,6 +167,8 @@ private final class RequestState: @unchecked Sendable {
     /// once it was asked for its answer, so that the end of the request does not abandon it.
     var sink: (any BodySink)?
     var sinkFinished = false
+    /// Whether the refusal of a streamed body was written on the socket while the body arrived.
+    var answeredEarly = false
     let deferred = Locked<Response?>(nil)
 
     init(rawTarget: String) { self.rawTarget = rawTarget }
@@ -275,20 +277,28 @@ private func stream(
 ) -> MHD_Result {
     if uploadSize.pointee > 0 {
         if state.refusal == nil, let uploadData {
-            context.connections.enter(.upload, connection)
+            context.connections.uploadProgressed(connection, bytes: uploadSize.pointee)
             switch sink.take(UnsafeRawBufferPointer(start: uploadData, count: uploadSize.pointee)) {
             case .more: break
             case .full: pauseUntilDrained(sink, connection: connection, context: context)
             case .refused(let refusal):
                 state.refusal = refusal
                 sink.abandon()
+                if context.allowsDirectWrites {
+                    state.answeredEarly = EarlyAnswer.send(
+                        refusal, headers: context.answerHeaders, on: CMicroHTTPD_connectionSocket(connection))
+                    context.connections.enter(.draining, connection)
+                }
             }
         }
         uploadSize.pointee = 0
         return .YES
     }
     if let resumed = resumedAnswer(state, connection: connection, context: context) { return resumed }
-    if let refusal = state.refusal { return queue(refusal, on: connection, context: context) }
+    if let refusal = state.refusal {
+        // Answered on the socket already: the connection only closes.
+        return state.answeredEarly ? .NO : queue(refusal, on: connection, context: context)
+    }
     state.sinkFinished = true
     let response = sink.finish()
     if case .deferred(let work) = response.body {
