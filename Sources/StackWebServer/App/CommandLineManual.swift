@@ -22,8 +22,10 @@ enum CommandLineManual {
             """
             \\fBstackweb\\fR serves a Canvas page that shows a stack of photos and pushes every change to \
             every browser open on the same room over Server-Sent Events. It prints the addresses to open \
-            when it starts and runs until SIGINT or SIGTERM. A configuration it cannot run with is one \
-            line and exit status 78.
+            when it starts and runs until SIGINT or SIGTERM. A configuration it cannot run with (an option, \
+            a TLS certificate or key) is one line and exit status 78. A photo folder missing or unreadable \
+            at start is not: the server serves, \\fB/healthz\\fR answers 503 naming the folder, and its \
+            photos are shown when it appears, with no restart.
             """,
             ".SH COMMANDS",
             ".TP", #"\fBstackweb backup\fR \fIFILE\fR \fB\-\-state\fR \fIPATH\fR"#,

@@ -28,6 +28,11 @@ extension Router {
                         json.field("ok", check.ok)
                         json.field("detail", check.detail)
                         if check.name == "indexing" { json.field("remaining", status.remaining.withLock { $0 }) }
+                        // What the empty room's note names (a frame booted without its USB stick).
+                        if check.name == "photoFolder" {
+                            json.field("state", status.folderState)
+                            json.field("folder", status.photoFolder)
+                        }
                     }
                 }
             }

@@ -26,14 +26,17 @@ final class LiveFolder: Sendable {
     private let index: PhotoIndex?
     /// Whether files found wait to be read; set after each scan.
     private let reading: Locked<Bool>
-    /// Whether the folder is there with its photos; false from `.gone` until a return that found photos.
-    private let available: Locked<Bool>
+    /// Whether the folder is there with its photos (false from `.gone` until a return that found
+    /// photos), and why not, as `/healthz` says it.
+    private let status: ServerStatus
     /// Photos found and not read yet, after each scan.
     private let remaining: Locked<Int>
     /// When the reading under way began (monotonic seconds), for the line that says it is done.
     private let readingSince: Locked<Double?> = Locked(nil)
     /// Whether the folder back empty was logged (once until it holds photos again).
     private let emptyReported = Locked(false)
+    /// Whether the folder gone was logged (once until it is back).
+    private let goneReported: Locked<Bool>
     /// Photos with more pixels are skipped (`--max-pixels`).
     private let maxPixels: Int
     /// What each photo is named: the ids `library` holds.
@@ -62,7 +65,8 @@ final class LiveFolder: Sendable {
         self.library = library
         self.index = index
         self.reading = reading
-        available = status.folderPresent
+        self.status = status
+        goneReported = Locked(!status.folderPresent.withLock { $0 })
         remaining = status.remaining
         self.maxPixels = maxPixels
         self.ids = ids
@@ -90,7 +94,7 @@ final class LiveFolder: Sendable {
     var isReading: Bool { reading.withLock { $0 } }
 
     /// Whether the folder is there (false while it is gone, or back empty after holding photos).
-    var isAvailable: Bool { available.withLock { $0 } }
+    var isAvailable: Bool { status.folderPresent.withLock { $0 } }
 
     func stop() {
         watcher.withLock { $0 }?.stop()
@@ -104,8 +108,13 @@ final class LiveFolder: Sendable {
             reading.withLock { $0 = false }
             let old = library.withLock { $0 }
             lastSeen.withLock { $0 = old.entries.isEmpty ? $0 : old }
-            available.withLock { $0 = false }
-            log.record("folder.gone", "photo folder \(folder) is gone; waiting for it", ["folder": .string(folder)])
+            status.folderAway("missing")
+            // Said once: a folder missing at start was said by the start already.
+            if !goneReported.withLock({ $0 }) {
+                goneReported.withLock { $0 = true }
+                log.record(
+                    "folder.gone", "photo folder \(folder) is gone; waiting for it", ["folder": .string(folder)])
+            }
             return FolderWatcher.Followup()
         case .attached:
             // The folder is a symbolic link swapped since the scanner was made (before the watcher's
@@ -117,8 +126,9 @@ final class LiveFolder: Sendable {
             }
             if scanner.withLock({ $0 == nil }) { return reattach() }
             return scan { $0.scanAll() }
-        case _ where scanner.withLock({ $0 == nil }) && lastSeen.withLock({ $0 != nil }):
-            // Back empty: photos copied or a share mounted into it since are looked for whole.
+        case _ where scanner.withLock({ $0 == nil }):
+            // Back empty, or not readable until now: photos copied or a share mounted into it since
+            // are looked for whole.
             return reattach()
         case .changed(let folders, let closed):
             return scan { $0.scan(folders: folders, closed: closed) }
@@ -151,7 +161,7 @@ final class LiveFolder: Sendable {
         let found = trial.scanAll()
         let followup = FolderWatcher.Followup(settle: !trial.pendingFolders.isEmpty, more: trial.hasBacklog)
         if let previous, !previous.entries.isEmpty, trial.library.entries.isEmpty {
-            if available.withLock({ $0 }) || !emptyReported.withLock({ $0 }) {
+            if isAvailable || !emptyReported.withLock({ $0 }) {
                 emptyReported.withLock { $0 = true }
                 log.record(
                     "folder.empty", "photo folder \(folder) shows no photos; taken as not there until it does",
@@ -160,7 +170,8 @@ final class LiveFolder: Sendable {
             return followup
         }
         emptyReported.withLock { $0 = false }
-        available.withLock { $0 = true }
+        goneReported.withLock { $0 = false }
+        status.folderBack()
         lastSeen.withLock { $0 = nil }
         scanner.withLock { $0 = trial }
         remaining.withLock { $0 = trial.backlogCount }
@@ -200,7 +211,7 @@ final class LiveFolder: Sendable {
             scanner.withLock { $0 = nil }
             reading.withLock { $0 = false }
             lastSeen.withLock { $0 = old }
-            available.withLock { $0 = false }
+            status.folderAway("empty")
             emptyReported.withLock { $0 = true }
             log.record(
                 "folder.empty", "photo folder \(folder) shows no photos; taken as not there until it does",

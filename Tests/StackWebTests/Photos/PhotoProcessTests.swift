@@ -87,20 +87,28 @@ import Testing
         #expect(Self.terminate(server, within: 2) == 0)
     }
 
-    @Test func aMissingFolderStopsTheStartWithAMessage() throws {
-        let folder = try TemporaryFiles.folder() + "/not-there"
-        let process = Process()
-        process.executableURL = URL(
-            fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        ).deletingLastPathComponent().appendingPathComponent("stackweb")
-        process.arguments = ["--port", "0", "--photos", folder]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
-        #expect(message.contains("cannot read \(folder)"))
+    /// A frame booted without its USB stick: the server serves at once, says in `/healthz` which
+    /// folder is missing, and shows the photos when the folder appears, with no restart.
+    @Test func aMissingFolderAtStartIsServedAndPickedUpWhenItAppears() throws {
+        let folder = try TemporaryFiles.folder() + "/stick"
+        let cache = try TemporaryFiles.folder()
+        let began = Date()
+        let server = try ServerProcess.start(
+            arguments: ["--photos", folder, "--cache", cache], readPhotos: false, captureErrors: true)
+        let http = HTTPTestClient(port: server.port)
+        let health = try http.get("/healthz")
+        #expect(Date().timeIntervalSince(began) < 1, "serving within 1 s")
+        #expect(health.status == 503)
+        let reason = try health.json()["reason"] as? String ?? ""
+        #expect(reason.contains("photoFolder: missing: \(folder)"), "\(reason)")
+        #expect(try Self.count(http) == 0)
+        try Self.photos(3, in: folder)
+        // The folder is looked for every 2 s; then read.
+        #expect(try Poll.until(10) { try Self.count(http) == 3 })
+        #expect(try Poll.until(5) { try http.get("/healthz").status == 200 })
+        #expect(server.process.isRunning)
+        #expect(Self.terminate(server, within: 2) == 0)
+        let errors = String(decoding: server.errors?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        #expect(errors.components(separatedBy: "photo folder \(folder) is missing").count == 2, "\(errors)")
     }
 }
