@@ -172,7 +172,7 @@ public final class Application {
             maxCards: configuration.maxCards, captionFolders: configuration.captionFolders)
         let photoAnswers = PhotoAnswers(
             variants: PhotoVariants(cacheFolder: cacheFolder, cacheLimit: configuration.cacheSize),
-            folderPresent: status.folderPresent, log: log)
+            folderPresent: status.folderPresent, photoFolder: folder, log: log)
         let groupStore = store as? RedisRoomStore
         let stacked = StackedPhotos()
         // Each second in a group, for every room: only its removals are renamed, not its order.

@@ -35,6 +35,8 @@ final class LiveFolder: Sendable {
     private let readingSince: Locked<Double?> = Locked(nil)
     /// Whether the folder back empty was logged (once until it holds photos again).
     private let emptyReported = Locked(false)
+    /// The image files the last look at a folder coming back listed: it is read once two looks agree.
+    private let returning = Locked<Int?>(nil)
     /// Whether the folder gone was logged (once until it is back).
     private let goneReported: Locked<Bool>
     /// Photos with more pixels are skipped (`--max-pixels`).
@@ -109,6 +111,7 @@ final class LiveFolder: Sendable {
             let old = library.withLock { $0 }
             lastSeen.withLock { $0 = old.entries.isEmpty ? $0 : old }
             status.folderAway("missing")
+            tellRoomsAway()
             // Said once: a folder missing at start was said by the start already.
             if !goneReported.withLock({ $0 }) {
                 goneReported.withLock { $0 = true }
@@ -160,6 +163,16 @@ final class LiveFolder: Sendable {
         var trial = attempt
         let found = trial.scanAll()
         let followup = FolderWatcher.Followup(settle: !trial.pendingFolders.isEmpty, more: trial.hasBacklog)
+        // Read once it stops changing: a folder still being copied back would drop from every room
+        // the photos not copied yet, and add them again at the back (the room's order rewritten).
+        // Taken when two looks `settle` apart list the same files and none is still being written.
+        let listed = trial.listedFileCount
+        let lastLook = returning.withLock { returning in
+            defer { returning = listed }
+            return returning
+        }
+        guard lastLook == listed, trial.pendingFolders.isEmpty else { return FolderWatcher.Followup(settle: true) }
+        returning.withLock { $0 = nil }
         if let previous, !previous.entries.isEmpty, trial.library.entries.isEmpty {
             if isAvailable || !emptyReported.withLock({ $0 }) {
                 emptyReported.withLock { $0 = true }
@@ -177,10 +190,11 @@ final class LiveFolder: Sendable {
         remaining.withLock { $0 = trial.backlogCount }
         var change = found ?? LibraryChange()
         change.complete = !followup.more
+        change.folderAway = false
         // Said before `reading` turns false: whoever waits for the reading to end finds the line.
         noteReading(trial)
         reading.withLock { $0 = followup.more }
-        if !change.isEmpty || change.complete { publish(change, library: trial.library) }
+        publish(change, library: trial.library)
         let count = trial.library.entries.count
         log.record(
             "folder.back", "photo folder \(folder) is back: \(count) photos",
@@ -212,6 +226,7 @@ final class LiveFolder: Sendable {
             reading.withLock { $0 = false }
             lastSeen.withLock { $0 = old }
             status.folderAway("empty")
+            tellRoomsAway()
             emptyReported.withLock { $0 = true }
             log.record(
                 "folder.empty", "photo folder \(folder) shows no photos; taken as not there until it does",
@@ -270,7 +285,14 @@ final class LiveFolder: Sendable {
             library.withLock { $0 = current }
             return current
         }
-        if !change.isEmpty || change.complete { onChange(change, current) }
+        if !change.isEmpty || change.complete || change.folderAway != nil { onChange(change, current) }
+    }
+
+    /// Every room holds its place (its slideshow too) until the folder is back.
+    private func tellRoomsAway() {
+        var away = LibraryChange()
+        away.folderAway = true
+        onChange(away, library.withLock { $0 })
     }
 
     /// A photo the server put in the folder itself (a guest's, checked already) joins the shared
