@@ -247,7 +247,7 @@ public final class Application {
         }
         server = try HTTPServer(
             host: configuration.host, port: configuration.port, limits: limits, tls: tls,
-            security: SecurityHeaders(allowsEmbedding: configuration.allowEmbedding), responder: router)
+            security: SecurityHeaders(allowsEmbedding: configuration.allowEmbedding), log: log, responder: router)
 
         heartbeat = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "stackweb.heartbeat"))
         let interval = DispatchTimeInterval.milliseconds(Int(configuration.heartbeatSeconds * 1000))
