@@ -27,7 +27,7 @@ private func run(waitForTermination: () -> Void) -> Never {
         print(Configuration.usage)
         exit(0)
     case .version:
-        print("stackweb \(Configuration.version)")
+        print("stackweb \(Configuration.versionWithCommit)")
         exit(0)
     case .run(let configuration):
         // A viewer that vanishes mid-write must not kill the server.

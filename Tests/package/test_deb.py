@@ -69,7 +69,10 @@ def dependency_names(deb):
 
 
 def test_control_names_the_binary_version_and_architecture(deb, scratch):
-    version = run(str(scratch / "usr/bin/stackweb"), "--version").split()[1]
+    said = run(str(scratch / "usr/bin/stackweb"), "--version")
+    version = said.split()[1]
+    # `make deb` writes the commit in (the Makefile's build-info).
+    assert re.fullmatch(r"stackweb \S+ \(commit [0-9a-f]{12}(-modified)?\)\n", said), said
     assert field(deb, "Package") == "stackweb"
     assert field(deb, "Version") == version
     assert field(deb, "Architecture") == run("dpkg", "--print-architecture").strip()

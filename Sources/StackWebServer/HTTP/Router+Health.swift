@@ -37,6 +37,7 @@ extension Router {
                 }
             }
             json.field("version", Configuration.version)
+            json.field("commit", Configuration.commit ?? "unknown")
             json.field("pageVersion", staticFiles.version)
         }
         return .json(writer.bytes, status: failing.isEmpty ? 200 : 503)
@@ -46,7 +47,8 @@ extension Router {
     /// photo folder, the photos left to read, and with `--redis` whether Redis answers.
     func statusGauges() -> String {
         var text = PrometheusText.header("stackweb_build_info", "The running build (always 1).", type: "gauge")
-        text += "stackweb_build_info{version=\"\(Configuration.version)\"} 1\n"
+        text +=
+            "stackweb_build_info{version=\"\(Configuration.version)\",commit=\"\(Configuration.commit ?? "unknown")\"} 1\n"
         text += PrometheusText.header(
             "stackweb_cache_limit_bytes", "The most bytes the cache of resized photos may hold (--cache-size).",
             type: "gauge")
