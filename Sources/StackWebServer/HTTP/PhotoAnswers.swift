@@ -148,6 +148,10 @@ final class PhotoAnswers: Sendable {
                     OpenedFile.open(path: variant.path).map(ready) ?? .error(500, "the resized photo went missing"))
             case .failure(.busy):
                 complete(Self.busy(429, PhotoVariants.Failure.busy.description))
+            case .failure(let failure) where failure.isCacheUnwritable:
+                // The server's state, not the photo's: come back (503), as /healthz's cache check says.
+                self.failures.record("cannot resize photo \(ask.entry.relative): \(failure.description)")
+                complete(Self.busy(503, "photos cannot be resized now: the cache of resized photos cannot be written"))
             case .failure(let failure):
                 // The details (paths, libvips' words) are for the operator's log, not for a client.
                 self.failures.record("cannot resize photo \(ask.entry.relative): \(failure.description)")
