@@ -79,12 +79,12 @@ final class ServerStatus: Sendable {
         return checks
     }
 
-    /// Nil when a file can be made at `path` (its folder is there and writable, or can be made);
-    /// else why not, in words, with the path when `naming` (for the operator; never for a client).
+    /// Nil when a file at `path` can be written and files beside it made (SQLite's WAL, shared
+    /// memory and journal, the lock file): the file, if it is there, writable, and its folder there
+    /// and writable (or made); else why not, in words, with the path when `naming` (for the
+    /// operator; never for a client).
     static func canWrite(beside path: String, naming: Bool = false) -> String? {
-        if access(path, F_OK) == 0 {
-            return access(path, W_OK) == 0 ? nil : problem(errno, naming ? path : nil)
-        }
+        if access(path, F_OK) == 0, access(path, W_OK) != 0 { return problem(errno, naming ? path : nil) }
         return canWrite(folder: (path as NSString).deletingLastPathComponent, naming: naming)
     }
 
