@@ -136,9 +136,11 @@ public final class Application {
             folderProblem == nil
             ? try Application.albums(configuration, folder: folder, uploads: uploadsFolder)
             : RoomAlbums(albums: configuration.albums, uploads: uploadsFolder?.relative)
+        // A broken photo is said once, by this scan or by any scan after it.
+        let skipped = log.distinctMessages(as: "photo.skipped")
         var scanner = PhotoScanner(
             folder: folder, mount: mount, order: configuration.order, ids: photoIDs, index: index,
-            maxPixels: configuration.maxPixels, log: log.messages(as: "photo.skipped"))
+            maxPixels: configuration.maxPixels, log: skipped)
         scanner?.inspectionBudget = 0
         _ = scanner?.scanAll(now: .infinity)
         self.index = index
@@ -262,7 +264,7 @@ public final class Application {
             library: library,
             scanner: scanner, index: index, reading: reading, status: status, maxPixels: configuration.maxPixels,
             rooms: rooms,
-            log: log)
+            log: log, skipped: skipped)
         router.uploads?.liveFolder.withLock { $0 = watcher }
         sleep?.start { [rooms] asleep in
             for room in rooms.all { _ = try? room.handle(.sleepChanged(asleep: asleep)) }

@@ -22,6 +22,8 @@ final class LiveFolder: Sendable {
     private let lastSeen: Locked<PhotoLibrary?>
     private let onChange: @Sendable (LibraryChange, PhotoLibrary) -> Void
     private let log: OperatorLog
+    /// Where a skipped photo is said: once each, across every scanner made as the folder comes back.
+    private let skipped: @Sendable (String) -> Void
     private let watcher: Locked<FolderWatcher?> = Locked(nil)
     private let index: PhotoIndex?
     /// Whether files found wait to be read; set after each scan.
@@ -59,6 +61,7 @@ final class LiveFolder: Sendable {
         index: PhotoIndex? = nil, reading: Locked<Bool> = Locked(false), status: ServerStatus = ServerStatus(),
         timing: FolderWatcher.Timing,
         maxPixels: Int = PhotoInspector.defaultMaxPixels, log: OperatorLog,
+        skipped: (@Sendable (String) -> Void)? = nil,
         onChange: @escaping @Sendable (LibraryChange, PhotoLibrary) -> Void
     ) throws {
         self.folder = folder
@@ -73,6 +76,8 @@ final class LiveFolder: Sendable {
         self.maxPixels = maxPixels
         self.ids = ids
         self.log = log
+        let skipped = skipped ?? log.distinctMessages(as: "photo.skipped")
+        self.skipped = skipped
         self.onChange = onChange
         // The first scan on the watcher's thread reuses every verdict of the start-up scan.
         let current = library.withLock { $0 }
@@ -81,7 +86,7 @@ final class LiveFolder: Sendable {
             ?? PhotoScanner(
                 folder: folder, mount: mount, order: order, ids: ids, reusing: current, shown: true, index: index,
                 maxPixels: maxPixels,
-                log: log.messages(as: "photo.skipped"))
+                log: skipped)
         scanner?.inspectionBudget = Self.inspectionBudget
         self.scanner = Locked(scanner)
         lastSeen = Locked(nil)
@@ -149,7 +154,7 @@ final class LiveFolder: Sendable {
         var made = PhotoScanner(
             folder: folder, mount: mount, order: order, ids: ids, reusing: shown, shown: true, index: index,
             maxPixels: maxPixels,
-            log: log.messages(as: "photo.skipped"))
+            log: skipped)
         made?.inspectionBudget = Self.inspectionBudget
         return made
     }

@@ -90,6 +90,24 @@ import Testing
         #expect(usage.status == 78, "\(usage.errors)")
     }
 
+    /// `--help` after either command is its help, not a usage error.
+    @Test(arguments: ["backup", "restore"])
+    func aCommandsHelpExitsZero(verb: String) throws {
+        let process = Process()
+        process.executableURL = URL(
+            fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        ).deletingLastPathComponent().appendingPathComponent("stackweb")
+        process.arguments = [verb, "--help"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text.hasPrefix("Usage: stackweb \(verb) FILE --state PATH"), "\(text)")
+        #expect(text.contains("--state PATH") && text.contains("Exit status"), "\(text)")
+    }
+
     /// A state as the package's server leaves it: written by a server, then given to `nobody`
     /// (standing for the `stackweb` user), mode 0600, with no lock file yet.
     static func stateOwnedByNobody() throws -> (folder: String, state: String) {

@@ -54,6 +54,23 @@ import Testing
         #expect(follower.shows(names))
     }
 
+    /// A file that does not decode is said once, not again each time the folder comes back.
+    @Test func aBrokenFileIsLoggedOnceAcrossReturns() throws {
+        let base = try TemporaryFiles.folder()
+        let folder = base + "/photos"
+        try TestPhotos.write(["a.jpg"], in: folder)
+        try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: folder + "/broken.jpg"))
+        let follower = try FolderFollower(folder: folder)
+        #expect(Poll.until { follower.lines(containing: "skipping \(folder)/broken.jpg") == 1 })
+        for round in 1...2 {
+            #expect(rename(folder, base + "/away") == 0)
+            #expect(Poll.until { follower.lines(containing: "is gone; waiting for it") == round })
+            #expect(rename(base + "/away", folder) == 0)
+            #expect(Poll.until(8) { follower.lines(containing: "is back: ") == round })
+        }
+        #expect(follower.lines(containing: "skipping \(folder)/broken.jpg") == 1, "\(follower.logged.withLock { $0 })")
+    }
+
     @Test func aFolderMovedAwayAndReplacedByANewOne() throws {
         let base = try TemporaryFiles.folder()
         let folder = base + "/photos"
