@@ -134,7 +134,7 @@ def test_maintainer_scripts_leave_units_to_deb_systemd_helper(deb, tmp_path):
         assert not calls, f"{script} calls systemctl: {calls}"
     postinst = (tmp_path / "control" / "postinst").read_text()
     # The account's home exists before adduser looks for it.
-    assert postinst.index("install -d -m 0700 /var/lib/stackweb") < postinst.index("adduser --system")
+    assert postinst.index('install -d -m 0700 "$DPKG_ROOT/var/lib/stackweb"') < postinst.index("adduser --system")
 
 
 class ScratchInstall:
