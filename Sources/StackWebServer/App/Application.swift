@@ -119,7 +119,7 @@ public final class Application {
         // A photo folder missing or unreadable at start is a state, not a failure (a frame booted
         // without its USB stick): the server starts empty and the watcher picks the folder up when
         // it appears. Only the bundled demo photos missing is an installation that is broken.
-        let folderProblem = Application.folderProblem(folder)
+        let folderProblem = ServerStatus.folderProblem(folder)
         if let folderProblem, configuration.photos == nil {
             throw Failure.unreadableFolder(folder, reason: folderProblem)
         }
@@ -272,16 +272,6 @@ public final class Application {
         group?.start(rooms: rooms, store: groupStore) { [router] input, deadline, reply in
             router.applyForwarded(input, keepBy: deadline, then: reply)
         }
-    }
-
-    /// Why `folder` cannot be read now, in words (`missing`, `unreadable (permission denied)`);
-    /// nil when it can.
-    static func folderProblem(_ folder: String) -> String? {
-        if let directory = opendir(folder) {
-            closedir(directory)
-            return nil
-        }
-        return errno == ENOENT ? "missing" : "unreadable (\(String(cString: strerror(errno)).lowercased()))"
     }
 
     /// A group has one generated token: the first instance to start draws it, the others take its

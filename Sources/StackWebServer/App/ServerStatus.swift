@@ -103,6 +103,16 @@ final class ServerStatus: Sendable {
         return access(folder, W_OK) == 0 ? nil : problem(errno, naming ? folder : nil)
     }
 
+    /// Why `folder` cannot be read now, in words (`missing`, `unreadable (permission denied)`);
+    /// nil when it can.
+    static func folderProblem(_ folder: String) -> String? {
+        if let directory = opendir(folder) {
+            closedir(directory)
+            return nil
+        }
+        return errno == ENOENT ? "missing" : "unreadable (\(String(cString: strerror(errno)).lowercased()))"
+    }
+
     /// `permission denied: PATH` and the like: the system's words, not a Foundation error's.
     static func problem(_ code: Int32, _ path: String?) -> String {
         let words = String(cString: strerror(code)).lowercased()

@@ -115,7 +115,7 @@ final class LiveFolder: Sendable {
             reading.withLock { $0 = false }
             let old = library.withLock { $0 }
             lastSeen.withLock { $0 = old.entries.isEmpty ? $0 : old }
-            status.folderAway("missing")
+            status.folderAway(ServerStatus.folderProblem(folder) ?? "missing")
             tellRoomsAway()
             // Said once: a folder missing at start was said by the start already.
             if !goneReported.withLock({ $0 }) {
