@@ -49,7 +49,7 @@ DEB_PATH := .build/deb
 ## `make test` build it beside the debug build (two SwiftPM builds in one folder wait for each other).
 DEB_SCRATCH := .build/deb-pkg
 
-.PHONY: deps run-deps deb-deps test-deps pip-deps build release deb readme-depends run test test-swift build-tsan test-tsan \
+.PHONY: deps run-deps deb-deps test-deps pip-deps build-info build release deb readme-depends run test test-swift build-tsan test-tsan \
 	test-web test-e2e screenshots test-history test-nemesis test-deb fuzz-smoke build-fuzz fuzz-smoke-run fuzz lint install \
 	clean bench bench-deps bench-pip-deps
 
@@ -79,14 +79,27 @@ test-deps:
 pip-deps:
 	@$(PYTHON) -c "import selenium, pytest, pytest_timeout, xdist, marionette_driver" 2>/dev/null || $(PYTHON) -m pip install -q -r $(PIP_REQUIREMENTS)
 
-build: run-deps
+## The commit the binary names (`stackweb --version`, the `stackweb_build_info` metric): a header
+## written only when it changes, so that an unchanged tree rebuilds nothing (the C file is touched
+## when it does: a header that appears is not in the build's dependencies yet). `swift build` alone
+## builds without it, and the binary names no commit.
+BUILD_INFO := Sources/CBuildInfo/commit.h
+build-info:
+	@commit=$$(git rev-parse --short=12 HEAD 2>/dev/null || true); \
+	if [ -n "$$commit" ] && ! git diff --quiet HEAD -- 2>/dev/null; then commit=$$commit-modified; fi; \
+	line="#define STACKWEB_COMMIT \"$$commit\""; \
+	if [ "$$(cat $(BUILD_INFO) 2>/dev/null)" != "$$line" ]; then \
+	  echo "$$line" >$(BUILD_INFO); touch Sources/CBuildInfo/BuildInfo.c; \
+	fi
+
+build: run-deps build-info
 	swift build
 
-release: run-deps
+release: run-deps build-info
 	swift build -c release
 
 ## The package installs no Swift toolchain: the Swift runtime is linked into the binary.
-deb: run-deps deb-deps
+deb: run-deps deb-deps build-info
 	swift build -c release --static-swift-stdlib --product stackweb --scratch-path $(DEB_SCRATCH)
 	scripts/make-deb.sh $(DEB_SCRATCH)/release/stackweb $(DEB_PATH)
 

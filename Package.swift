@@ -63,12 +63,15 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"])]
         ),
+        // The commit the binary names (--version, stackweb_build_info), from a header the Makefile
+        // writes; a build without it names none.
+        .target(name: "CBuildInfo"),
         .target(name: "StackModel", swiftSettings: strictSettings, linkerSettings: [.linkedLibrary("m")]),
         // The server as a library: everything but the entry point, so tests and fuzz targets link it.
         .target(
             name: "StackWebServer",
             dependencies: [
-                "StackModel", "CMicroHTTPD", "CVips", "CSQLite", "CHiredis", "CGnuTLS", "CQREncode",
+                "StackModel", "CMicroHTTPD", "CVips", "CSQLite", "CHiredis", "CGnuTLS", "CQREncode", "CBuildInfo",
             ],
             swiftSettings: strictSettings
         ),

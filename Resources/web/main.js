@@ -14,6 +14,7 @@ import { createCommandSender } from './commands.js';
 import { attachControls, createToast, createUndoOffer } from './controls.js';
 import { createDebugHook, pageState } from './debug-hook.js';
 import { FrameMeter, RenderProbe, withSyntheticCards } from './debug.js';
+import { followFolderNote } from './folder-note.js';
 import { createFrameLoop } from './frame-loop.js';
 import { GradientBackdrop } from './gradient.js';
 import { ImageCache } from './images.js';
@@ -47,6 +48,8 @@ function start() {
     presenceLine: document.getElementById('presence'),
     heldNote: document.getElementById('held'),
     emptyNote: document.getElementById('empty'),
+    followFolderNote: followFolderNote(document.getElementById('empty-folder'),
+      () => fetch('/healthz', { cache: 'no-store' }).then((answer) => answer.json())),
     controls,
   };
   const showToast = createToast(document.getElementById('toast'));

@@ -19,5 +19,6 @@ export function showStatus(elements, scene, { offline, viewer }) {
   if (presenceLine.textContent !== watching) presenceLine.textContent = watching;
   heldNote.hidden = !heldByOther(scene, viewer);
   emptyNote.hidden = !isEmptyRoom(scene);
+  elements.followFolderNote?.(!emptyNote.hidden);
   showRoomState(controls, scene);
 }

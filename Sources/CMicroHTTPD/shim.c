@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <gnutls/gnutls.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -11,6 +13,20 @@ const uint64_t CMicroHTTPD_SIZE_UNKNOWN = MHD_SIZE_UNKNOWN;
 const ssize_t CMicroHTTPD_CONTENT_READER_END_OF_STREAM = MHD_CONTENT_READER_END_OF_STREAM;
 const ssize_t CMicroHTTPD_CONTENT_READER_END_WITH_ERROR = MHD_CONTENT_READER_END_WITH_ERROR;
 
+/// libmicrohttpd's logger gets a format and a va_list, which Swift cannot take apart: the message
+/// is formatted here (cut at 511 bytes), its trailing newline dropped, then passed on as a string.
+static void forwardMessage(void *cls, const char *format, va_list arguments)
+{
+    const CMicroHTTPD_MessageTarget *target = cls;
+    if (target == NULL) return;
+    char message[512];
+    int length = vsnprintf(message, sizeof message, format, arguments);
+    if (length < 0) return;
+    size_t end = strnlen(message, sizeof message);
+    while (end > 0 && (message[end - 1] == '\n' || message[end - 1] == '\r')) message[--end] = '\0';
+    target->logger(target->context, message);
+}
+
 struct MHD_Daemon *CMicroHTTPD_start(CMicroHTTPD_Options options, CMicroHTTPD_Callbacks callbacks)
 {
     unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME
@@ -19,6 +35,8 @@ struct MHD_Daemon *CMicroHTTPD_start(CMicroHTTPD_Options options, CMicroHTTPD_Ca
     if (tls) flags |= MHD_USE_TLS;
     // The port argument is ignored when MHD_OPTION_LISTEN_SOCKET hands over a bound socket.
     struct MHD_OptionItem items[] = {
+        // First, so that what the options below make it say at start goes there too.
+        {MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)forwardMessage, (void *)callbacks.messages},
         {MHD_OPTION_LISTEN_SOCKET, (intptr_t)options.listenSocket, NULL},
         {MHD_OPTION_CONNECTION_LIMIT, (intptr_t)options.connectionLimit, NULL},
         {MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t)options.perIPConnectionLimit, NULL},

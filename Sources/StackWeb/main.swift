@@ -27,7 +27,7 @@ private func run(waitForTermination: () -> Void) -> Never {
         print(Configuration.usage)
         exit(0)
     case .version:
-        print("stackweb \(Configuration.version)")
+        print("stackweb \(Configuration.versionWithCommit)")
         exit(0)
     case .run(let configuration):
         // A viewer that vanishes mid-write must not kill the server.
@@ -59,8 +59,13 @@ private func run(waitForTermination: () -> Void) -> Never {
 }
 
 /// `stackweb backup FILE` and `stackweb restore FILE`, on the state `--state` (or `STACKWEB_STATE`)
-/// names: one line saying what was done, or why not (exit 1; 78 for a command line that is wrong).
+/// names: one line saying what was done, or why not (exit 1; 78 for a command line that is wrong);
+/// `--help` prints the command's help (exit 0).
 private func copyState(_ verb: String, _ arguments: [String]) -> Never {
+    if arguments.contains("--help") || arguments.contains("-h") {
+        print(StateCommandHelp.text(verb))
+        exit(0)
+    }
     let environment = ProcessInfo.processInfo.environment
     let log = OperatorLog.standardError(
         format: Configuration.requestedLogFormat(arguments: arguments, environment: environment))

@@ -5,10 +5,14 @@ and recovered, the stop), and never hold the control token."""
 import json
 import os
 import shutil
+import socket
+import struct
 import subprocess
 import tempfile
+import time
 import urllib.error
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -137,3 +141,75 @@ def test_a_group_instance_tells_when_it_takes_a_room_over():
         wait_until(lambda: takeovers(other), message="the other instance taking main over")
     finally:
         group.close()
+
+
+def hostile_exchange(port, payload, linger_reset=False, read=True):
+    """Sends `payload` on a new connection, reads what comes back for a moment, and closes it (with a
+    reset when `linger_reset`, as a viewer whose network went away)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=2) as connection:
+        if linger_reset:
+            connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        try:
+            connection.sendall(payload)
+            if read:
+                connection.recv(4096)
+        except OSError:
+            pass
+
+
+BAD_LENGTHS = ["abc", "5, 6", "-1", "99999999999999999999999", "0x10", "1 2"]
+
+
+def test_json_lines_stay_json_under_a_hostile_client(tmp_path):
+    """10,000 hostile exchanges — malformed Content-Lengths, bad TLS hellos, viewers that drop
+    mid-stream — and every line the servers write is still one JSON object: libmicrohttpd's own
+    messages come through the operator log (`http.library`), at most about one a second."""
+    if not shutil.which("openssl"):
+        pytest.skip("openssl is not installed")
+    certificate, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost",
+                    "-days", "1", "-keyout", str(key), "-out", str(certificate)], check=True, capture_output=True)
+    plain = StackWebServer(arguments=["--log-format", "json"])
+    tls = StackWebServer(arguments=["--log-format", "json", "--tls-cert", str(certificate), "--tls-key", str(key)],
+                         cafile=str(certificate))
+    plain.start()
+    tls.start()
+    began = time.monotonic()
+    try:
+        def bad_length(i):
+            hostile_exchange(plain.port, (
+                f"POST /api/rooms/main/commands HTTP/1.1\r\nHost: 127.0.0.1:{plain.port}\r\n"
+                f"Content-Type: application/json\r\nContent-Length: {BAD_LENGTHS[i % len(BAD_LENGTHS)]}\r\n\r\n{{}}"
+            ).encode())
+
+        def bad_hello(i):
+            hello = [b"\x16\x03\x01\x00\x05hello", b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", bytes(range(256))][i % 3]
+            hostile_exchange(tls.port, hello, linger_reset=i % 2 == 0)
+
+        def dropped_viewer(i):
+            hostile_exchange(plain.port, (
+                f"GET /api/rooms/main/events HTTP/1.1\r\nHost: 127.0.0.1:{plain.port}\r\n\r\n").encode(),
+                linger_reset=True)
+
+        acts = [bad_length] * 6000 + [bad_hello] * 3000 + [dropped_viewer] * 1000
+        with ThreadPoolExecutor(max_workers=16) as pool:
+            list(pool.map(lambda pair: pair[1](pair[0]), enumerate(acts)))
+        assert plain.get_json("/api/rooms/main")["room"] == "main"
+    finally:
+        plain.stop()
+        tls.stop()
+    seconds = time.monotonic() - began
+    for server in (plain, tls):
+        lines = [line for line in server.output().splitlines() if line.strip()]
+        parsed = []
+        for line in lines:
+            try:
+                parsed.append(json.loads(line))
+            except ValueError:
+                pytest.fail(f"not JSON: {line!r}")
+        library = [event for event in parsed if event["event"] == "http.library"]
+        assert library, "libmicrohttpd said nothing through the operator log"
+        assert all(event["message"].startswith("libmicrohttpd: ") for event in library)
+        # Rate-limited: the first, then at most one a second.
+        assert len(library) <= seconds + 2, (len(library), seconds)
+        server.close()

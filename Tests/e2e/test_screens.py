@@ -1,6 +1,7 @@
 """Every screen filled: a phone used as a remote (touch targets, the grid's columns), a TV's text,
 and an empty room saying what to do. Pictures go to .build/e2e-screenshots (look at them)."""
 
+import shutil
 import tempfile
 
 import pytest
@@ -9,7 +10,7 @@ from selenium.webdriver.common.by import By
 from support.page import StackWebPage
 from support.pointer import Finger
 from support.screens import emulate, restore, shoot
-from support.server import StackWebServer
+from support.server import REPO_ROOT, StackWebServer
 from support.waiting import wait_until
 
 PHONE = (390, 844, 3)
@@ -109,6 +110,28 @@ def test_an_empty_room_says_how_to_add_photos(browser, empty_server, query):
     finally:
         browser.close()
         browser.switch_to.window(home)
+
+
+def test_a_missing_photo_folder_is_named_and_its_photos_shown_when_it_appears(browser, tmp_path):
+    """A frame booted without its USB stick: the empty room's note names the missing folder; once
+    the folder appears, its photos are shown, with no restart and no reload."""
+    folder = tmp_path / "stick"
+    server = StackWebServer(arguments=["--photos", str(folder)]).start()
+    home = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    try:
+        browser.get(StackWebPage(browser, server, "main", "&kiosk=1").url)
+        note = browser.find_element(By.ID, "empty")
+        wait_until(lambda: f"{folder} is missing" in note.text, message="the note naming the missing folder")
+        folder.mkdir()
+        demo = sorted((REPO_ROOT / "Resources/demo-photos").iterdir())[0]
+        shutil.copy(demo, folder / demo.name)
+        wait_until(lambda: not note.is_displayed(), timeout=15, message="the photo shown")
+        assert server.snapshot("main")["count"] == 1
+    finally:
+        browser.close()
+        browser.switch_to.window(home)
+        server.close()
 
 
 @pytest.mark.parametrize("query, paper", [("&style=deck", True), ("&style=swipe", True),

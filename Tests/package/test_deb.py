@@ -69,7 +69,10 @@ def dependency_names(deb):
 
 
 def test_control_names_the_binary_version_and_architecture(deb, scratch):
-    version = run(str(scratch / "usr/bin/stackweb"), "--version").split()[1]
+    said = run(str(scratch / "usr/bin/stackweb"), "--version")
+    version = said.split()[1]
+    # `make deb` writes the commit in (the Makefile's build-info).
+    assert re.fullmatch(r"stackweb \S+ \(commit [0-9a-f]{12}(-modified)?\)\n", said), said
     assert field(deb, "Package") == "stackweb"
     assert field(deb, "Version") == version
     assert field(deb, "Architecture") == run("dpkg", "--print-architecture").strip()
@@ -131,7 +134,101 @@ def test_maintainer_scripts_leave_units_to_deb_systemd_helper(deb, tmp_path):
         assert not calls, f"{script} calls systemctl: {calls}"
     postinst = (tmp_path / "control" / "postinst").read_text()
     # The account's home exists before adduser looks for it.
-    assert postinst.index("install -d -m 0700 /var/lib/stackweb") < postinst.index("adduser --system")
+    assert postinst.index('install -d -m 0700 "$DPKG_ROOT/var/lib/stackweb"') < postinst.index("adduser --system")
+
+
+class ScratchInstall:
+    """The package installed into a scratch root as dpkg would, step by step: its files (`dpkg -x`),
+    then its maintainer scripts with DPKG_ROOT set (deb-systemd-helper keeps its records and links
+    below it). The account commands, which know no root, are stand-ins that log their call."""
+
+    def __init__(self, deb, tmp_path):
+        self.root = tmp_path / "root"
+        self.control = tmp_path / "control"
+        run("dpkg-deb", "-e", str(deb), str(self.control))
+        run("dpkg", "-x", str(deb), str(self.root))
+        self.stubs = tmp_path / "stubs"
+        self.stubs.mkdir()
+        self.calls = tmp_path / "calls"
+        # getent answers 2 (no such account), as on a machine the package was never on.
+        for name, status in [("adduser", 0), ("getent", 2), ("chown", 0)]:
+            (self.stubs / name).write_text(f'#!/bin/sh\necho {name} "$@" >>{self.calls}\nexit {status}\n')
+            (self.stubs / name).chmod(0o755)
+
+    def script(self, name, *arguments):
+        # As dpkg runs them (deb-systemd-helper refuses to run outside a maintainer script).
+        environment = dict(os.environ, DPKG_ROOT=str(self.root), DPKG_MAINTSCRIPT_PACKAGE="stackweb",
+                           DPKG_MAINTSCRIPT_NAME=name, PATH=f"{self.stubs}:{os.environ['PATH']}")
+        return subprocess.run([str(self.control / name), *arguments], env=environment, check=True,
+                              capture_output=True, text=True)
+
+    def enabled(self):
+        """What systemd would start at boot, read from the root's links by systemd itself."""
+        answer = subprocess.run(["systemctl", "--root", str(self.root), "is-enabled", "stackweb.service"],
+                                capture_output=True, text=True)
+        return answer.stdout.strip()
+
+    def link(self):
+        return self.root / "etc/systemd/system/multi-user.target.wants/stackweb.service"
+
+
+@pytest.fixture
+def scratch_install(deb, tmp_path):
+    if not shutil.which("deb-systemd-helper"):
+        pytest.skip("deb-systemd-helper is not installed (apt install init-system-helpers)")
+    return ScratchInstall(deb, tmp_path)
+
+
+@pytest.mark.skipif(not shutil.which("systemctl"), reason="systemctl is not installed")
+def test_a_first_install_enables_and_starts_nothing(scratch_install):
+    install = scratch_install
+    install.script("postinst", "configure", "")
+    assert not install.link().is_symlink() and install.enabled() == "disabled"
+    # Recorded, so that purge finds the links an admin's `systemctl enable` would make.
+    assert (install.root / "var/lib/systemd/deb-systemd-helper-enabled/stackweb.service.dsh-also").is_file()
+    assert (install.root / "var/lib/stackweb").is_dir()
+    assert "adduser --system --group --home /var/lib/stackweb" in install.calls.read_text()
+
+
+@pytest.mark.skipif(not shutil.which("systemctl"), reason="systemctl is not installed")
+def test_an_upgrade_keeps_the_admins_choice(scratch_install):
+    install = scratch_install
+    install.script("postinst", "configure", "")
+    # Not enabled by the admin: an upgrade leaves it so.
+    install.script("prerm", "upgrade", "0.1.0")
+    install.script("postinst", "configure", "0.1.0")
+    assert install.enabled() == "disabled"
+    # Enabled by the admin: it stays enabled across the upgrade.
+    run("systemctl", "--root", str(install.root), "enable", "stackweb.service")
+    assert install.enabled() == "enabled"
+    install.script("prerm", "upgrade", "0.1.0")
+    install.script("postinst", "configure", "0.1.0")
+    assert install.enabled() == "enabled" and install.link().is_symlink()
+    # Removed, the links go; installed again, nothing comes back enabled.
+    install.script("prerm", "remove")
+    assert install.enabled() == "disabled"
+    install.script("postinst", "configure", "0.1.0")
+    assert install.enabled() == "disabled"
+
+
+def test_purge_keeps_the_admins_backups(scratch_install):
+    install = scratch_install
+    install.script("postinst", "configure", "")
+    state = install.root / "var/lib/stackweb"
+    made = ["state.db", "state.db-wal", "state.db-shm", "state.db-lock", "token"]
+    for name in made + ["backup.db"]:
+        (state / name).write_bytes(b"x")
+    cache = install.root / "var/cache/stackweb"
+    cache.mkdir(parents=True)
+    (cache / "index.db").write_bytes(b"x")
+    install.script("prerm", "remove")
+    purged = install.script("postrm", "purge")
+    assert sorted(p.name for p in state.iterdir()) == ["backup.db"]
+    assert "backup.db" in purged.stderr and not cache.exists()
+    # With nothing of the admin's left, the folder goes too.
+    (state / "backup.db").unlink()
+    install.script("postrm", "purge")
+    assert not state.exists()
 
 
 def test_lintian_finds_no_error_and_no_warning(deb):

@@ -26,6 +26,17 @@ typedef struct {
 /// context pointer (`*con_cls`).
 typedef void *(*CMicroHTTPD_URILogger)(void *context, const char *uri, struct MHD_Connection *connection);
 
+/// Called with each message libmicrohttpd writes about itself (a malformed request, a TLS
+/// handshake that failed, a connection closed on an error), formatted, without its newline.
+typedef void (*CMicroHTTPD_MessageLogger)(void *context, const char *message);
+
+/// Where libmicrohttpd's messages go. The caller keeps it for the daemon's lifetime and frees it
+/// after MHD_stop_daemon.
+typedef struct {
+    CMicroHTTPD_MessageLogger logger;
+    void *context;
+} CMicroHTTPD_MessageTarget;
+
 /// The daemon's callbacks. The accept policy and the connection notices let the server count its
 /// connections and close the overdue ones itself (libmicrohttpd stops accepting at its limit
 /// instead of refusing, and has no deadline for a request head).
@@ -37,6 +48,8 @@ typedef struct {
     MHD_NotifyConnectionCallback notifyConnection;
     /// Passed to every callback above.
     void *context;
+    /// libmicrohttpd's own messages (MHD_OPTION_EXTERNAL_LOGGER), instead of its standard error.
+    const CMicroHTTPD_MessageTarget *messages;
 } CMicroHTTPD_Callbacks;
 
 /// Starts a daemon with an internal polling thread, epoll and suspend/resume (docs/architecture.md

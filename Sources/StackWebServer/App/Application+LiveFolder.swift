@@ -9,7 +9,7 @@ extension Application {
         folder: String, mount: PhotoTree.Mount?, order: PhotoLibrary.Order, ids: PhotoIDs, rescan: Double?,
         library: Locked<PhotoLibrary>,
         scanner: PhotoScanner?, index: PhotoIndex?, reading: Locked<Bool>, status: ServerStatus, maxPixels: Int,
-        rooms: RoomRegistry, log: OperatorLog
+        rooms: RoomRegistry, log: OperatorLog, skipped: @escaping @Sendable (String) -> Void
     ) -> LiveFolder? {
         var timing = FolderWatcher.Timing()
         timing.rescan = rescan
@@ -18,7 +18,7 @@ extension Application {
                 folder: folder, mount: mount, order: order, ids: ids, library: library, scanner: scanner, index: index,
                 reading: reading,
                 status: status, timing: timing, maxPixels: maxPixels,
-                log: log
+                log: log, skipped: skipped
             ) {
                 change, new in
                 rooms.libraryChanged(change, library: new)

@@ -54,10 +54,12 @@ public final class Application {
     }
 
     /// The exit status for a start that failed with `error`: 78 (`EX_CONFIG`) for a configuration
-    /// only the operator can fix (a `--state` that is not ours), which a supervisor must not
+    /// only the operator can fix (a `--state` that is not ours, a TLS certificate or key that cannot
+    /// be read or used), which a supervisor must not
     /// restart in a loop; 1 for what may pass by itself (Redis unreachable, a port in use).
     public static func exitStatus(for error: any Error) -> Int32 {
-        error is StateRefusal || error is Configuration.Failure ? 78 : 1
+        if case HTTPServerError.tls = error { return 78 }
+        return error is StateRefusal || error is Configuration.Failure ? 78 : 1
     }
 
     /// The SQLite database at `--state`, or memory only without it. A database that cannot be opened
@@ -114,8 +116,12 @@ public final class Application {
         let photoIDs = PhotoIDs(
             secret: Array(try store.secret(named: PhotoIDs.secretName, drawn: PhotoIDs.drawSecret()).utf8))
         self.photoIDs = photoIDs
-        guard opendir(folder).map({ closedir($0) }) != nil else {
-            throw Failure.unreadableFolder(folder, reason: String(cString: strerror(errno)))
+        // A photo folder missing or unreadable at start is a state, not a failure (a frame booted
+        // without its USB stick): the server starts empty and the watcher picks the folder up when
+        // it appears. Only the bundled demo photos missing is an installation that is broken.
+        let folderProblem = ServerStatus.folderProblem(folder)
+        if let folderProblem, configuration.photos == nil {
+            throw Failure.unreadableFolder(folder, reason: folderProblem)
         }
         if configuration.uploads.anyOpen, configuration.photos == nil {
             throw Configuration.Failure(description: "--uploads needs --photos: guests' photos join its library")
@@ -126,27 +132,34 @@ public final class Application {
                 state: configuration.state, taking: configuration.uploads.anyOpen)
         }
         let mount = uploadsFolder?.mount
-        let albums = try Application.albums(configuration, folder: folder, uploads: uploadsFolder)
-        guard
-            var scanner = PhotoScanner(
-                folder: folder, mount: mount, order: configuration.order, ids: photoIDs, index: index,
-                maxPixels: configuration.maxPixels, log: log.messages(as: "photo.skipped"))
-        else {
-            throw Failure.unreadableFolder(folder, reason: String(cString: strerror(errno)))
-        }
-        scanner.inspectionBudget = 0
-        _ = scanner.scanAll(now: .infinity)
+        let albums =
+            folderProblem == nil
+            ? try Application.albums(configuration, folder: folder, uploads: uploadsFolder)
+            : RoomAlbums(albums: configuration.albums, uploads: uploadsFolder?.relative)
+        // A broken photo is said once, by this scan or by any scan after it.
+        let skipped = log.distinctMessages(as: "photo.skipped")
+        var scanner = PhotoScanner(
+            folder: folder, mount: mount, order: configuration.order, ids: photoIDs, index: index,
+            maxPixels: configuration.maxPixels, log: skipped)
+        scanner?.inspectionBudget = 0
+        _ = scanner?.scanAll(now: .infinity)
         self.index = index
         // Stacks saved by a version before keyed ids name photos by their old ids.
-        let renamed = scanner.legacyIDs()
+        let renamed = scanner?.legacyIDs() ?? [:]
 
-        let library = Locked(scanner.library)
-        let reading = Locked(scanner.hasBacklog)
+        let library = Locked(scanner?.library ?? PhotoLibrary(entries: []))
+        let reading = Locked(scanner?.hasBacklog ?? false)
         photosReading = reading
         let status = ServerStatus(
             statePath: configuration.redis == nil ? configuration.state : nil, cacheFolder: cacheFolder,
-            cacheLimit: configuration.cacheSize)
-        status.remaining.withLock { $0 = scanner.backlogCount }
+            cacheLimit: configuration.cacheSize, photoFolder: folder)
+        status.remaining.withLock { $0 = scanner?.backlogCount ?? 0 }
+        if let folderProblem {
+            status.folderAway(folderProblem)
+            log.record(
+                "folder.gone", "photo folder \(folder) is \(folderProblem); serving, and waiting for it",
+                ["folder": .string(folder)])
+        }
         let stage = configuration.stage
         let style = configuration.style
         let transition = configuration.transition
@@ -161,7 +174,7 @@ public final class Application {
             maxCards: configuration.maxCards, captionFolders: configuration.captionFolders)
         let photoAnswers = PhotoAnswers(
             variants: PhotoVariants(cacheFolder: cacheFolder, cacheLimit: configuration.cacheSize),
-            folderPresent: status.folderPresent, log: log)
+            folderPresent: status.folderPresent, photoFolder: folder, log: log)
         let groupStore = store as? RedisRoomStore
         let stacked = StackedPhotos()
         // Each second in a group, for every room: only its removals are renamed, not its order.
@@ -238,7 +251,7 @@ public final class Application {
         }
         server = try HTTPServer(
             host: configuration.host, port: configuration.port, limits: limits, tls: tls,
-            security: SecurityHeaders(allowsEmbedding: configuration.allowEmbedding), responder: router)
+            security: SecurityHeaders(allowsEmbedding: configuration.allowEmbedding), log: log, responder: router)
 
         heartbeat = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "stackweb.heartbeat"))
         let interval = DispatchTimeInterval.milliseconds(Int(configuration.heartbeatSeconds * 1000))
@@ -253,7 +266,7 @@ public final class Application {
             library: library,
             scanner: scanner, index: index, reading: reading, status: status, maxPixels: configuration.maxPixels,
             rooms: rooms,
-            log: log)
+            log: log, skipped: skipped)
         router.uploads?.liveFolder.withLock { $0 = watcher }
         sleep?.start { [rooms] asleep in
             for room in rooms.all { _ = try? room.handle(.sleepChanged(asleep: asleep)) }

@@ -22,14 +22,21 @@ enum CommandLineManual {
             """
             \\fBstackweb\\fR serves a Canvas page that shows a stack of photos and pushes every change to \
             every browser open on the same room over Server-Sent Events. It prints the addresses to open \
-            when it starts and runs until SIGINT or SIGTERM. A configuration it cannot run with is one \
-            line and exit status 78.
+            when it starts and runs until SIGINT or SIGTERM. A configuration it cannot run with (an option, \
+            a TLS certificate or key) is one line and exit status 78. A photo folder missing or unreadable \
+            at start is not: the server serves, \\fB/healthz\\fR answers 503 naming the folder, and its \
+            photos are shown when it appears, with no restart. While the folder is away every room \
+            holds its place (a playing slideshow pauses), and its photos answer 503 with Retry-After. \
+            libmicrohttpd's own messages are lines of the same log (event http.library), at most one a \
+            second.
             """,
             ".SH COMMANDS",
             ".TP", #"\fBstackweb backup\fR \fIFILE\fR \fB\-\-state\fR \fIPATH\fR"#,
-            "copies the state database to FILE while the server runs (SQLite's online backup)",
+            "copies the state database to FILE while the server runs (SQLite's online backup), mode 0600",
             ".TP", #"\fBstackweb restore\fR \fIFILE\fR \fB\-\-state\fR \fIPATH\fR"#,
-            "puts such a copy back while no server runs, once it is checked whole and StackWeb's",
+            "puts such a copy back while no server runs, once it is checked whole and StackWeb's. Both keep "
+                + "the state's owner and mode when run as root, refuse as any other user than its owner, and "
+                + "print their help with \\fB\\-\\-help\\fR",
             ".SH OPTIONS",
         ]
         for option in options {

@@ -277,7 +277,10 @@ extension Configuration {
     /// The options that print and stop, last in `--help`.
     static let finishingOptions: [CommandLineOption] = [
         .finish("--help", aliases: ["-h"], help: "print this help and exit", outcome: .help),
-        .finish("--version", help: "print the version and exit", outcome: .version),
+        .finish(
+            "--version",
+            help: "print the version and the git commit it was built from (when built with `make`), and exit",
+            outcome: .version),
     ]
 
     private static func setStyle(_ config: inout Configuration, _ value: String) throws(Failure) {

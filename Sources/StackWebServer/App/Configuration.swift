@@ -1,3 +1,4 @@
+import CBuildInfo
 import Foundation
 import StackModel
 
@@ -5,6 +6,13 @@ import StackModel
 /// few limits they leave alone.
 public struct Configuration: Equatable, Sendable {
     public static let version = "0.1.0"
+    /// The git commit the binary was built from, when the build said (`make`); nil otherwise.
+    public static let commit: String? = {
+        let commit = String(cString: CBuildInfo_commit)
+        return commit.isEmpty ? nil : commit
+    }()
+    /// `0.1.0 (commit 1a2b3c4d5e6f)`, or the version alone: what `--version` prints.
+    public static var versionWithCommit: String { version + (commit.map { " (commit \($0))" } ?? "") }
 
     var host = "127.0.0.1"
     var port: UInt16 = 8080

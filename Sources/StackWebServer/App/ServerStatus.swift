@@ -12,13 +12,39 @@ final class ServerStatus: Sendable {
     let cacheLimit: Int64
     /// Whether the photo folder is there with its photos (false while it is gone or back empty).
     let folderPresent = Locked(true)
+    /// The photo folder (`--photos`), named by the check while it is away.
+    let photoFolder: String
+    /// Why the photo folder is away, in words (`missing`, `unreadable (permission denied)`); nil
+    /// while it is there.
+    private let folderProblem = Locked<String?>(nil)
     /// Photos found and not read yet (a first start on a big library, a big copy).
     let remaining = Locked(0)
 
-    init(statePath: String? = nil, cacheFolder: String = "", cacheLimit: Int64 = VariantCache.defaultLimit) {
+    init(
+        statePath: String? = nil, cacheFolder: String = "", cacheLimit: Int64 = VariantCache.defaultLimit,
+        photoFolder: String = ""
+    ) {
         self.statePath = statePath
         self.cacheFolder = cacheFolder
         self.cacheLimit = cacheLimit
+        self.photoFolder = photoFolder
+    }
+
+    /// `present`, or why the photo folder is away (`missing`, `empty`, `unreadable (…)`).
+    var folderState: String {
+        folderPresent.withLock { $0 } ? "present" : folderProblem.withLock { $0 } ?? "missing"
+    }
+
+    /// The photo folder is away for the reason `problem` (in words).
+    func folderAway(_ problem: String) {
+        folderProblem.withLock { $0 = problem }
+        folderPresent.withLock { $0 = false }
+    }
+
+    /// The photo folder is there with its photos again.
+    func folderBack() {
+        folderPresent.withLock { $0 = true }
+        folderProblem.withLock { $0 = nil }
     }
 
     /// One line of `/healthz`'s `checks`: whether it passes, and in words what was found.
@@ -41,9 +67,9 @@ final class ServerStatus: Sendable {
         }
         let cacheProblem = cacheFolder.isEmpty ? nil : Self.canWrite(folder: cacheFolder)
         checks.append(Check(name: "cache", ok: cacheProblem == nil, detail: cacheProblem ?? "writable"))
-        let present = folderPresent.withLock { $0 }
-        checks.append(
-            Check(name: "photoFolder", ok: present, detail: present ? "present" : "the photo folder is not there"))
+        let state = folderState
+        let present = state == "present"
+        checks.append(Check(name: "photoFolder", ok: present, detail: present ? state : "\(state): \(photoFolder)"))
         let left = remaining.withLock { $0 }
         checks.append(Check(name: "indexing", ok: true, detail: left == 0 ? "done" : "\(left) photos to read"))
         if let redis {
@@ -53,12 +79,12 @@ final class ServerStatus: Sendable {
         return checks
     }
 
-    /// Nil when a file can be made at `path` (its folder is there and writable, or can be made);
-    /// else why not, in words, with the path when `naming` (for the operator; never for a client).
+    /// Nil when a file at `path` can be written and files beside it made (SQLite's WAL, shared
+    /// memory and journal, the lock file): the file, if it is there, writable, and its folder there
+    /// and writable (or made); else why not, in words, with the path when `naming` (for the
+    /// operator; never for a client).
     static func canWrite(beside path: String, naming: Bool = false) -> String? {
-        if access(path, F_OK) == 0 {
-            return access(path, W_OK) == 0 ? nil : problem(errno, naming ? path : nil)
-        }
+        if access(path, F_OK) == 0, access(path, W_OK) != 0 { return problem(errno, naming ? path : nil) }
         return canWrite(folder: (path as NSString).deletingLastPathComponent, naming: naming)
     }
 
@@ -75,6 +101,16 @@ final class ServerStatus: Sendable {
         guard stat(folder, &info) == 0 else { return problem(errno, naming ? folder : nil) }
         guard (info.st_mode & S_IFMT) == S_IFDIR else { return problem(ENOTDIR, naming ? folder : nil) }
         return access(folder, W_OK) == 0 ? nil : problem(errno, naming ? folder : nil)
+    }
+
+    /// Why `folder` cannot be read now, in words (`missing`, `unreadable (permission denied)`);
+    /// nil when it can.
+    static func folderProblem(_ folder: String) -> String? {
+        if let directory = opendir(folder) {
+            closedir(directory)
+            return nil
+        }
+        return errno == ENOENT ? "missing" : "unreadable (\(String(cString: strerror(errno)).lowercased()))"
     }
 
     /// `permission denied: PATH` and the like: the system's words, not a Foundation error's.

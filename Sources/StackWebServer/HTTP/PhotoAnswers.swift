@@ -27,10 +27,17 @@ final class PhotoAnswers: Sendable {
     /// Whether the photo folder is there (`ServerStatus.folderPresent`): a photo that cannot be
     /// opened while it is away is unavailable (503, come back), not gone (404).
     private let folderPresent: Locked<Bool>
+    /// The photo folder: looked at when a photo cannot be opened while the watcher still takes the
+    /// folder as there (the first moments of an unmount, before its next look).
+    private let photoFolder: String?
 
-    init(variants: PhotoVariants, folderPresent: Locked<Bool> = Locked(true), log: OperatorLog = .silent) {
+    init(
+        variants: PhotoVariants, folderPresent: Locked<Bool> = Locked(true), photoFolder: String? = nil,
+        log: OperatorLog = .silent
+    ) {
         self.variants = variants
         self.folderPresent = folderPresent
+        self.photoFolder = photoFolder
         failures = ThrottledLog(log: log, event: "photo.conversion.failed", interval: 60)
     }
 
@@ -73,21 +80,40 @@ final class PhotoAnswers: Sendable {
         }
     }
 
+    /// Whether the photo folder is away: as the watcher last saw it, or as it looks now. Looked at
+    /// only once a photo cannot be opened: a folder not there, or showing nothing (an unmounted
+    /// stick's bare mount point), is away before the watcher's next look sees it.
+    private func folderAway() -> Bool {
+        guard folderPresent.withLock({ $0 }), let photoFolder else { return !folderPresent.withLock { $0 } }
+        guard let directory = opendir(photoFolder) else { return true }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { return false }
+        }
+        return true
+    }
+
+    /// The answer for a photo the rooms show that cannot be opened: 503 (come back) while its
+    /// folder is away, else 404 (gone, or swapped for what is not served: a link, a FIFO).
+    private static func missing(_ ask: Ask, away: Bool) -> Response {
+        away
+            ? busy(503, "photos unavailable: the photo folder is not there")
+            : Response.error(404, "photo \(ask.entry.photo.id.prefix(40)) is gone")
+    }
+
     private func work(_ ask: Ask, complete: @escaping @Sendable (Response) -> Void) {
         // In the library but not to be opened while its folder is away (unplugged, unmounted):
-        // the room keeps its card, and the page is told to come back. Else it is gone (or was
-        // swapped for what is not served: a link, a FIFO).
-        let away = !folderPresent.withLock { $0 }
-        let unavailable =
-            away
-            ? Self.busy(503, "photos unavailable: the photo folder is not there")
-            : Response.error(404, "photo \(ask.entry.photo.id.prefix(40)) is gone")
+        // the room keeps its card, and the page is told to come back (`missing`).
         guard let box = ask.box else {
-            guard let original = Self.open(ask.entry) else { return complete(unavailable) }
+            guard let original = Self.open(ask.entry) else { return complete(Self.missing(ask, away: folderAway())) }
             return complete(Self.original(ask.entry, original))
         }
         variants.asked.note(AskedSizes.Size(width: box.width, height: box.height, acceptsWebP: ask.acceptsWebP))
         guard let (original, variant) = open(ask.entry, box: box, webP: ask.acceptsWebP) else {
+            let away = folderAway()
             // A variant made while it was there still shows it.
             if away, let variant = cachedVariant(ask.entry, box: box, webP: ask.acceptsWebP),
                 let cached = OpenedFile.open(path: variant.path)
@@ -101,7 +127,7 @@ final class PhotoAnswers: Sendable {
                             ("Content-Type", variant.format.contentType),
                         ], body: .file(cached)))
             }
-            return complete(unavailable)
+            return complete(Self.missing(ask, away: away))
         }
         // Long-lived: a replaced file gets a new `?v=` in its card's src, so its URL changes.
         let headers = [("ETag", variant.etag), ("Cache-Control", "public, max-age=2592000"), ("Vary", "Accept")]
@@ -122,6 +148,10 @@ final class PhotoAnswers: Sendable {
                     OpenedFile.open(path: variant.path).map(ready) ?? .error(500, "the resized photo went missing"))
             case .failure(.busy):
                 complete(Self.busy(429, PhotoVariants.Failure.busy.description))
+            case .failure(let failure) where failure.isCacheUnwritable:
+                // The server's state, not the photo's: come back (503), as /healthz's cache check says.
+                self.failures.record("cannot resize photo \(ask.entry.relative): \(failure.description)")
+                complete(Self.busy(503, "photos cannot be resized now: the cache of resized photos cannot be written"))
             case .failure(let failure):
                 // The details (paths, libvips' words) are for the operator's log, not for a client.
                 self.failures.record("cannot resize photo \(ask.entry.relative): \(failure.description)")

@@ -28,10 +28,16 @@ extension Router {
                         json.field("ok", check.ok)
                         json.field("detail", check.detail)
                         if check.name == "indexing" { json.field("remaining", status.remaining.withLock { $0 }) }
+                        // What the empty room's note names (a frame booted without its USB stick).
+                        if check.name == "photoFolder" {
+                            json.field("state", status.folderState)
+                            json.field("folder", status.photoFolder)
+                        }
                     }
                 }
             }
             json.field("version", Configuration.version)
+            json.field("commit", Configuration.commit ?? "unknown")
             json.field("pageVersion", staticFiles.version)
         }
         return .json(writer.bytes, status: failing.isEmpty ? 200 : 503)
@@ -41,7 +47,8 @@ extension Router {
     /// photo folder, the photos left to read, and with `--redis` whether Redis answers.
     func statusGauges() -> String {
         var text = PrometheusText.header("stackweb_build_info", "The running build (always 1).", type: "gauge")
-        text += "stackweb_build_info{version=\"\(Configuration.version)\"} 1\n"
+        text +=
+            "stackweb_build_info{version=\"\(Configuration.version)\",commit=\"\(Configuration.commit ?? "unknown")\"} 1\n"
         text += PrometheusText.header(
             "stackweb_cache_limit_bytes", "The most bytes the cache of resized photos may hold (--cache-size).",
             type: "gauge")

@@ -21,8 +21,17 @@ public enum StateBackup {
         guard FileManager.default.fileExists(atPath: state) else {
             throw Failure(description: "there is no state at \(state)")
         }
+        let owner = try StateOwner(of: state)
         let temporary = file + ".tmp-\(getpid())"
         defer { unlink(temporary) }
+        // Made 0600 before SQLite opens it (it keeps a file's mode): the backup holds the photo-id
+        // secret, as private as the state.
+        let made = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard made >= 0 else {
+            throw Failure(description: "cannot write \(file): \(ServerStatus.problem(errno, file))")
+        }
+        close(made)
+        defer { owner.giveBack(state) }
         do {
             let source = try SQLiteDatabase(path: state, existing: true)
             try source.execute("PRAGMA busy_timeout=5000")
@@ -43,6 +52,10 @@ public enum StateBackup {
     /// is whole and ours.
     public static func restore(state: String, from file: String) throws -> String {
         guard FileManager.default.fileExists(atPath: file) else { throw Failure(description: "there is no \(file)") }
+        let owner = try StateOwner(of: state)
+        // Everything written below (the database, its WAL, the lock file) is the owner's again,
+        // whoever ran the restore: a root-owned state stops the server (permission denied).
+        defer { owner.giveBack(state) }
         let lock = try StateLock(state: state)
         guard lock.exclusive() else {
             throw Failure(description: "a server holds \(state): stop it first (systemctl stop stackweb)")
@@ -63,6 +76,51 @@ public enum StateBackup {
             throw Failure(description: "cannot restore \(file) to \(state): \(error.message)")
         }
         return "restored \(state) from \(file)"
+    }
+}
+
+/// Who the state belongs to, and its mode: a backup or restore run as root (`sudo stackweb
+/// restore`) gives what it wrote back to them; one run as another user is refused, naming the owner,
+/// since it could neither read the state nor give back what it wrote.
+struct StateOwner {
+    let user: uid_t
+    let group: gid_t
+    /// The database's permission bits; 0600 for a state not made yet.
+    let mode: mode_t
+
+    /// The owner of `state`, or of its folder when there is no state yet.
+    init(of state: String) throws(StateBackup.Failure) {
+        var info = stat()
+        let exists = stat(state, &info) == 0
+        if !exists, stat((state as NSString).deletingLastPathComponent, &info) != 0 {
+            throw StateBackup.Failure(description: "cannot use \(state): \(ServerStatus.problem(errno, nil))")
+        }
+        user = info.st_uid
+        group = info.st_gid
+        mode = exists ? info.st_mode & 0o777 : 0o600
+        let me = geteuid()
+        guard me == 0 || me == user else {
+            let name = Self.name(of: user)
+            throw StateBackup.Failure(
+                description: "\(state) belongs to \(name), not to \(Self.name(of: me)): run it as \(name) "
+                    + "(sudo -u \(name) stackweb …) or as root")
+        }
+    }
+
+    /// The database, its WAL and shared memory and the lock file, as far as they exist: the
+    /// owner's, the database with its mode.
+    func giveBack(_ state: String) {
+        for suffix in ["", "-wal", "-shm", "-journal", "-lock"] {
+            let path = state + suffix
+            guard access(path, F_OK) == 0 else { continue }
+            if geteuid() == 0 { _ = chown(path, user, group) }
+            _ = chmod(path, suffix == "-lock" ? 0o600 : mode)
+        }
+    }
+
+    static func name(of user: uid_t) -> String {
+        guard let entry = getpwuid(user), let name = entry.pointee.pw_name else { return "uid \(user)" }
+        return String(cString: name)
     }
 }
 

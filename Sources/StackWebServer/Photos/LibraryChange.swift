@@ -20,6 +20,9 @@ struct LibraryChange: Equatable, Sendable {
     /// The folder has been read whole since the start (or since it came back): a photo not in the
     /// library by now is not in the folder, so saved places still waiting for one are given up.
     var complete = false
+    /// Whether the photo folder is away (gone, or back empty): true while it is, false once it is
+    /// back; nil for a change that says nothing of it. While it is away every room holds its place.
+    var folderAway: Bool?
 
     var isEmpty: Bool { added.isEmpty && removed.isEmpty && replaced.isEmpty && reshaped.isEmpty }
 

@@ -22,18 +22,25 @@ final class LiveFolder: Sendable {
     private let lastSeen: Locked<PhotoLibrary?>
     private let onChange: @Sendable (LibraryChange, PhotoLibrary) -> Void
     private let log: OperatorLog
+    /// Where a skipped photo is said: once each, across every scanner made as the folder comes back.
+    private let skipped: @Sendable (String) -> Void
     private let watcher: Locked<FolderWatcher?> = Locked(nil)
     private let index: PhotoIndex?
     /// Whether files found wait to be read; set after each scan.
     private let reading: Locked<Bool>
-    /// Whether the folder is there with its photos; false from `.gone` until a return that found photos.
-    private let available: Locked<Bool>
+    /// Whether the folder is there with its photos (false from `.gone` until a return that found
+    /// photos), and why not, as `/healthz` says it.
+    private let status: ServerStatus
     /// Photos found and not read yet, after each scan.
     private let remaining: Locked<Int>
     /// When the reading under way began (monotonic seconds), for the line that says it is done.
     private let readingSince: Locked<Double?> = Locked(nil)
     /// Whether the folder back empty was logged (once until it holds photos again).
     private let emptyReported = Locked(false)
+    /// The image files the last look at a folder coming back listed: it is read once two looks agree.
+    private let returning = Locked<Int?>(nil)
+    /// Whether the folder gone was logged (once until it is back).
+    private let goneReported: Locked<Bool>
     /// Photos with more pixels are skipped (`--max-pixels`).
     private let maxPixels: Int
     /// What each photo is named: the ids `library` holds.
@@ -54,6 +61,7 @@ final class LiveFolder: Sendable {
         index: PhotoIndex? = nil, reading: Locked<Bool> = Locked(false), status: ServerStatus = ServerStatus(),
         timing: FolderWatcher.Timing,
         maxPixels: Int = PhotoInspector.defaultMaxPixels, log: OperatorLog,
+        skipped: (@Sendable (String) -> Void)? = nil,
         onChange: @escaping @Sendable (LibraryChange, PhotoLibrary) -> Void
     ) throws {
         self.folder = folder
@@ -62,11 +70,14 @@ final class LiveFolder: Sendable {
         self.library = library
         self.index = index
         self.reading = reading
-        available = status.folderPresent
+        self.status = status
+        goneReported = Locked(!status.folderPresent.withLock { $0 })
         remaining = status.remaining
         self.maxPixels = maxPixels
         self.ids = ids
         self.log = log
+        let skipped = skipped ?? log.distinctMessages(as: "photo.skipped")
+        self.skipped = skipped
         self.onChange = onChange
         // The first scan on the watcher's thread reuses every verdict of the start-up scan.
         let current = library.withLock { $0 }
@@ -75,7 +86,7 @@ final class LiveFolder: Sendable {
             ?? PhotoScanner(
                 folder: folder, mount: mount, order: order, ids: ids, reusing: current, shown: true, index: index,
                 maxPixels: maxPixels,
-                log: log.messages(as: "photo.skipped"))
+                log: skipped)
         scanner?.inspectionBudget = Self.inspectionBudget
         self.scanner = Locked(scanner)
         lastSeen = Locked(nil)
@@ -90,7 +101,7 @@ final class LiveFolder: Sendable {
     var isReading: Bool { reading.withLock { $0 } }
 
     /// Whether the folder is there (false while it is gone, or back empty after holding photos).
-    var isAvailable: Bool { available.withLock { $0 } }
+    var isAvailable: Bool { status.folderPresent.withLock { $0 } }
 
     func stop() {
         watcher.withLock { $0 }?.stop()
@@ -104,8 +115,14 @@ final class LiveFolder: Sendable {
             reading.withLock { $0 = false }
             let old = library.withLock { $0 }
             lastSeen.withLock { $0 = old.entries.isEmpty ? $0 : old }
-            available.withLock { $0 = false }
-            log.record("folder.gone", "photo folder \(folder) is gone; waiting for it", ["folder": .string(folder)])
+            status.folderAway(ServerStatus.folderProblem(folder) ?? "missing")
+            tellRoomsAway()
+            // Said once: a folder missing at start was said by the start already.
+            if !goneReported.withLock({ $0 }) {
+                goneReported.withLock { $0 = true }
+                log.record(
+                    "folder.gone", "photo folder \(folder) is gone; waiting for it", ["folder": .string(folder)])
+            }
             return FolderWatcher.Followup()
         case .attached:
             // The folder is a symbolic link swapped since the scanner was made (before the watcher's
@@ -117,8 +134,9 @@ final class LiveFolder: Sendable {
             }
             if scanner.withLock({ $0 == nil }) { return reattach() }
             return scan { $0.scanAll() }
-        case _ where scanner.withLock({ $0 == nil }) && lastSeen.withLock({ $0 != nil }):
-            // Back empty: photos copied or a share mounted into it since are looked for whole.
+        case _ where scanner.withLock({ $0 == nil }):
+            // Back empty, or not readable until now: photos copied or a share mounted into it since
+            // are looked for whole.
             return reattach()
         case .changed(let folders, let closed):
             return scan { $0.scan(folders: folders, closed: closed) }
@@ -136,7 +154,7 @@ final class LiveFolder: Sendable {
         var made = PhotoScanner(
             folder: folder, mount: mount, order: order, ids: ids, reusing: shown, shown: true, index: index,
             maxPixels: maxPixels,
-            log: log.messages(as: "photo.skipped"))
+            log: skipped)
         made?.inspectionBudget = Self.inspectionBudget
         return made
     }
@@ -150,8 +168,18 @@ final class LiveFolder: Sendable {
         var trial = attempt
         let found = trial.scanAll()
         let followup = FolderWatcher.Followup(settle: !trial.pendingFolders.isEmpty, more: trial.hasBacklog)
+        // Read once it stops changing: a folder still being copied back would drop from every room
+        // the photos not copied yet, and add them again at the back (the room's order rewritten).
+        // Taken when two looks `settle` apart list the same files and none is still being written.
+        let listed = trial.listedFileCount
+        let lastLook = returning.withLock { returning in
+            defer { returning = listed }
+            return returning
+        }
+        guard lastLook == listed, trial.pendingFolders.isEmpty else { return FolderWatcher.Followup(settle: true) }
+        returning.withLock { $0 = nil }
         if let previous, !previous.entries.isEmpty, trial.library.entries.isEmpty {
-            if available.withLock({ $0 }) || !emptyReported.withLock({ $0 }) {
+            if isAvailable || !emptyReported.withLock({ $0 }) {
                 emptyReported.withLock { $0 = true }
                 log.record(
                     "folder.empty", "photo folder \(folder) shows no photos; taken as not there until it does",
@@ -160,16 +188,18 @@ final class LiveFolder: Sendable {
             return followup
         }
         emptyReported.withLock { $0 = false }
-        available.withLock { $0 = true }
+        goneReported.withLock { $0 = false }
+        status.folderBack()
         lastSeen.withLock { $0 = nil }
         scanner.withLock { $0 = trial }
         remaining.withLock { $0 = trial.backlogCount }
         var change = found ?? LibraryChange()
         change.complete = !followup.more
+        change.folderAway = false
         // Said before `reading` turns false: whoever waits for the reading to end finds the line.
         noteReading(trial)
         reading.withLock { $0 = followup.more }
-        if !change.isEmpty || change.complete { publish(change, library: trial.library) }
+        publish(change, library: trial.library)
         let count = trial.library.entries.count
         log.record(
             "folder.back", "photo folder \(folder) is back: \(count) photos",
@@ -200,7 +230,8 @@ final class LiveFolder: Sendable {
             scanner.withLock { $0 = nil }
             reading.withLock { $0 = false }
             lastSeen.withLock { $0 = old }
-            available.withLock { $0 = false }
+            status.folderAway("empty")
+            tellRoomsAway()
             emptyReported.withLock { $0 = true }
             log.record(
                 "folder.empty", "photo folder \(folder) shows no photos; taken as not there until it does",
@@ -259,7 +290,14 @@ final class LiveFolder: Sendable {
             library.withLock { $0 = current }
             return current
         }
-        if !change.isEmpty || change.complete { onChange(change, current) }
+        if !change.isEmpty || change.complete || change.folderAway != nil { onChange(change, current) }
+    }
+
+    /// Every room holds its place (its slideshow too) until the folder is back.
+    private func tellRoomsAway() {
+        var away = LibraryChange()
+        away.folderAway = true
+        onChange(away, library.withLock { $0 })
     }
 
     /// A photo the server put in the folder itself (a guest's, checked already) joins the shared

@@ -60,6 +60,9 @@ struct PhotoScanner {
     /// How many files wait to be read.
     var backlogCount: Int { waiting.count }
 
+    /// How many image files the scans listed (read or not).
+    var listedFileCount: Int { files.values.reduce(0) { $0 + $1.count } }
+
     /// How many files were refused (do not decode whole, too large), at their current identity.
     var skippedCount: Int { rejected.count }
 

@@ -71,11 +71,20 @@ final class PhotoVariants: Sendable {
     enum Failure: Error, Equatable, CustomStringConvertible {
         /// Too many conversions wait already: ask again in a moment.
         case busy
+        /// The cache folder cannot be written (read-only, permissions): nothing the photo did, and
+        /// it may pass (`/healthz` says so too).
+        case cacheUnwritable(String)
         case failed(String)
+
+        var isCacheUnwritable: Bool {
+            if case .cacheUnwritable = self { return true }
+            return false
+        }
 
         var description: String {
             switch self {
             case .busy: "too many photos are being resized; try again shortly"
+            case .cacheUnwritable(let problem): "cannot write in the cache folder: \(problem)"
             case .failed(let reason): reason
             }
         }
@@ -204,7 +213,7 @@ final class PhotoVariants: Sendable {
         Metrics.standard.variantMisses.add()
         if let problem = ServerStatus.canWrite(folder: folder, naming: true) {
             Metrics.standard.conversions.add("failed")
-            return .failure(.failed("cannot write in the cache folder: \(problem)"))
+            return .failure(.cacheUnwritable(problem))
         }
         // Written beside and renamed into place, so a reader never sees half a file.
         // The suffix names the format for libvips, so it stays last.

@@ -91,6 +91,10 @@ final class RoomRegistry: Sendable {
             if let room = rooms.kept[name] { return room }
             try checkRoomForOneMore(in: rooms, name: name)
             let room = rooms.onlyWatched.removeValue(forKey: name) ?? makeRoom(name)
+            // Said when a person makes a room, not when a start or a reload brings back one kept.
+            if store.load(room: name) == nil {
+                log.record("room.created", "room \(name) created", ["room": .string(name)])
+            }
             room.becomeKept()
             rooms.kept[name] = room
             group?.want(name)
@@ -187,7 +191,6 @@ final class RoomRegistry: Sendable {
     }
 
     private func makeRoom(_ name: String, onlyWatched: Bool = false) -> Room {
-        if !onlyWatched { log.record("room.created", "room \(name) created", ["room": .string(name)]) }
         return Room(
             name: name, settings: settings, library: albums.library(library.withLock { $0 }, for: name),
             asleep: asleep(), scheduler: scheduler,

@@ -277,6 +277,7 @@ struct RoomState {
     /// again, with their new URL. Not a person's act: the slideshow's timing is kept.
     private mutating func libraryChanged(_ libraryChange: LibraryChange, library: PhotoLibrary, at now: Millis) {
         self.library = library
+        if let away = libraryChange.folderAway { slideshow.photosAway = away }
         // An unloaded room is restored from the library as it is by then.
         guard var stack else { return }
         self.stack = nil  // Uniquely referenced while it changes: a large stack is not copied.

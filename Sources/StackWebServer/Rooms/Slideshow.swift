@@ -16,6 +16,10 @@ struct Slideshow: Equatable {
     private let playsByDefault: Bool
     /// Server time of the last advance or the last thing a person did.
     var quietSince: Millis
+    /// Whether the photo folder is away (a stick unplugged, a share unmounted): the slideshow holds
+    /// its place, as if paused, and goes on a whole interval after the folder is back. Not a
+    /// person's choice: `playing` and what is kept stay as they are.
+    var photosAway = false
 
     /// Playing from the start when the server has an `interval`; paused until ▶ otherwise.
     init(interval: Millis?, now: Millis) {
@@ -49,10 +53,11 @@ struct Slideshow: Equatable {
 
     mutating func personActed(at now: Millis) { quietSince = now }
 
-    /// Whether to advance now; if so, the next one is counted from now.
+    /// Whether to advance now; if so, or if it is held (`photosAway`), the next one is counted
+    /// from now.
     mutating func advanceIfDue(at now: Millis) -> Bool {
         guard let due = nextAdvance, now >= due else { return false }
         quietSince = now
-        return true
+        return !photosAway
     }
 }

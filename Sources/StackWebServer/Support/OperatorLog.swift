@@ -116,6 +116,16 @@ public struct OperatorLog: Sendable {
         { [self] message in record(event, message) }
     }
 
+    /// As `messages(as:)`, but each distinct message is written once for the life of the closure:
+    /// a broken photo is said once, not again at every scan that meets it (the folder coming back).
+    /// - Complexity: keeps every distinct message said (one per broken file).
+    func distinctMessages(as event: String) -> @Sendable (String) -> Void {
+        let said = Locked<Set<String>>([])
+        return { [self] message in
+            if said.withLock({ $0.insert(message).inserted }) { record(event, message) }
+        }
+    }
+
     /// A `warning`, the event of messages nothing more specific names.
     func callAsFunction(_ message: String) {
         record("warning", message)

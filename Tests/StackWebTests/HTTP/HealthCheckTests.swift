@@ -36,6 +36,32 @@ import Testing
         #expect(Self.check(json, "redis") == nil, "no Redis check without --redis")
     }
 
+    /// Run as `nobody` (a root test run writes through permissions): a state file made read-only,
+    /// then a state folder without write permission (SQLite's WAL and the lock file are made
+    /// beside the database), each make `/healthz` degraded, naming the state check.
+    @Test(.enabled(if: geteuid() == 0, "running the server as another user needs root"))
+    func aReadOnlyStateFileOrFolderIsDegraded() throws {
+        let folder = try TemporaryFiles.folder()
+        #expect(chown(folder, 65534, 65534) == 0)
+        let state = folder + "/state.db"
+        let server = try ServerProcess.start(
+            arguments: ["--state", state, "--cache", folder + "/cache"], asNobody: true)
+        defer { server.end() }
+        let http = HTTPTestClient(port: server.port)
+        #expect(try http.get("/healthz").status == 200)
+        let failing = { () throws -> String in
+            let reply = try http.get("/healthz")
+            return reply.status == 503 ? (try reply.json()["reason"] as? String ?? "") : ""
+        }
+        #expect(chmod(state, 0o444) == 0)
+        #expect(try failing().hasPrefix("state: "))
+        #expect(chmod(state, 0o644) == 0)
+        #expect(try http.get("/healthz").status == 200)
+        #expect(chmod(folder, 0o555) == 0)
+        defer { chmod(folder, 0o755) }
+        #expect(try failing().hasPrefix("state: "))
+    }
+
     @Test func aPhotoFolderGoneIsDegradedUntilItIsBack() throws {
         let base = try TemporaryFiles.folder()
         let folder = base + "/photos"
@@ -52,7 +78,8 @@ import Testing
     }
 
     /// A cache folder that cannot be made (here: below a file, which no user can write either):
-    /// resized photos fail with a 500 that names no path, each failure is counted, and health says so.
+    /// resized photos are refused with a 503 and Retry-After that names no path (the server's state,
+    /// not the photo's), each failure is counted, and health says so.
     @Test func anUnwritableCacheIsDegradedAndNamesNoPath() throws {
         let base = try TemporaryFiles.folder()
         try TestPhotos.write(["a.jpg"], in: base + "/photos")
@@ -63,7 +90,8 @@ import Testing
         }
         let failed = Metrics.standard.conversions.value("failed")
         let reply = try server.http.get("/photos/\(server.photoID("a.jpg"))?w=128")
-        #expect(reply.status == 500)
+        #expect(reply.status == 503)
+        #expect(reply.header("Retry-After") == "1")
         let body = String(decoding: reply.body, as: UTF8.self)
         #expect(!body.contains(base), "the answer names a path: \(body)")
         #expect(!body.contains("/proc/self"), "the answer names a path: \(body)")

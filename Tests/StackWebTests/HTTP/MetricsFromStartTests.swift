@@ -36,8 +36,50 @@ import Testing
             #expect(Self.value(series, in: page) != nil, "no \(series) in /metrics")
         }
         #expect(Self.value("stackweb_cache_limit_bytes", in: page) == 5_000_000)
-        #expect(Self.value(#"stackweb_build_info{version="\#(Configuration.version)"}"#, in: page) == 1)
+        let commit = Configuration.commit ?? "unknown"
+        #expect(
+            Self.value(#"stackweb_build_info{version="\#(Configuration.version)",commit="\#(commit)"}"#, in: page) == 1)
         #expect(Self.value("stackweb_photo_folder_present", in: page) == 1)
+    }
+
+    /// Every family `/metrics` has is in the README's table of metrics, by its name or as `…_suffix`
+    /// after a family of the same stem on its row.
+    @Test func everyFamilyIsDocumented() throws {
+        let server = try TestServer()
+        let families = try Self.page(server).split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }
+            .map { String($0.split(separator: " ")[2]) }
+        let readme = try String(
+            contentsOf: TestServer.repositoryRoot.appending(path: "README.md"), encoding: .utf8)
+        let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `stackweb_") || $0.hasPrefix("| `process_") }
+        #expect(families.count > 30)
+        for family in families {
+            let documented = rows.contains { row in
+                row.contains("`\(family)`") || row.contains("`\(family){")
+                    || row.contains("`…_\(family.split(separator: "_").suffix(2).joined(separator: "_"))`")
+            }
+            #expect(documented, "\(family) is not in the README's table of metrics")
+        }
+    }
+
+    /// docs/alerts.yml sends its reader to a section (`see FILE, "SECTION"`) that exists.
+    @Test func theAlertRulesPointToASectionThatExists() throws {
+        let root = TestServer.repositoryRoot
+        let rules = try String(contentsOf: root.appending(path: "docs/alerts.yml"), encoding: .utf8)
+        let pointer = try #require(rules.firstMatch(of: /see ([\w\/.-]+\.md), "([^"]+)"/), "no `see FILE, \"SECTION\"`")
+        let target = try String(contentsOf: root.appending(path: String(pointer.1)), encoding: .utf8)
+        #expect(target.split(separator: "\n").contains { $0.hasPrefix("#") && $0.hasSuffix(" " + pointer.2) })
+    }
+
+    /// `--version` names the commit the Makefile wrote, when it did (`make build`, `make deb`).
+    @Test func theVersionNamesTheCommit() throws {
+        let header = TestServer.repositoryRoot.appending(path: "Sources/CBuildInfo/commit.h")
+        let written = (try? String(contentsOf: header, encoding: .utf8))?
+            .split(separator: "\"").dropFirst().first.map(String.init)
+        #expect(Configuration.commit == written.flatMap { $0.isEmpty ? nil : $0 })
+        #expect(Configuration.versionWithCommit.hasPrefix(Configuration.version))
+        if let commit = Configuration.commit {
+            #expect(Configuration.versionWithCommit == "\(Configuration.version) (commit \(commit))")
+        }
     }
 
     @Test func theCacheBytesAreCurrentAfterAConversion() throws {

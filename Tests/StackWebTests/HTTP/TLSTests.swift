@@ -86,6 +86,14 @@ import Testing
         #expect(throws: HTTPServerError.self) { try configuration.tlsCredentials() }
     }
 
+    /// A certificate is configuration: 78, which the unit does not restart in a loop.
+    @Test func aMissingCertificateExits78() throws {
+        let start = try RefusedStart(
+            arguments: ["--tls-cert", "/nonexistent/cert.pem", "--tls-key", "/nonexistent/key.pem"], within: 20)
+        #expect(start.status == 78, "\(start.errors)")
+        #expect(start.errors.contains("/nonexistent/cert.pem"), "\(start.errors)")
+    }
+
     /// Polls `condition` for up to five seconds.
     static func wait(_ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(5)

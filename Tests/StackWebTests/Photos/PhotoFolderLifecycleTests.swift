@@ -16,7 +16,8 @@ import Testing
         #expect(Poll.until { follower.lines(containing: "is gone; waiting for it") == 1 })
         // Gone is unavailable, not empty: the library (and so every room) keeps its photos.
         #expect(follower.names.sorted() == ["2024/07/b.jpg", "a.jpg"])
-        #expect(follower.changes.withLock { $0.isEmpty })
+        // The rooms are told only that it is away (they hold their place), no photo changed.
+        #expect(follower.changes.withLock { $0.allSatisfy { $0.isEmpty && $0.folderAway == true } })
         try TestPhotos.write(["c.jpg", "2025/01/d.jpg"], in: folder)
         #expect(follower.shows(["c.jpg", "2025/01/d.jpg"]))
         // Logged once, with the photos there when the folder was found (the copy may still be going on).
@@ -25,6 +26,49 @@ import Testing
         try TestPhotos.write(["2025/01/e.jpg"], in: folder)
         #expect(follower.shows(["c.jpg", "2025/01/d.jpg", "2025/01/e.jpg"]))
         #expect(follower.lines(containing: "is gone") == 1)
+    }
+
+    /// A stick plugged back in while its photos are still being copied onto it: read once it stops
+    /// changing, so the rooms never see the photos not copied yet as deleted (dropped, then added
+    /// again at the back: their order rewritten).
+    @Test func aFolderBackWhileStillBeingCopiedIsReadOnceItStopsChanging() throws {
+        let base = try TemporaryFiles.folder()
+        let folder = base + "/photos"
+        let names = (0..<8).map { "p\($0).jpg" }
+        try TestPhotos.write(names, in: folder)
+        let follower = try FolderFollower(folder: folder)
+        #expect(rename(folder, base + "/away") == 0)
+        #expect(Poll.until { follower.lines(containing: "is gone; waiting for it") == 1 })
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        // One photo every 0.15 s, as a slow copy writes them.
+        for name in names {
+            #expect(rename(base + "/away/" + name, folder + "/" + name) == 0)
+            Thread.sleep(forTimeInterval: 0.15)
+        }
+        // Taken back once, whole (the library kept the photos meanwhile: `names` says nothing yet).
+        #expect(Poll.until(8) { follower.lines(containing: "is back: ") == 1 })
+        #expect(follower.lines(containing: "is back: 8 photos") == 1, "\(follower.logged.withLock { $0 })")
+        #expect(
+            follower.changes.withLock { $0.allSatisfy { $0.removed.isEmpty } }, "\(follower.changes.withLock { $0 })")
+        #expect(follower.changes.withLock { $0.contains { $0.folderAway == false } })
+        #expect(follower.shows(names))
+    }
+
+    /// A file that does not decode is said once, not again each time the folder comes back.
+    @Test func aBrokenFileIsLoggedOnceAcrossReturns() throws {
+        let base = try TemporaryFiles.folder()
+        let folder = base + "/photos"
+        try TestPhotos.write(["a.jpg"], in: folder)
+        try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: folder + "/broken.jpg"))
+        let follower = try FolderFollower(folder: folder)
+        #expect(Poll.until { follower.lines(containing: "skipping \(folder)/broken.jpg") == 1 })
+        for round in 1...2 {
+            #expect(rename(folder, base + "/away") == 0)
+            #expect(Poll.until { follower.lines(containing: "is gone; waiting for it") == round })
+            #expect(rename(base + "/away", folder) == 0)
+            #expect(Poll.until(8) { follower.lines(containing: "is back: ") == round })
+        }
+        #expect(follower.lines(containing: "skipping \(folder)/broken.jpg") == 1, "\(follower.logged.withLock { $0 })")
     }
 
     @Test func aFolderMovedAwayAndReplacedByANewOne() throws {

@@ -87,10 +87,53 @@ import Testing
         #expect(Self.terminate(server, within: 2) == 0)
     }
 
-    @Test func aMissingFolderStopsTheStartWithAMessage() throws {
-        let folder = try TemporaryFiles.folder() + "/not-there"
-        let (status, message) = try StackwebBinary.run(["--port", "0", "--photos", folder])
-        #expect(status == 1)
-        #expect(message.contains("cannot read \(folder)"))
+    /// A folder the server's user cannot read (run as `nobody`: root reads through permissions) is
+    /// the same state: served at once, named by `/healthz`, read once it can be.
+    @Test(.enabled(if: geteuid() == 0, "running the server as another user needs root"))
+    func anUnreadableFolderAtStartIsServedAndReadOnceItCanBe() throws {
+        let base = try TemporaryFiles.folder()
+        #expect(chmod(base, 0o755) == 0)
+        let folder = base + "/photos"
+        try Self.photos(2, in: folder)
+        #expect(chmod(folder, 0o700) == 0)
+        let cache = base + "/cache"
+        try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: false)
+        #expect(chown(cache, 65534, 65534) == 0)
+        let server = try ServerProcess.start(
+            arguments: ["--photos", folder, "--cache", cache], readPhotos: false, asNobody: true)
+        defer { server.end() }
+        let http = HTTPTestClient(port: server.port)
+        let health = try http.get("/healthz")
+        #expect(health.status == 503)
+        let reason = try health.json()["reason"] as? String ?? ""
+        #expect(reason.contains("photoFolder: unreadable (permission denied): \(folder)"), "\(reason)")
+        #expect(chmod(folder, 0o755) == 0)
+        #expect(try Poll.until(10) { try Self.count(http) == 2 })
+        #expect(try Poll.until(5) { try http.get("/healthz").status == 200 })
+    }
+
+    /// A frame booted without its USB stick: the server serves at once, says in `/healthz` which
+    /// folder is missing, and shows the photos when the folder appears, with no restart.
+    @Test func aMissingFolderAtStartIsServedAndPickedUpWhenItAppears() throws {
+        let folder = try TemporaryFiles.folder() + "/stick"
+        let cache = try TemporaryFiles.folder()
+        let began = Date()
+        let server = try ServerProcess.start(
+            arguments: ["--photos", folder, "--cache", cache], readPhotos: false, captureErrors: true)
+        let http = HTTPTestClient(port: server.port)
+        let health = try http.get("/healthz")
+        #expect(Date().timeIntervalSince(began) < 1, "serving within 1 s")
+        #expect(health.status == 503)
+        let reason = try health.json()["reason"] as? String ?? ""
+        #expect(reason.contains("photoFolder: missing: \(folder)"), "\(reason)")
+        #expect(try Self.count(http) == 0)
+        try Self.photos(3, in: folder)
+        // The folder is looked for every 2 s; then read.
+        #expect(try Poll.until(10) { try Self.count(http) == 3 })
+        #expect(try Poll.until(5) { try http.get("/healthz").status == 200 })
+        #expect(server.process.isRunning)
+        #expect(Self.terminate(server, within: 2) == 0)
+        let errors = String(decoding: server.errors?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        #expect(errors.components(separatedBy: "photo folder \(folder) is missing").count == 2, "\(errors)")
     }
 }

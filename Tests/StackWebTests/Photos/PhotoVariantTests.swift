@@ -47,6 +47,20 @@ import Testing
         #expect(try TestPhotos.uprightSize(of: variant.body) == (300, 200))
     }
 
+    /// A cache that cannot be written (replaced by a file here: root writes through permissions)
+    /// is the server's state, not the photo's: 503 with Retry-After, as /healthz says, never 500.
+    @Test func anUnwritableCacheIs503WithRetryAfter() throws {
+        let server = try TestServer.caching(photos: try Self.photoFolder())
+        let plain = try photoIDs(server)[1]
+        let cache = try #require(server.app.configuration.cache)
+        try FileManager.default.removeItem(atPath: cache)
+        #expect(FileManager.default.createFile(atPath: cache, contents: Data()))
+        let answer = try server.http.get("/photos/\(plain)?w=100")
+        #expect(answer.status == 503)
+        #expect(answer.header("Retry-After") == "1")
+        #expect(try server.http.get("/healthz").status == 503)
+    }
+
     /// The cache folder's resized photos (the photo index lives there too).
     static func variantFiles(_ server: TestServer) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: server.app.configuration.cache!)) ?? []

@@ -17,22 +17,22 @@ struct RedisUploadRoomTests {
         defer { server.end() }
         #expect(Poll.until { redis.lease(of: "main") == "a" })
         // Presence and the lease of `main` settle first.
-        var before = RedisWatchedRoomTests.keys(in: redis)
+        var before = redis.keyCount
         #expect(
             Poll.until(5) {
                 Thread.sleep(forTimeInterval: 0.3)
-                let now = RedisWatchedRoomTests.keys(in: redis)
+                let now = redis.keyCount
                 defer { before = now }
                 return now == before
             })
         for index in 0..<20 {
-            let reply = try UploadFixture.raw(port: server.port, head: UploadRoomTests.head(room: "junk-\(index)"))
+            let reply = try UploadFixture.raw(port: server.port, head: UploadFixture.headOfALargePhoto(room: "junk-\(index)"))
             #expect(reply?.status == 404)
         }
         // Two presence rounds later (they run every second), still nothing new.
         let deadline = Date().addingTimeInterval(2.5)
         while Date() < deadline {
-            #expect(RedisWatchedRoomTests.keys(in: redis) == before)
+            #expect(redis.keyCount == before)
             Thread.sleep(forTimeInterval: 0.25)
         }
     }

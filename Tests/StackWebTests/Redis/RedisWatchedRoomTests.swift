@@ -7,21 +7,17 @@ import Testing
 /// leave no key in Redis and no log line each; a room another instance made is the group's here too.
 @Suite(.enabled(if: RedisServer.isInstalled, "needs redis-server"))
 struct RedisWatchedRoomTests {
-    static func keys(in redis: RedisServer) -> Int {
-        (try? redis.connection().command("DBSIZE"))?.integer ?? -1
-    }
-
     @Test func anonymousViewersOfRoomsNobodyMadeLeaveNothingInRedis() throws {
         let redis = try RedisServer()
         let server = try redis.startInstance("a")
         defer { server.end() }
         #expect(Poll.until { redis.lease(of: "main") == "a" })
         // Presence and leases of `main` settle first.
-        var before = Self.keys(in: redis)
+        var before = redis.keyCount
         #expect(
             Poll.until(5) {
                 Thread.sleep(forTimeInterval: 0.3)
-                let now = Self.keys(in: redis)
+                let now = redis.keyCount
                 defer { before = now }
                 return now == before
             })
@@ -34,7 +30,7 @@ struct RedisWatchedRoomTests {
         // Two presence rounds later (they run every second), still nothing new.
         let deadline = Date().addingTimeInterval(2.5)
         while Date() < deadline {
-            #expect(Self.keys(in: redis) == before)
+            #expect(redis.keyCount == before)
             Thread.sleep(forTimeInterval: 0.25)
         }
         let metrics = try http.get("/metrics").text

@@ -20,6 +20,9 @@ extension RedisServer {
             .flatMap { SavedStack(json: $0, defaultStyle: .pile) }
     }
 
+    /// How many keys the server holds (`DBSIZE`); -1 when it cannot be asked.
+    var keyCount: Int { (try? connection().command("DBSIZE"))?.integer ?? -1 }
+
     /// A server process in this group, named `id`.
     func startInstance(_ id: String) throws -> ServerProcess {
         try ServerProcess.start(arguments: ["--redis", urlText, "--instance-id", id])

@@ -13,11 +13,14 @@ final class ServerProcess {
 
     /// `readPhotos`: returns once the server has read every photo it found (it answers before).
     /// `environment`: variables added to the test runner's for the server.
+    /// `asNobody`: run as the user `nobody` (through `setpriv`), so that a root test run meets the
+    /// permissions the packaged server does.
     static func start(
         arguments: [String] = [], readPhotos: Bool = true, captureErrors: Bool = false,
-        environment: [String: String] = [:]
+        environment: [String: String] = [:], asNobody: Bool = false
     ) throws -> ServerProcess {
-        let server = try ServerProcess(arguments: arguments, captureErrors: captureErrors, environment: environment)
+        let server = try ServerProcess(
+            arguments: arguments, captureErrors: captureErrors, environment: environment, asNobody: asNobody)
         if readPhotos { _ = server.hasReadItsPhotos(within: 30) }
         return server
     }
@@ -39,9 +42,12 @@ final class ServerProcess {
         }
     }
 
-    private init(arguments: [String], captureErrors: Bool, environment: [String: String]) throws {
-        process.executableURL = try StackwebBinary.url()
-        process.arguments = StackwebBinary.serverArguments + arguments
+    private init(arguments: [String], captureErrors: Bool, environment: [String: String], asNobody: Bool) throws {
+        let binary = try StackwebBinary.url()
+        process.executableURL = asNobody ? URL(fileURLWithPath: "/usr/bin/setpriv") : binary
+        process.arguments =
+            (asNobody ? ["--reuid", "65534", "--regid", "65534", "--clear-groups", binary.path] : [])
+            + StackwebBinary.serverArguments + arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
         }

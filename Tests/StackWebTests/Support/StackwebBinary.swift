@@ -16,10 +16,13 @@ enum StackwebBinary {
     }
 
     /// The binary run with `arguments` to its end: its exit status and standard error.
-    static func run(_ arguments: [String]) throws -> (status: Int32, errors: String) {
+    /// `asNobody`: run as the user `nobody` (through `setpriv`).
+    static func run(_ arguments: [String], asNobody: Bool = false) throws -> (status: Int32, errors: String) {
         let process = Process()
-        process.executableURL = try url()
-        process.arguments = arguments
+        let binary = try url()
+        process.executableURL = asNobody ? URL(fileURLWithPath: "/usr/bin/setpriv") : binary
+        process.arguments =
+            asNobody ? ["--reuid", "65534", "--regid", "65534", "--clear-groups", binary.path] + arguments : arguments
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = Pipe()

@@ -37,6 +37,12 @@ struct UploadFixture {
         for name in ["a", "b", "c"] { _ = CVipsTest_writeJPEG(folder + "/\(name).jpg", 64, 48, 1) }
     }
 
+    /// The head of a photo's upload that declares 2 MB, for a request answered before its body.
+    static func headOfALargePhoto(room: String) -> String {
+        "POST /api/rooms/\(room)/photos HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: image/jpeg\r\n"
+            + "Content-Length: 2000000\r\nConnection: close\r\n\r\n"
+    }
+
     /// A JPEG of `width` × `height`, its bytes.
     static func jpeg(_ width: Int, _ height: Int) throws -> [UInt8] {
         CVipsSetup.start()

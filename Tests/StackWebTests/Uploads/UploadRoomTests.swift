@@ -7,11 +7,6 @@ import Testing
 /// lists or one with its own `--uploads ROOM=MODE`; any other name is 404 from the head alone.
 @Suite struct UploadRoomTests {
     /// The head of an upload to `room` that announces a body and sends none of it.
-    static func head(room: String) -> String {
-        "POST /api/rooms/\(room)/photos HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: image/jpeg\r\n"
-            + "Content-Length: 2000000\r\nConnection: close\r\n\r\n"
-    }
-
     static func listedRooms(_ http: HTTPTestClient) throws -> [String] {
         ((try http.get("/api/rooms").json()["rooms"] as? [[String: Any]]) ?? []).compactMap { $0["room"] as? String }
     }
@@ -27,7 +22,7 @@ import Testing
         for _ in 0..<1000 {
             let name = "r" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
             names.append(name)
-            let reply = try UploadFixture.raw(port: fixture.server.port, head: Self.head(room: name))
+            let reply = try UploadFixture.raw(port: fixture.server.port, head: UploadFixture.headOfALargePhoto(room: name))
             statuses[reply?.status ?? 0, default: 0] += 1
         }
         #expect(statuses == [404: 1000])

@@ -50,10 +50,12 @@ final class HTTPServer: Sendable {
     let usesTLS: Bool
     /// The PEM texts libmicrohttpd reads from for the daemon's lifetime; freed in `stop()`.
     nonisolated(unsafe) private let tlsStrings: [UnsafeMutablePointer<CChar>]
+    /// Where libmicrohttpd's messages go (`LibraryMessages`); freed in `stop()`, after the daemon.
+    nonisolated(unsafe) private let messageTarget: UnsafeMutablePointer<CMicroHTTPD_MessageTarget>
 
     init(
         host: String, port: UInt16, limits: ServerLimits, tls: TLSCredentials? = nil,
-        security: SecurityHeaders = SecurityHeaders(), responder: any RequestResponder
+        security: SecurityHeaders = SecurityHeaders(), log: OperatorLog = .silent, responder: any RequestResponder
     ) throws {
         if tls != nil, MHD_is_feature_supported(.FEATURE_TLS) != .YES {
             throw HTTPServerError.tls("this libmicrohttpd was built without TLS; HTTPS is not available")
@@ -61,7 +63,8 @@ final class HTTPServer: Sendable {
         let socket = try ListeningSocket.open(host: host, port: port)
         boundAddress = ListeningSocket.boundAddress(of: socket) ?? host
         let context = ServerContext(
-            responder: responder, limits: limits, allowsDirectWrites: tls == nil, answerHeaders: security.fields)
+            responder: responder, limits: limits, allowsDirectWrites: tls == nil, answerHeaders: security.fields,
+            libraryMessages: LibraryMessages(log: log))
         // Retained for the daemon's lifetime; released in `stop()` after the daemon is gone.
         self.context = Unmanaged.passRetained(context)
         tlsStrings =
@@ -77,12 +80,16 @@ final class HTTPServer: Sendable {
             tlsKey: tls == nil ? nil : UnsafePointer(tlsStrings[1]),
             tlsPriorities: tls == nil ? nil : UnsafePointer(tlsStrings[2])
         )
+        messageTarget = .allocate(capacity: 1)
+        messageTarget.initialize(
+            to: CMicroHTTPD_MessageTarget(logger: libraryMessageLogger, context: self.context.toOpaque()))
         let callbacks = CMicroHTTPD_Callbacks(
             handler: accessHandler, completed: requestCompleted, uriLogger: uriLogger, acceptPolicy: acceptPolicy,
-            notifyConnection: connectionNotice, context: self.context.toOpaque())
+            notifyConnection: connectionNotice, context: self.context.toOpaque(), messages: messageTarget)
         guard let daemon = CMicroHTTPD_start(options, callbacks) else {
             close(socket)
             self.context.release()
+            messageTarget.deallocate()
             for string in tlsStrings { free(string) }
             let reason =
                 tls == nil
@@ -106,6 +113,7 @@ final class HTTPServer: Sendable {
         MHD_stop_daemon(daemon)
         context.takeUnretainedValue().sharedResponses.destroyAll()
         context.release()
+        messageTarget.deallocate()
         for string in tlsStrings { free(string) }
     }
 }
@@ -124,12 +132,14 @@ final class ServerContext: Sendable {
     let deferredWork = DispatchGroup()
     let streamCounters = StreamCounters()
     let sharedResponses: SharedResponses
+    let libraryMessages: LibraryMessages
     private let streams = Locked<[ObjectIdentifier: StreamConnection]>([:])
 
     init(
         responder: any RequestResponder, limits: ServerLimits, allowsDirectWrites: Bool,
-        answerHeaders: [(String, String)] = []
+        answerHeaders: [(String, String)] = [], libraryMessages: LibraryMessages = LibraryMessages(log: .silent)
     ) {
+        self.libraryMessages = libraryMessages
         self.responder = responder
         self.limits = limits
         self.allowsDirectWrites = allowsDirectWrites
