@@ -9,7 +9,7 @@ import { PhotoBackdrop } from './backdrop.js';
 import { PointerBatcher, PointerSequence, createOrderedSender, pointerBody } from './batcher.js';
 import { canvasSize, watchCanvasSize } from './canvas-size.js';
 import { CoarseCanvas } from './coarse.js';
-import { eventsURL, fetchPageVersion, followEvents, postJSON } from './connection.js';
+import { eventsURL, fetchPageVersion, postJSON } from './connection.js';
 import { createCommandSender } from './commands.js';
 import { attachControls, createToast, createUndoOffer } from './controls.js';
 import { createDebugHook, pageState } from './debug-hook.js';
@@ -30,6 +30,7 @@ import {
 import { newViewerID, takeToken } from './session.js';
 import { leftShape, pointerURL, reportedShape, withShape } from './shape.js';
 import { fitStage, toStagePoint } from './stage.js';
+import { followSharedEvents } from './shared-events.js';
 import { showStatus as showStatusIn } from './status.js';
 
 // The stream usually opens within milliseconds; the badge waits this long before the first open
@@ -186,7 +187,21 @@ function start() {
   function follow() {
     stopEvents?.();
     const url = withShape(eventsURL(api, pageVersion), reportedShape(innerWidth, innerHeight));
-    stopEvents = followEvents(url, { onMessage, onStatus, onReload: () => location.reload() });
+    stopEvents = followSharedEvents(url, { onMessage, onStatus, onReload: () => location.reload() });
+  }
+
+  // A page kept in the back/forward cache lets go of its stream (a browser has six connections to
+  // a server, and a cached page's stream would hold one), and takes it up again when shown.
+  function followWhileShown() {
+    let resume = false;
+    addEventListener('pagehide', () => {
+      resume = stopEvents !== null;
+      stopEvents?.();
+      stopEvents = null;
+    });
+    addEventListener('pageshow', (event) => {
+      if (event.persisted && resume) follow();
+    });
   }
 
   function followShape() {
@@ -272,6 +287,7 @@ function start() {
     showStatus();
   }, OFFLINE_GRACE_MS);
   showStatus();
+  followWhileShown();
   fetchPageVersion().then((version) => {
     pageVersion = version;
     follow();
