@@ -67,7 +67,8 @@ def test_a_room_that_takes_no_photos_says_so_instead_of_a_code(page):
     shown = wait_until(lambda: page.driver.execute_script(LARGE), lambda large: large and "no photos" in large["text"],
                        message="the large view's words")
     assert shown == {"drawn": False, "pressed": "true",
-                     "text": "This room takes no photos from guests (the server needs --uploads open)."}
+                     "text": "This room takes no photos from guests (the server needs --uploads open, or --uploads "
+                             f"{page.room}=open)."}
 
 
 @pytest.mark.skipif(not ZBARIMG, reason="needs zbarimg (zbar-tools)")
