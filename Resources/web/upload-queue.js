@@ -4,10 +4,11 @@
 import { outcome } from './upload-words.js';
 
 /**
- * At most this many photos at once: the server takes 4 at once from one address
- * (docs/wire-protocol.md), and two phones behind one router share an address.
+ * One photo at a time, in the order the guest chose them: the wall shows guests' photos in the
+ * order they arrive, and photos sent together finish in any order. (The phone's upload link is
+ * the bottleneck either way; the server takes 4 at once from one address, docs/wire-protocol.md.)
  */
-export const AT_ONCE = 3;
+export const AT_ONCE = 1;
 
 /**
  * A queue of uploads. `send(item, progress)` starts one and answers a promise of
