@@ -101,7 +101,7 @@ function start() {
     ? new PhotoBackdrop({ images, fallback: new GradientBackdrop(), reducedMotion: () => reducedMotion.matches })
     : new GradientBackdrop();
   const sendPointer = createOrderedSender(
-    (events) => postJSON(pointerURL(api, scene.shape), pointerBody(viewer, events), token),
+    (events) => postJSON(pointerURL(api, scene.shape), pointerBody(viewer, events, stageScale()), token),
     (error) => {
       console.warn('StackWeb:', error.message);
       // A page opened without the control link on a LAN server can only watch: say so.
@@ -208,6 +208,12 @@ function start() {
     if (!stopEvents || shapeAsked || !leftShape(scene.shape, innerWidth, innerHeight)) return;
     shapeAsked = true;
     follow();
+  }
+
+  // CSS pixels per stage point, as the stage is fitted into the canvas now.
+  function stageScale() {
+    const rect = canvas.getBoundingClientRect();
+    return fitStage(rect.width, rect.height, scene.stage?.w, scene.stage?.h).scale;
   }
 
   function toStage(clientX, clientY) {

@@ -214,6 +214,8 @@ extension Stack {
         var layers: [Layer]
         /// The front card was the first card when taken: a swipe back has nowhere to go.
         var atFirstCard = false
+        /// The pressing screen's CSS pixels per stage point (`PointerInput.pixelsPerPoint`).
+        var pixelsPerPoint = 1.0
 
         var card: Int { layers[0].card }
     }
