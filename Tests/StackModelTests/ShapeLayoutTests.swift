@@ -276,3 +276,20 @@ import Testing
         #expect(pan.map { $0.from.y - $0.from.h / 2 == 0 && abs($0.to.y + $0.to.h / 2 - 768) < 1e-9 } == true)
     }
 }
+
+/// Cards seen from a sofa: in angles, deck and swipe the front card is at least 35 % of a 1080p
+/// TV's height, with the original's proportions (square; the deck card's 335 × 467).
+@Suite struct TenFootCardTests {
+    @Test(arguments: [StyleName.angles, .deck, .swipe])
+    func theFrontCardIsOverAThirdOfATVsHeight(style: StyleName) throws {
+        let tv = ShapeLayoutTests.Screen(width: 1920, height: 1080)
+        let stack = Stack(photos: Fixture.photos(5), style: style, seed: 1)
+        let front = try #require(stack.drawnCards(at: Fixture.now, on: tv.shape).first).transform
+        let stage = stack.stage(for: tv.shape)
+        let height = front.h * front.scaleY * tv.scale(of: stage)
+        #expect(height / tv.height >= 0.35, "\(style): \(height) px of 1080")
+        let aspect = front.w / front.h
+        let original = style == .angles ? 1 : (375 - 40) / (667 - 200.0)
+        #expect(abs(aspect - original) < 0.03, "\(style): \(aspect)")
+    }
+}
