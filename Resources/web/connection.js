@@ -98,12 +98,16 @@ export function followEvents(url, { onMessage, onStatus, onReload = () => {} }, 
   };
 }
 
-/** A refused or failed POST; `status` is the HTTP status, undefined when no answer came. */
+/**
+ * A refused or failed POST; `status` is the HTTP status, undefined when no answer came;
+ * `serverWords` the server's own `{"error": …}`, when it gave one.
+ */
 export class RequestError extends Error {
-  constructor(message, status) {
+  constructor(message, status, serverWords = null) {
     super(message);
     this.name = 'RequestError';
     this.status = status;
+    this.serverWords = serverWords;
   }
 }
 
@@ -145,7 +149,8 @@ async function postOnce(url, headers, body) {
   }
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) {
-    throw new RequestError(`${url}: ${response.status} ${answer.error ?? response.statusText}`, response.status);
+    const words = typeof answer.error === 'string' ? answer.error : null;
+    throw new RequestError(`${url}: ${response.status} ${words ?? response.statusText}`, response.status, words);
   }
   return answer;
 }

@@ -109,3 +109,14 @@ test('a refusal frees its place for the next photo', async () => {
   assert.equal(first.state, 'failed');
   assert.equal(second.state, 'sending');
 });
+
+test('a photo refused for good (too large, not a photo) cannot be retried: the same bytes get the same answer', async () => {
+  const server = fakeServer();
+  const { queue } = queueWith(server);
+  const [photo] = queue.add(files(1));
+  server.answer('photo-1.jpg', 413, { error: 'this photo is larger than the 50 MB this server takes' });
+  await settle();
+  assert.equal(photo.retry, false);
+  assert.equal(queue.retry(photo.id), false);
+  assert.equal(server.requests.length, 1);
+});
