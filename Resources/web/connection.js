@@ -14,17 +14,27 @@ export function reconnectDelay(attempt, random) {
 }
 
 /**
- * The version of the page the server serves now (from /healthz), or null when it cannot be asked.
- * The events URL carries it, so that after a redeploy the server answers a reconnect with `reload`.
+ * What the page needs to know of the server (from /healthz): `pageVersion`, the version of the
+ * page it serves now (the events URL carries it, so that after a redeploy the server answers a
+ * reconnect with `reload`), null when it cannot be asked; and `controlNeedsToken`, whether a
+ * command needs the control token (a LAN server), false when unknown.
  */
-export async function fetchPageVersion(fetchImpl = globalThis.fetch) {
+export async function fetchServerFacts(fetchImpl = globalThis.fetch) {
   try {
     const reply = await fetchImpl('/healthz', { cache: 'no-store' });
     const body = await reply.json();
-    return typeof body.pageVersion === 'string' ? body.pageVersion : null;
+    return {
+      pageVersion: typeof body.pageVersion === 'string' ? body.pageVersion : null,
+      controlNeedsToken: body.controlNeedsToken === true,
+    };
   } catch {
-    return null;
+    return { pageVersion: null, controlNeedsToken: false };
   }
+}
+
+/** The version of the page the server serves now, or null (`fetchServerFacts`). */
+export async function fetchPageVersion(fetchImpl = globalThis.fetch) {
+  return (await fetchServerFacts(fetchImpl)).pageVersion;
 }
 
 /** The events URL, with `?page=` when the page's version is known. */

@@ -9,7 +9,7 @@ import { PhotoBackdrop } from './backdrop.js';
 import { PointerBatcher, PointerSequence, createOrderedSender, pointerBody } from './batcher.js';
 import { canvasSize, watchCanvasSize } from './canvas-size.js';
 import { CoarseCanvas } from './coarse.js';
-import { eventsURL, fetchPageVersion, postJSON } from './connection.js';
+import { eventsURL, fetchServerFacts, postJSON } from './connection.js';
 import { createCommandSender } from './commands.js';
 import { attachControls, createToast, createUndoOffer } from './controls.js';
 import { createDebugHook, pageState } from './debug-hook.js';
@@ -294,8 +294,15 @@ function start() {
   }, OFFLINE_GRACE_MS);
   showStatus();
   followWhileShown();
-  fetchPageVersion().then((version) => {
-    pageVersion = version;
+  fetchServerFacts().then((facts) => {
+    pageVersion = facts.pageVersion;
+    // A page without the control token on a server that needs one only watches: its URL's
+    // ?style= and ?stacked=1 are the control page's to set (docs/photo-frame.md), not asked here.
+    if (facts.controlNeedsToken && !token) {
+      if (!styleAsked || !stackedAsked) console.info('StackWeb: ?style= needs the control link here; watching only');
+      styleAsked = true;
+      stackedAsked = true;
+    }
     follow();
   });
 }

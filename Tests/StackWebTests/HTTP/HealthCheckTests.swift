@@ -29,11 +29,18 @@ import Testing
         #expect(json["status"] as? String == "ok")
         #expect(json["version"] as? String == Configuration.version)
         #expect(json["pageVersion"] is String)
+        #expect(json["controlNeedsToken"] as? Bool == false, "loopback: anyone here may control")
         for name in ["state", "cache", "photoFolder", "indexing"] {
             #expect(Self.check(json, name)?["ok"] as? Bool == true, "\(name): \(json)")
         }
         #expect(Self.check(json, "indexing")?["remaining"] as? Int == 0)
         #expect(Self.check(json, "redis") == nil, "no Redis check without --redis")
+    }
+
+    /// A page without the control token learns that commands need it, and asks for none.
+    @Test func aServerWithATokenSaysCommandsNeedIt() throws {
+        let server = try TestServer { $0.token = "a-control-token-0123456789" }
+        #expect(try Self.health(server).1["controlNeedsToken"] as? Bool == true)
     }
 
     @Test func aPhotoFolderGoneIsDegradedUntilItIsBack() throws {
