@@ -6,8 +6,23 @@
 /** The code's address for `room` (an SVG the server draws with the room's add link). */
 export const addCodeURL = (room) => `/api/rooms/${room}/add-code.svg`;
 
-/** What the large view says for a room whose code the server does not give. */
+/** What the large view says for a room whose code the server does not give, when it says nothing. */
 export const NO_CODE = 'This room takes no photos from guests (the server needs --uploads open).';
+
+/**
+ * Why the server gives no code for `room`, in its own words: the room takes no photos, or no
+ * phone could reach the address the code would name (a server on 127.0.0.1 only), and how to fix it.
+ */
+export async function whyNoCode(room, fetchImpl = globalThis.fetch) {
+  try {
+    const reply = await fetchImpl(addCodeURL(room), { cache: 'no-store' });
+    if (reply.ok) return NO_CODE;
+    const body = await reply.json();
+    return typeof body.error === 'string' && body.error ? body.error : NO_CODE;
+  } catch {
+    return NO_CODE;
+  }
+}
 
 function codeFigure(document, room, className, caption) {
   const figure = document.createElement('figure');
@@ -46,9 +61,9 @@ export function setUpAddCode(document, room, { corner = false, button = null } =
   function open() {
     if (!overlay) {
       const { figure, image, text } = codeFigure(document, room, 'add-code large', 'Scan to add your photos');
-      image.addEventListener('error', () => {
+      image.addEventListener('error', async () => {
         image.remove();
-        text.textContent = NO_CODE;
+        text.textContent = await whyNoCode(room);
       });
       overlay = document.createElement('div');
       overlay.className = 'add-code-overlay';

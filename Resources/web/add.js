@@ -119,7 +119,7 @@ function start() {
       parts.row.dataset.kind = item.kind ?? '';
       parts.progress.value = item.total > 0 ? item.sent / item.total : 0;
       parts.state.textContent = item.text;
-      parts.button.hidden = item.state !== 'failed';
+      parts.button.hidden = item.state !== 'failed' || !item.retry;
       // The live region speaks when a photo is through, not at every percent.
       const counts = queue.counts();
       if (counts.done + counts.failed !== finished) {

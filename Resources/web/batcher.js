@@ -54,9 +54,13 @@ export class PointerSequence {
   }
 }
 
-/** The body of `POST /api/rooms/{room}/pointer`. */
-export function pointerBody(viewer, events) {
-  return { viewer, events };
+/**
+ * The body of `POST /api/rooms/{room}/pointer`. `scale` is the page's CSS pixels per stage point:
+ * the server holds a flick's thresholds in pixels too, so that a phone (0.38) springs back where a
+ * laptop does. Left out when unknown.
+ */
+export function pointerBody(viewer, events, scale = null) {
+  return scale > 0 && Number.isFinite(scale) ? { viewer, scale: Math.round(scale * 1000) / 1000, events } : { viewer, events };
 }
 
 /**

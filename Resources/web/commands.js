@@ -19,7 +19,7 @@ export function createCommandSender(post, { showToast, isPlaying, confirmMs = PL
   return function send(command) {
     queue = queue.then(() => post(command).then(() => true, (error) => {
       console.warn('StackWeb:', error.message);
-      showToast(failureMessage(command, error.status));
+      showToast(failureMessage(command, error.status, error.serverWords));
       return false;
     }));
     const sent = queue;

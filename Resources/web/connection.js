@@ -14,17 +14,27 @@ export function reconnectDelay(attempt, random) {
 }
 
 /**
- * The version of the page the server serves now (from /healthz), or null when it cannot be asked.
- * The events URL carries it, so that after a redeploy the server answers a reconnect with `reload`.
+ * What the page needs to know of the server (from /healthz): `pageVersion`, the version of the
+ * page it serves now (the events URL carries it, so that after a redeploy the server answers a
+ * reconnect with `reload`), null when it cannot be asked; and `controlNeedsToken`, whether a
+ * command needs the control token (a LAN server), false when unknown.
  */
-export async function fetchPageVersion(fetchImpl = globalThis.fetch) {
+export async function fetchServerFacts(fetchImpl = globalThis.fetch) {
   try {
     const reply = await fetchImpl('/healthz', { cache: 'no-store' });
     const body = await reply.json();
-    return typeof body.pageVersion === 'string' ? body.pageVersion : null;
+    return {
+      pageVersion: typeof body.pageVersion === 'string' ? body.pageVersion : null,
+      controlNeedsToken: body.controlNeedsToken === true,
+    };
   } catch {
-    return null;
+    return { pageVersion: null, controlNeedsToken: false };
   }
+}
+
+/** The version of the page the server serves now, or null (`fetchServerFacts`). */
+export async function fetchPageVersion(fetchImpl = globalThis.fetch) {
+  return (await fetchServerFacts(fetchImpl)).pageVersion;
 }
 
 /** The events URL, with `?page=` when the page's version is known. */
@@ -98,12 +108,16 @@ export function followEvents(url, { onMessage, onStatus, onReload = () => {} }, 
   };
 }
 
-/** A refused or failed POST; `status` is the HTTP status, undefined when no answer came. */
+/**
+ * A refused or failed POST; `status` is the HTTP status, undefined when no answer came;
+ * `serverWords` the server's own `{"error": …}`, when it gave one.
+ */
 export class RequestError extends Error {
-  constructor(message, status) {
+  constructor(message, status, serverWords = null) {
     super(message);
     this.name = 'RequestError';
     this.status = status;
+    this.serverWords = serverWords;
   }
 }
 
@@ -145,7 +159,8 @@ async function postOnce(url, headers, body) {
   }
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) {
-    throw new RequestError(`${url}: ${response.status} ${answer.error ?? response.statusText}`, response.status);
+    const words = typeof answer.error === 'string' ? answer.error : null;
+    throw new RequestError(`${url}: ${response.status} ${words ?? response.statusText}`, response.status, words);
   }
   return answer;
 }

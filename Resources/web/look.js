@@ -11,8 +11,10 @@ const LOOKS = Object.freeze({
   // whatever the photo: a photo the card would crop hard is fitted whole, on the card's paper.
   deck: Object.freeze({ border: 4, radius: 10, shadow: Object.freeze({ blur: 16, offsetY: 4 }), fit: 'contain' }),
   swipe: Object.freeze({ border: 4, radius: 10, shadow: Object.freeze({ blur: 12, offsetY: 3 }), fit: 'contain' }),
-  // A photo frame: the photo alone, edge to edge, lifted off the wall by a wide soft shadow.
-  frame: Object.freeze({ border: 0, radius: 0, shadow: Object.freeze({ blur: 24, offsetY: 6 }) }),
+  // A photo frame: the photo alone, edge to edge, lifted off the wall by a wide soft shadow. A photo
+  // too small to be enlarged to its card, or with transparent parts, lies on a dark mat, not on a
+  // glaring white sheet the height of the wall (paint.js draws it at most twice its own pixels).
+  frame: Object.freeze({ border: 0, radius: 0, shadow: Object.freeze({ blur: 24, offsetY: 6 }), paper: '#141414' }),
 });
 
 /**

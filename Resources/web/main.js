@@ -9,7 +9,7 @@ import { PhotoBackdrop } from './backdrop.js';
 import { PointerBatcher, PointerSequence, createOrderedSender, pointerBody } from './batcher.js';
 import { canvasSize, watchCanvasSize } from './canvas-size.js';
 import { CoarseCanvas } from './coarse.js';
-import { eventsURL, fetchPageVersion, followEvents, postJSON } from './connection.js';
+import { eventsURL, fetchServerFacts, postJSON } from './connection.js';
 import { createCommandSender } from './commands.js';
 import { attachControls, createToast, createUndoOffer } from './controls.js';
 import { createDebugHook, pageState } from './debug-hook.js';
@@ -31,6 +31,7 @@ import {
 import { newViewerID, takeToken } from './session.js';
 import { leftShape, pointerURL, reportedShape, withShape } from './shape.js';
 import { fitStage, toStagePoint } from './stage.js';
+import { followSharedEvents } from './shared-events.js';
 import { showStatus as showStatusIn } from './status.js';
 
 // The stream usually opens within milliseconds; the badge waits this long before the first open
@@ -103,7 +104,7 @@ function start() {
     ? new PhotoBackdrop({ images, fallback: new GradientBackdrop(), reducedMotion: () => reducedMotion.matches })
     : new GradientBackdrop();
   const sendPointer = createOrderedSender(
-    (events) => postJSON(pointerURL(api, scene.shape), pointerBody(viewer, events), token),
+    (events) => postJSON(pointerURL(api, scene.shape), pointerBody(viewer, events, stageScale()), token),
     (error) => {
       console.warn('StackWeb:', error.message);
       // A page opened without the control link on a LAN server can only watch: say so.
@@ -189,13 +190,33 @@ function start() {
   function follow() {
     stopEvents?.();
     const url = withShape(eventsURL(api, pageVersion), reportedShape(innerWidth, innerHeight));
-    stopEvents = followEvents(url, { onMessage, onStatus, onReload: () => location.reload() });
+    stopEvents = followSharedEvents(url, { onMessage, onStatus, onReload: () => location.reload() });
+  }
+
+  // A page kept in the back/forward cache lets go of its stream (a browser has six connections to
+  // a server, and a cached page's stream would hold one), and takes it up again when shown.
+  function followWhileShown() {
+    let resume = false;
+    addEventListener('pagehide', () => {
+      resume = stopEvents !== null;
+      stopEvents?.();
+      stopEvents = null;
+    });
+    addEventListener('pageshow', (event) => {
+      if (event.persisted && resume) follow();
+    });
   }
 
   function followShape() {
     if (!stopEvents || shapeAsked || !leftShape(scene.shape, innerWidth, innerHeight)) return;
     shapeAsked = true;
     follow();
+  }
+
+  // CSS pixels per stage point, as the stage is fitted into the canvas now.
+  function stageScale() {
+    const rect = canvas.getBoundingClientRect();
+    return fitStage(rect.width, rect.height, scene.stage?.w, scene.stage?.h).scale;
   }
 
   function toStage(clientX, clientY) {
@@ -275,8 +296,16 @@ function start() {
     showStatus();
   }, OFFLINE_GRACE_MS);
   showStatus();
-  fetchPageVersion().then((version) => {
-    pageVersion = version;
+  followWhileShown();
+  fetchServerFacts().then((facts) => {
+    pageVersion = facts.pageVersion;
+    // A page without the control token on a server that needs one only watches: its URL's
+    // ?style= and ?stacked=1 are the control page's to set (docs/photo-frame.md), not asked here.
+    if (facts.controlNeedsToken && !token) {
+      if (!styleAsked || !stackedAsked) console.info('StackWeb: ?style= needs the control link here; watching only');
+      styleAsked = true;
+      stackedAsked = true;
+    }
     follow();
   });
 }

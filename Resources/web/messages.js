@@ -87,13 +87,14 @@ export const SLIDESHOW_DID_NOT_START = 'The slideshow did not start: this server
 
 /**
  * Why `command` did nothing, in a few words, from the answer's HTTP status (undefined when no
- * answer came at all).
+ * answer came at all) and, for a limit, the server's own words (`serverWords`).
  */
-export function failureMessage(command, status) {
+export function failureMessage(command, status, serverWords = null) {
   const label = commandLabel(command);
   if (status === undefined) return `${label}: not sent, the server is unreachable`;
   if (status === 401 || status === 403) return `${label}: this page may only watch (it has no control token)`;
-  if (status === 429) return `${label}: too many requests, try again in a moment`;
+  // The server says which limit: "this server holds at most 64 rooms" is no moment's wait.
+  if (status === 429) return serverWords ? `${label}: ${serverWords}` : `${label}: too many requests, try again in a moment`;
   // An older server answers 400 to a command it does not know yet.
   if (status === 400 || status === 404 || status === 405 || status === 501) return `${label} is not available here yet`;
   return `${label} failed (${status})`;

@@ -89,16 +89,17 @@ export function boxPath(ctx, { x, y, w, h, radius }) {
   ctx.closePath();
 }
 
-// The border is the whole card filled white, the photo drawn over it; the shadow, when asked for,
-// is cast by that first fill only. `shadow` is {color, blur, offsetY} in device pixels.
-function fillOuter(ctx, outer, shadow) {
+// The border is the whole card filled with its paper (white, or the look's `paper`), the photo
+// drawn over it; the shadow, when asked for, is cast by that first fill only. `shadow` is
+// {color, blur, offsetY} in device pixels.
+function fillOuter(ctx, outer, shadow, paper) {
   if (shadow) {
     ctx.shadowColor = shadow.color;
     ctx.shadowBlur = shadow.blur;
     ctx.shadowOffsetX = 0;
     ctx.shadowOffsetY = shadow.offsetY;
   }
-  ctx.fillStyle = BORDER_COLOR;
+  ctx.fillStyle = paper;
   if (outer.radius > 0) {
     boxPath(ctx, outer);
     ctx.fill();
@@ -124,7 +125,7 @@ export function polygonPath(ctx, points) {
  */
 export function paintFace(ctx, w, h, look, image, highlight, shadow, maxScale = Infinity) {
   const { outer, inner } = cardBoxes(w, h, look);
-  fillOuter(ctx, outer, shadow);
+  fillOuter(ctx, outer, shadow, look.paper ?? BORDER_COLOR);
   const clipped = inner.radius > 0;
   if (clipped) {
     ctx.save();

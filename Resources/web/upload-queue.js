@@ -4,17 +4,19 @@
 import { outcome } from './upload-words.js';
 
 /**
- * At most this many photos at once: the server takes 4 at once from one address
- * (docs/wire-protocol.md), and two phones behind one router share an address.
+ * One photo at a time, in the order the guest chose them: the wall shows guests' photos in the
+ * order they arrive, and photos sent together finish in any order. (The phone's upload link is
+ * the bottleneck either way; the server takes 4 at once from one address, docs/wire-protocol.md.)
  */
-export const AT_ONCE = 3;
+export const AT_ONCE = 1;
 
 /**
  * A queue of uploads. `send(item, progress)` starts one and answers a promise of
  * {status, body, retryAfter} (status 0 when no answer came); it calls `progress(sent, total)` as
  * bytes go and `progress(total, total)` once all are sent. `newKey()` makes an Idempotency-Key.
  * `added(item)` is told of each new item, then `changed(item)` of each change of one: {id, file,
- * key, state, sent, total, kind, text}, `state` one of queued, sending, checking, done, failed.
+ * key, state, sent, total, kind, text, retry}, `state` one of queued, sending, checking, done,
+ * failed; `retry` whether a failed one may be sent again (upload-words.js).
  */
 export class UploadQueue {
   #send;
@@ -54,7 +56,7 @@ export class UploadQueue {
   /** Sends a failed item again, with the key it had: a photo whose answer was lost is not added twice. */
   retry(id) {
     const item = this.items.find((candidate) => candidate.id === id);
-    if (!item || item.state !== 'failed') return false;
+    if (!item || item.state !== 'failed' || !item.retry) return false;
     this.#update(item, { state: 'queued', sent: 0, kind: null, text: 'Waiting to send' });
     this.#waiting.push(item);
     this.#pump();
@@ -85,8 +87,8 @@ export class UploadQueue {
       answer = { status: 0, body: null, retryAfter: null };
     }
     this.#running -= 1;
-    const { state, kind, text } = outcome(answer.status, answer.body, answer.retryAfter);
-    this.#update(item, { state, kind, text, sent: state === 'done' ? item.total : item.sent });
+    const { state, kind, text, retry } = outcome(answer.status, answer.body, answer.retryAfter);
+    this.#update(item, { state, kind, text, retry, sent: state === 'done' ? item.total : item.sent });
     this.#pump();
   }
 

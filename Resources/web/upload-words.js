@@ -3,14 +3,27 @@
 /**
  * The outcome of one upload from its answer: `status` (0 when no answer came: no connection),
  * `body` (the parsed JSON, or null), `retryAfter` (the header, or null). Answers
- * {state: 'done'|'failed', kind, text}: `kind` names the outcome for the page's styling and
- * tests (`shown`, `waiting`, `existing`, or the failure's), `text` is the sentence shown.
+ * {state: 'done'|'failed', kind, text, retry}: `kind` names the outcome for the page's styling
+ * and tests (`shown`, `waiting`, `existing`, or the failure's), `text` is the sentence shown, with
+ * the limit and what to do where there is one; `retry` whether sending it again could succeed (a
+ * photo too large or not a photo gets the same answer however often it is sent: no Retry).
  */
 export function outcome(status, body, retryAfter) {
-  if (status === 201) return { state: 'done', kind: 'shown', text: 'On the wall' };
-  if (status === 200 && body?.existing) return { state: 'done', kind: 'existing', text: 'Already on the wall' };
-  if (status === 202) return { state: 'done', kind: 'waiting', text: 'Waiting for approval' };
-  return { state: 'failed', ...failure(status, body, retryAfter) };
+  if (status === 201) return { state: 'done', kind: 'shown', text: 'On the wall', retry: false };
+  if (status === 200 && body?.existing) return { state: 'done', kind: 'existing', text: 'Already on the wall', retry: false };
+  if (status === 202) return { state: 'done', kind: 'waiting', text: 'Waiting for approval', retry: false };
+  const { kind, text } = failure(status, body, retryAfter);
+  return { state: 'failed', kind, text, retry: !FINAL.has(kind) };
+}
+
+// Refusals that sending the same photo again cannot change.
+const FINAL = new Set(['token', 'closed', 'too-large', 'not-photo', 'damaged', 'full']);
+
+/** "Too large for the wall", with the server's limit when its words give one, and what to do. */
+function tooLarge(body) {
+  const limit = /(\d+(?:\.\d+)?) ?MB/.exec(body?.error ?? '')?.[1];
+  const within = limit ? ` (it takes up to ${limit} MB)` : '';
+  return `Too large for the wall${within}: send a smaller copy, such as a screenshot of it`;
 }
 
 function failure(status, body, retryAfter) {
@@ -27,7 +40,7 @@ function failure(status, body, retryAfter) {
     // Uploads never make rooms: a room nobody made takes no photos either.
     case 404: return { kind: 'closed', text: 'This room does not take photos' };
     case 408: return { kind: 'slow', text: 'The connection is too slow: retry on a better Wi-Fi' };
-    case 413: return { kind: 'too-large', text: 'Too large for the wall' };
+    case 413: return { kind: 'too-large', text: tooLarge(body) };
     case 415: return { kind: 'not-photo', text: 'Not a photo the wall can show (JPEG, PNG, WebP, GIF, HEIC)' };
     case 422: return { kind: 'damaged', text: 'This photo is damaged and cannot be shown' };
     case 429: return { kind: 'busy', text: `Too many photos at once: ${later}` };

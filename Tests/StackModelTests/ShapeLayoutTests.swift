@@ -46,7 +46,7 @@ import Testing
 
     @Test(arguments: [
         (1920.0, 1080.0, ShapeClass.widescreen), (2560, 1080, .ultrawide), (390, 844, .tallPhone),
-        (1080, 1920, .portraitWidescreen), (1024, 768, .standard), (1280, 800, .wide), (844, 390, .ultrawide),
+        (1080, 1920, .portraitWidescreen), (1024, 768, .standard), (1280, 800, .wide), (844, 390, .landscape213),
         (800, 800, .square), (768, 1024, .portraitStandard),
     ])
     func aWindowFallsInTheNearestClass(width: Double, height: Double, shape: ShapeClass) {
@@ -83,6 +83,29 @@ import Testing
         // On the room's 4:3 stage, fitted into the TV, it was 56 %.
         let roomStack = Stack(photos: [Self.photo("p0", 1600, 900)], style: .frame, seed: 1)
         #expect(Self.tv.coverage(of: roomStack.drawnCards(at: now)[0].transform, on: .default) < 0.57)
+    }
+
+    /// Every screen the page is tried on, and both orientations of the phone and the tablet.
+    static let screens: [(Double, Double)] = [
+        (390, 844), (844, 390), (820, 1180), (1180, 820), (1366, 768), (1920, 1080), (3840, 2160), (2560, 1080),
+        (1080, 1920), (768, 1024), (1024, 768), (1280, 800), (360, 800), (412, 915),
+    ]
+
+    /// No band to speak of on any shape: a photo of the screen's own shape covers at least 95 % of
+    /// it (with the classes of old, 820×1180 had 82 %, 1180×820 69 %, 844×390 71 %).
+    @Test(arguments: screens)
+    func aPhotoOfTheScreensShapeCoversIt(width: Double, height: Double) {
+        let screen = Screen(width: width, height: height)
+        let photo = Self.photo("p0", Int(width), Int(height))
+        let (card, stage) = frontCard([photo, photo], on: screen)
+        #expect(screen.coverage(of: card, on: stage) >= 0.95, "\(Int(width))×\(Int(height)) on \(screen.shape)")
+    }
+
+    /// Between 9:19.5 and 21:9 no aspect is more than 2.6 % from a class: 95 % covered at worst.
+    @Test func noAspectIsFarFromAClass() {
+        let aspects = ShapeClass.allCases.map(\.aspect).sorted()
+        for (lower, upper) in zip(aspects, aspects.dropFirst()) { #expect(upper / lower <= 1 / 0.95) }
+        #expect(aspects.first == 9 / 19.5 && aspects.last == 21.0 / 9)
     }
 
     @Test func anUltrawidePhotoFillsAnUltrawideScreen() {
@@ -251,5 +274,22 @@ import Testing
         let pan = tv.pan(of: Self.photo("p", 1000, 4000), position: 0)
         #expect(pan?.from.w == tv.stage.width && pan?.from.h == 4 * tv.stage.width)
         #expect(pan.map { $0.from.y - $0.from.h / 2 == 0 && abs($0.to.y + $0.to.h / 2 - 768) < 1e-9 } == true)
+    }
+}
+
+/// Cards seen from a sofa: in angles, deck and swipe the front card is at least 35 % of a 1080p
+/// TV's height, with the original's proportions (square; the deck card's 335 × 467).
+@Suite struct TenFootCardTests {
+    @Test(arguments: [StyleName.angles, .deck, .swipe])
+    func theFrontCardIsOverAThirdOfATVsHeight(style: StyleName) throws {
+        let tv = ShapeLayoutTests.Screen(width: 1920, height: 1080)
+        let stack = Stack(photos: Fixture.photos(5), style: style, seed: 1)
+        let front = try #require(stack.drawnCards(at: Fixture.now, on: tv.shape).first).transform
+        let stage = stack.stage(for: tv.shape)
+        let height = front.h * front.scaleY * tv.scale(of: stage)
+        #expect(height / tv.height >= 0.35, "\(style): \(height) px of 1080")
+        let aspect = front.w / front.h
+        let original = style == .angles ? 1 : (375 - 40) / (667 - 200.0)
+        #expect(abs(aspect - original) < 0.03, "\(style): \(aspect)")
     }
 }

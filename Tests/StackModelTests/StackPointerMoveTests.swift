@@ -222,7 +222,7 @@ extension Stack {
             "unseenRemoved": unseenRemoved == other.unseenRemoved,
             "removedByHand": removedByHand == other.removedByHand,
             "goneFromFolder": goneFromFolder == other.goneFromFolder, "removers": removers == other.removers,
-            "frontSince": frontSince == other.frontSince,
+            "frontSince": frontSince == other.frontSince, "arrivals": arrivals == other.arrivals,
         ]
         let stored = Mirror(reflecting: self).children.compactMap(\.label)
         return stored.filter { compared[$0] != true }

@@ -21,8 +21,8 @@ import Testing
     ])
     func anglesTurnsEachCardByTheOriginalAngleForItsPosition(position: Int, rotation: Double) {
         let layout = AnglesLayout(stage: Self.stage)
-        // 120 pt of the phone's 375-pt width, as a share of the stage's short side: 245.76 pt.
-        let side = 120.0 / 375 * 768
+        // 36 % of the stage's short side (the original's 120 of 375 pt was 32 %): 276.48 pt.
+        let side = 0.36 * 768
         #expect(
             layout.restTransform(of: Self.photo, tilt: 3, position: position)
                 == CardTransform(x: 512, y: 384, w: side, h: side, rotation: rotation))

@@ -6,8 +6,11 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from support.network import RequestLog, logged_from_load
+from support.page import StackWebPage
+from support.server import StackWebServer
 from support.pointer import Mouse
-from support.waiting import wait_until
+from support.screens import emulate, fresh_tab, shoot
+from support.waiting import wait_until, wait_until_steady
 from test_keyboard import REFUSED_COMMAND
 
 TOKEN_KEY = "stackweb.token"
@@ -128,3 +131,48 @@ def test_style_parameter_is_not_sent_when_the_room_has_it(page):
         page.wait_until_showing_cards()
         page.wait_until_settled()
         assert RequestLog(driver, clear=False).commands() == []
+
+
+# Every shown control's box in CSS px, and the window's width.
+_CONTROL_BOXES = """
+return {width: innerWidth, boxes: [...document.querySelectorAll('#controls button:not([hidden])')].map((button) => {
+  const rect = button.getBoundingClientRect();
+  return {name: button.textContent.trim() || button.dataset.action, left: rect.left, right: rect.right,
+          width: rect.width, height: rect.height};
+})};
+"""
+
+
+@pytest.mark.parametrize("style", ["swipe", "pile"])
+def test_every_control_fits_a_390_px_phone(browser, server, room, style):
+    """The swipe style shows one more button (Stacked): the style row wraps rather than running off
+    a 390 px phone (Pile was at x −3.9, Stacked ended at 393.9), each still 44 px square."""
+    server.command(room, command="style", style=style)
+    with fresh_tab(browser):
+        page = StackWebPage(browser, server, room).open()
+        emulate(browser, 390, 844, 3, touch=True)
+        wait_until(lambda: page.state()["style"], lambda seen: seen == style, message=f"the {style} style")
+        seen = wait_until(lambda: browser.execute_script(_CONTROL_BOXES),
+                          lambda seen: any(box["name"] == "Stacked" for box in seen["boxes"]) == (style == "swipe"),
+                          message="the Stacked button shown in the swipe style only")
+        shoot(browser, f"controls-phone-{style}.png")
+        outside = [box for box in seen["boxes"] if box["left"] < 0 or box["right"] > seen["width"]]
+        assert not outside, f"controls off the 390 px screen: {outside}"
+        assert all(box["width"] >= 44 and box["height"] >= 44 for box in seen["boxes"]), seen["boxes"]
+
+
+def test_a_wall_without_the_control_token_asks_for_nothing(browser, room):
+    """The documented wall URL on a LAN server (a token needed): `?room=…&style=deck` watches the
+    room and asks for no style (it would be refused: no "may only watch" toast on the wall)."""
+    lan = StackWebServer(arguments=["--host", "0.0.0.0", "--token", "e2e-control-token-0123456789"]).start()
+    try:
+        with fresh_tab(browser), logged_from_load(browser):
+            page = StackWebPage(browser, lan, room, "&kiosk=1&style=deck").open()
+            requests = RequestLog(browser, clear=False)
+            # The page decides on its first snapshot, which it has: a second more shows no change.
+            posted = wait_until_steady(requests.commands, quiet=1.0, message="the commands posted")
+            assert posted == [], posted
+            assert page.state()["style"] == "pile", "the room keeps its style"
+            assert browser.find_element(By.ID, "toast").get_attribute("hidden") is not None
+    finally:
+        lan.close()

@@ -1,6 +1,8 @@
 """Pointer gestures from a real mouse in Chromium, judged by the server's model and a second viewer."""
 
 from support.network import RequestLog
+from support.page import StackWebPage
+from support.screens import emulate, fresh_tab
 from support.pointer import FOLLOW_TOLERANCE, Finger, Mouse, PointerLog, drag_and_see_it_elsewhere, release_speed, steps
 from support.stage import is_near
 from support.waiting import wait_until
@@ -140,3 +142,27 @@ def test_pointer_posts_carry_per_pointer_sequence_numbers(page):
     # (Batching is not asserted here: WebDriver paces its moves at about one per frame, so each
     # frame's POST holds one move. Tests/web/batcher.test.mjs checks the batching itself.)
     assert all(set(event) == {"type", "pointer", "x", "y", "t", "seq"} for event in events), events[0]
+
+
+def test_a_slow_fifty_pixel_drag_held_still_springs_back_on_a_phone(browser, server, room):
+    """Gestures in screen units: on a 390×844 phone 50 px are 131 stage points, past a quarter of the
+    room's pile card (84 points); the page tells the server its pixels per point, and the photo
+    springs back as on a laptop. Then a long drag to the left still sends it away."""
+    for style in ("pile", "swipe"):
+        server.command(room, command="style", style=style)
+        with fresh_tab(browser):
+            page = StackWebPage(browser, server, room).open()
+            emulate(browser, 390, 844, 3, touch=True)
+            wait_until(lambda: page.state()["shape"], lambda shape: shape == "9x19.5", message="laid out for the phone")
+            before = server.snapshot(page.room)["current"]
+            top = page.top_card()
+            mapping = page.mapping()
+            start = mapping.to_page(top["x"], top["y"])
+            (Finger(browser).move_to(*start).down().move_through(steps(start, (-50, 0), 10), 40)
+             .pause(600).up().perform())
+            wait_until(lambda: page.state()["cards"][0], lambda card: not card["animating"] and card["id"] == top["id"],
+                       message=f"{style}: the photo back at rest")
+            assert server.snapshot(page.room)["current"] == before, f"{style}: the slow drag sprang back"
+            (Finger(browser).move_to(*start).down().move_through(steps(start, (-180, 0), 5), 16).up().perform())
+            wait_until(lambda: server.snapshot(page.room)["current"], lambda current: current != before,
+                       message=f"{style}: the long drag sent it away")

@@ -8,7 +8,7 @@ import pytest
 
 from support.page import PHOTO_MIN_COLOURS, StackWebPage
 from support.photos import write_animated_gif, write_noise_png
-from support.screens import emulate, fresh_tab
+from support.screens import emulate, fresh_tab, shoot
 from support.server import StackWebServer
 from support.waiting import wait_until
 
@@ -17,8 +17,9 @@ TINY = 64
 # The photo's variants, as the page asks for them (Resources/web/images.js): held back by the
 # browser, as a slow link would; the preview (`w=32`) is not among them.
 VARIANT_WIDTHS = (128, 256, 512, 768, 1024, 1536, 2048, 3072, 4096)
-# The paper and the placeholder a card shows without its photo.
+# The paper and the placeholder a card shows without its photo; the frame style's dark mat.
 PAPER = (255, 255, 255)
+MAT = (0x14, 0x14, 0x14)
 PLACEHOLDER = (0xD9, 0xD5, 0xCF)
 # The animated GIF's frames: each a flat colour with a white bar moving across.
 GIF_FRAMES = [(200, 30, 30), (30, 170, 30), (30, 30, 200)]
@@ -34,8 +35,8 @@ def tiny_server():
         server.close()
 
 
-def photo_span(page, card):
-    """How many device pixels of the row through the card's centre are neither paper nor backdrop
+def photo_span(page, card, paper=PAPER):
+    """How many device pixels of the row through the card's centre are neither `paper` nor backdrop
     (the photo's width as drawn), and the card's own width in device pixels."""
     mapping = page.mapping()
     dpr = page.driver.execute_script("return devicePixelRatio")
@@ -43,7 +44,7 @@ def photo_span(page, card):
     samples = int(width)
     points = [(card["x"] - card["w"] / 2 + card["w"] * (i + 0.5) / samples, card["y"]) for i in range(samples)]
     colours = page.canvas_pixels(points, (0, 0, 1, 1))["points"]
-    return sum(1 for colour in colours if tuple(colour) != PAPER), width
+    return sum(1 for colour in colours if tuple(colour) != paper), width
 
 
 def test_a_tiny_photo_is_drawn_at_most_twice_its_size(browser, tiny_server, room):
@@ -53,8 +54,12 @@ def test_a_tiny_photo_is_drawn_at_most_twice_its_size(browser, tiny_server, room
         wait_until(lambda: page.state()["style"], lambda style: style == "frame", message="the frame style")
         page.wait_until_settled(timeout=20)
         front = page.top_card()
-        span, card_width = wait_until(lambda: photo_span(page, front), lambda seen: seen[0] > 0,
+        span, card_width = wait_until(lambda: photo_span(page, front, MAT), lambda seen: seen[0] > 0,
                                       message="the photo drawn")
+        # Around it, not a white sheet the height of the wall: the frame's dark mat.
+        edge = page.canvas_pixels([(front["x"] - front["w"] / 2 + 8, front["y"])], (0, 0, 1, 1))["points"][0]
+        shoot(browser, "frame-tiny-photo.png")
+        assert tuple(edge) == MAT, f"the card around a tiny photo is {edge}, not the dark mat"
         assert card_width > 4 * TINY, f"the card is {card_width:.0f} px wide: large enough to blow the photo up"
         assert abs(span - 2 * TINY) <= 4, \
             f"a {TINY}-px photo drawn {span} px wide on a {card_width:.0f}-px card (at most twice: {2 * TINY})"

@@ -130,6 +130,12 @@ describe('messages', () => {
     assert.equal(statusText(scene({ cards })), 'Photo 3 of 20: Next one');
   });
 
+  test('a limit is said in the server\'s words: the room limit is not a moment\'s wait', () => {
+    assert.equal(failureMessage({ command: 'next' }, 429, 'this server holds at most 64 rooms'),
+      'Next photo: this server holds at most 64 rooms');
+    assert.equal(failureMessage({ command: 'next' }, 429), 'Next photo: too many requests, try again in a moment');
+  });
+
   test('failureMessage names the command and why', () => {
     assert.equal(commandLabel({ command: 'style', style: 'deck' }), 'Deck style');
     assert.equal(failureMessage({ command: 'undo' }, 400), 'Undo is not available here yet');

@@ -47,6 +47,13 @@ describe('PointerBatcher', () => {
   test('pointerBody is the wire shape', () => {
     assert.deepEqual(pointerBody('v-1a2b', [sample('down', 1)]), { viewer: 'v-1a2b', events: [sample('down', 1)] });
   });
+
+  test('pointerBody carries the page\'s pixels per stage point, when known', () => {
+    assert.deepEqual(pointerBody('v', [sample('down', 1)], 390 / 1024),
+      { viewer: 'v', scale: 0.381, events: [sample('down', 1)] });
+    assert.deepEqual(pointerBody('v', [], 0), { viewer: 'v', events: [] });
+    assert.deepEqual(pointerBody('v', [], Number.NaN), { viewer: 'v', events: [] });
+  });
 });
 
 describe('createOrderedSender', () => {

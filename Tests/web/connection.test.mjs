@@ -195,6 +195,14 @@ test('the events URL carries the page version when it is known', async () => {
   assert.equal(await fetchPageVersion(down), null);
 });
 
+test('fetchServerFacts says whether a command needs the control token', async () => {
+  const { fetchServerFacts } = await import('../../Resources/web/connection.js');
+  const lan = async () => ({ json: async () => ({ pageVersion: 'v9', controlNeedsToken: true }) });
+  assert.deepEqual(await fetchServerFacts(lan), { pageVersion: 'v9', controlNeedsToken: true });
+  const old = async () => ({ json: async () => ({ pageVersion: 'v9' }) });
+  assert.deepEqual(await fetchServerFacts(old), { pageVersion: 'v9', controlNeedsToken: false });
+});
+
 test('reconnectDelay doubles from 1 s up to 30 s, with 50–100 % jitter', () => {
   assert.equal(reconnectDelay(0, 0), 500);
   assert.equal(reconnectDelay(0, 0.5), 750);

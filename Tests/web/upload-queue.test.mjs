@@ -37,21 +37,20 @@ function queueWith(server, extra = {}) {
   return { queue, seen };
 }
 
-test('no more than AT_ONCE photos are in flight, under the server\'s 4 per address', async () => {
-  assert.ok(AT_ONCE < 4);
+test('one photo at a time, in the order chosen: the next leaves once the server has placed the one before', async () => {
+  assert.equal(AT_ONCE, 1);
   const server = fakeServer();
   const { queue } = queueWith(server);
   queue.add(files(5));
-  assert.equal(server.pending.length, AT_ONCE);
-  assert.deepEqual(queue.counts(), { queued: 5 - AT_ONCE, sending: AT_ONCE, checking: 0, done: 0, failed: 0 });
-  server.answer('photo-1.jpg', 201, { id: 'p1', seq: 1, existing: false });
-  await settle();
-  assert.equal(server.pending.length, AT_ONCE);
-  assert.deepEqual(server.requests.map((r) => r.name), ['photo-1.jpg', 'photo-2.jpg', 'photo-3.jpg', 'photo-4.jpg']);
-  for (const name of ['photo-2.jpg', 'photo-3.jpg', 'photo-4.jpg', 'photo-5.jpg']) {
+  assert.equal(server.pending.length, 1);
+  assert.deepEqual(queue.counts(), { queued: 4, sending: 1, checking: 0, done: 0, failed: 0 });
+  for (const name of ['photo-1.jpg', 'photo-2.jpg', 'photo-3.jpg', 'photo-4.jpg', 'photo-5.jpg']) {
+    assert.deepEqual(server.pending.map((r) => r.item.file.name), [name]);
     server.answer(name, 201, { id: 'p', seq: 2, existing: false });
     await settle();
   }
+  assert.deepEqual(server.requests.map((r) => r.name),
+    ['photo-1.jpg', 'photo-2.jpg', 'photo-3.jpg', 'photo-4.jpg', 'photo-5.jpg']);
   assert.deepEqual(queue.counts(), { queued: 0, sending: 0, checking: 0, done: 5, failed: 0 });
   assert.deepEqual(queue.items.map((item) => item.text), Array(5).fill('On the wall'));
 });
@@ -109,4 +108,15 @@ test('a refusal frees its place for the next photo', async () => {
   await settle();
   assert.equal(first.state, 'failed');
   assert.equal(second.state, 'sending');
+});
+
+test('a photo refused for good (too large, not a photo) cannot be retried: the same bytes get the same answer', async () => {
+  const server = fakeServer();
+  const { queue } = queueWith(server);
+  const [photo] = queue.add(files(1));
+  server.answer('photo-1.jpg', 413, { error: 'this photo is larger than the 50 MB this server takes' });
+  await settle();
+  assert.equal(photo.retry, false);
+  assert.equal(queue.retry(photo.id), false);
+  assert.equal(server.requests.length, 1);
 });

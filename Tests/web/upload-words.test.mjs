@@ -18,7 +18,9 @@ const cases = [
   [404, { error: 'there is no room t-x to add photos to' }, null, 'failed', 'closed', 'This room does not take photos'],
   [408, { error: 'this photo arrived too slowly' }, null, 'failed', 'slow',
     'The connection is too slow: retry on a better Wi-Fi'],
-  [413, { error: 'larger than 50000000 bytes' }, null, 'failed', 'too-large', 'Too large for the wall'],
+  [413, { error: 'this photo is larger than the 50 MB this server takes' }, null, 'failed', 'too-large',
+    'Too large for the wall (it takes up to 50 MB): send a smaller copy, such as a screenshot of it'],
+  [413, {}, null, 'failed', 'too-large', 'Too large for the wall: send a smaller copy, such as a screenshot of it'],
   [415, { error: 'not a photo' }, null, 'failed', 'not-photo',
     'Not a photo the wall can show (JPEG, PNG, WebP, GIF, HEIC)'],
   [422, { error: 'truncated' }, null, 'failed', 'damaged', 'This photo is damaged and cannot be shown'],
@@ -31,11 +33,22 @@ const cases = [
   [200, { seq: 3 }, null, 'failed', 'error', 'Not sent (the server answered 200)'],
 ];
 
+// Sending the same photo again cannot change these answers: no Retry for them.
+const FINAL = new Set(['token', 'closed', 'too-large', 'not-photo', 'damaged', 'full']);
+
 for (const [status, body, retryAfter, state, kind, text] of cases) {
   test(`${status} ${kind}${retryAfter ? ` after ${retryAfter}` : ''}`, () => {
-    assert.deepEqual(outcome(status, body, retryAfter), { state, kind, text });
+    const retry = state === 'failed' && !FINAL.has(kind);
+    assert.deepEqual(outcome(status, body, retryAfter), { state, kind, text, retry });
   });
 }
+
+test('a refusal that can never succeed offers no Retry; no connection, a busy wall or an error do', () => {
+  assert.equal(outcome(413, {}, null).retry, false);
+  assert.equal(outcome(415, {}, null).retry, false);
+  assert.equal(outcome(0, null, null).retry, true);
+  assert.equal(outcome(503, {}, '5').retry, true);
+});
 
 test('Retry-After: whole seconds only; a date or garbage is no count', () => {
   assert.equal(seconds('7'), 7);

@@ -19,12 +19,17 @@ extension Stack {
             guard index >= 0 && index < count else { throw .indexOutOfRange(index: index, count: count) }
             abandonGesture(at: now)
             bringToFront(order[(count - current + index) % count], now: now)
-        case .insert(let photo, let position):
+        case .insert(let photo, let position, let behindArrivals):
             guard position >= 0 && position <= count else {
                 throw .indexOutOfRange(index: position, count: count)
             }
             abandonGesture(at: now)
-            insertRecorded(photo, at: position, now: now)
+            if behindArrivals {
+                insertRecorded(photo, at: positionBehindArrivals(from: position), now: now)
+                arrived(photos.count - 1)
+            } else {
+                insertRecorded(photo, at: position, now: now)
+            }
         case .remove(let id):
             guard let card = number(of: id), cards[card].isInStack else { throw .unknownCard(id: id) }
             abandonGesture(at: now)

@@ -42,7 +42,8 @@ extension Stack {
             return
         }
         let rule = FlickRule(
-            cardWidth: held.target.w * held.target.scaleX, cardHeight: held.target.h * held.target.scaleY)
+            cardWidth: held.target.w * held.target.scaleX, cardHeight: held.target.h * held.target.scaleY,
+            pixelsPerPoint: grab.pixelsPerPoint)
         let sideways = layout.throwsSideways
         guard
             let direction = rule.flightDirection(

@@ -8,6 +8,7 @@ extension Stack {
         let top = wholeStage ? nil : grabbableTop(at: now)
         let outcome = recognizer.handle(input, at: now) { point in wholeStage || (top?.contains(point) ?? false) }
         gestureRecognized(outcome, by: input.viewer, at: now)
+        if case .began = outcome { grab?.pixelsPerPoint = input.pixelsPerPoint }
     }
 
     /// `viewer`: whose pointer it was (nil when the clock ended the gesture).

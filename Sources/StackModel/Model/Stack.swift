@@ -68,6 +68,10 @@ public struct Stack: Sendable {
     /// When the front card came to the front, if the stack has seen it happen: a panorama there
     /// pans from then (`FrameLayout.pan`). Not kept: a restored stack's front does not pan.
     var frontSince: Millis?
+    /// The latest guests' photos' cards, the latest last, at most `arrivalLimit`: a photo arriving
+    /// goes behind those of them that wait where it would go (`positionBehindArrivals`). Not kept:
+    /// after a restart a batch's rest starts a new queue.
+    var arrivals: [Int] = []
 
     /// One card per photo, in photo-list order, each with a random tilt drawn from `seed`.
     /// - Complexity: O(photos.count).
@@ -210,6 +214,8 @@ extension Stack {
         var layers: [Layer]
         /// The front card was the first card when taken: a swipe back has nowhere to go.
         var atFirstCard = false
+        /// The pressing screen's CSS pixels per stage point (`PointerInput.pixelsPerPoint`).
+        var pixelsPerPoint = 1.0
 
         var card: Int { layers[0].card }
     }

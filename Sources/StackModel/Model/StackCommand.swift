@@ -10,7 +10,10 @@ public enum StackCommand: Sendable, Equatable {
     case goto(index: Int)
     /// Add a card for `photo` at stack position `at` (0 = on top, `count` = at the bottom). The photo
     /// is appended to the photo list, so existing photo-list indices and card ids stay as they were.
-    case insert(photo: Photo, at: Int)
+    /// `behindArrivals`: a guest's photo, placed behind the guests' photos that arrived before it
+    /// and still wait there unseen, so that photos sent 1, 2, 3 show 1, 2, 3 (each put at position
+    /// 1 in turn would show 3, 2, 1).
+    case insert(photo: Photo, at: Int, behindArrivals: Bool = false)
     /// Take the card out of the stack, fading it out (the angles tap). Its id is never reused.
     case remove(cardID: CardID)
     /// Toggle the front card's highlight (the pile's tap).

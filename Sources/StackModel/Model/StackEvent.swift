@@ -22,13 +22,22 @@ public struct PointerInput: Sendable, Equatable {
     public var y: Double
     /// The page's clock, in milliseconds.
     public var t: Millis
+    /// The sending screen's CSS pixels per stage point: a phone shows a 1024-point stage in 390
+    /// pixels (0.38), a laptop about 1. The flick's thresholds hold in pixels as well as in points.
+    public var pixelsPerPoint: Double
 
-    public init(viewer: String, phase: Phase, pointer: Int, x: Double, y: Double, t: Millis) {
+    /// What `pixelsPerPoint` may be: a stage on a watch to one on a wall of screens.
+    public static let pixelsPerPointRange = 0.01...100.0
+
+    public init(
+        viewer: String, phase: Phase, pointer: Int, x: Double, y: Double, t: Millis, pixelsPerPoint: Double = 1
+    ) {
         self.viewer = viewer
         self.phase = phase
         self.pointer = pointer
         self.x = x
         self.y = y
         self.t = t
+        self.pixelsPerPoint = pixelsPerPoint
     }
 }

@@ -235,7 +235,8 @@ public final class Application {
                 tokenDigest: groupToken?.digest ?? controlToken.map { Digest.sha256(Array($0.utf8)) },
                 addTokenDigest: addToken.map { Digest.sha256(Array($0.utf8)) }, commands: CommandRateLimiter(limits)),
             filter: .standard(
-                extraHosts: configuration.allowedHosts, hostname: NetworkAddresses.hostname(),
+                extraHosts: configuration.allowedHosts + [configuration.publicURL?.hostName].compactMap { $0 },
+                hostname: NetworkAddresses.hostname(),
                 scheme: tls == nil ? "http" : "https"),
             photosReading: reading, status: status, stackedPhotos: stacked)
         router.keepsLocation = configuration.keepLocation
@@ -247,7 +248,7 @@ public final class Application {
                 limits: limits, log: log)
             router.addCodes = AddCodes(
                 addToken: addToken, scheme: tls == nil ? "http" : "https", lanHost: Application.lanHost(configuration),
-                port: configuration.port)
+                port: configuration.port, publicBase: configuration.publicURL?.base)
         }
         server = try HTTPServer(
             host: configuration.host, port: configuration.port, limits: limits, tls: tls,
@@ -336,30 +337,50 @@ public final class Application {
         return bound.contains(":") ? "[\(bound)]" : bound
     }
 
-    /// What start-up prints after the first line: where other devices can view, and the control URL
-    /// — with its token only when printed to a terminal (`ControlTokenNotice` says why).
-    public func addressLines(toTerminal: Bool) -> [String] {
+    /// The hosts other devices reach this server by, best first: `--public-url`'s, then the LAN's
+    /// (every address and `name.local` when bound to every interface); none on loopback.
+    private func reachableBases() -> [String] {
         let wildcard = server.boundAddress == "0.0.0.0" || server.boundAddress == "::"
         var hosts = wildcard ? NetworkAddresses.lanIPv4() : []
         if wildcard, let name = NetworkAddresses.mdnsName() { hosts.append(name) }
         if !wildcard, !configuration.isLoopback { hosts.append(configuration.host) }
-        var lines = hosts.map { "  view:    \(scheme)://\($0):\(server.port)/" }
+        let bases = hosts.map { "\(scheme)://\($0):\(server.port)/" }
+        return (configuration.publicURL.map { [$0.base + "/"] } ?? []) + bases
+    }
+
+    /// What start-up prints after the first line: where other devices can view, what to open on a
+    /// wall, the control URL — with its token only when printed to a terminal
+    /// (`ControlTokenNotice` says why) — and the page guests add photos with.
+    public func addressLines(toTerminal: Bool) -> [String] {
+        let reachable = reachableBases()
+        let base = reachable.first ?? url
+        var lines = reachable.map { "  view:    \($0)" }
+        let guests = configuration.uploads.anyOpen
+        lines.append("  wall:    \(base)?kiosk=1\(guests ? "&qr=1" : "") (on a TV or frame: full screen, no controls)")
         if let redis = configuration.redis, let instanceID {
             lines.append("  group:   instance \(instanceID) of the group at \(redis)")
         }
         if controlToken != nil || groupToken != nil {
-            let base = "\(scheme)://\(hosts.first ?? shownHost):\(server.port)/"
             let source: ControlTokenNotice.Source =
                 configuration.token != nil ? .given : controlToken == nil ? .group : .generated(file: tokenFile)
             lines += ControlTokenNotice.lines(base: base, token: controlToken, source: source, toTerminal: toTerminal)
             lines.append("  (the control URL lets its holder drive every room; share the view URL with viewers)")
         }
-        if let addToken {
-            let base = "\(scheme)://\(hosts.first ?? shownHost):\(server.port)/"
-            let source: ControlTokenNotice.Source =
-                configuration.addToken != nil ? .given : .generated(file: addTokenFile)
-            lines += ControlTokenNotice.lines(
-                base: base, token: addToken, source: source, toTerminal: toTerminal, role: .add)
+        if guests {
+            let room =
+                configuration.uploads.mode != .off
+                ? RoomRegistry.mainRoom
+                : configuration.uploads.rooms.filter { $0.value != .off }.keys.sorted().first ?? RoomRegistry.mainRoom
+            let page = "\(base)add?room=\(room)"
+            if let addToken {
+                let source: ControlTokenNotice.Source =
+                    configuration.addToken != nil ? .given : .generated(file: addTokenFile)
+                lines += ControlTokenNotice.lines(
+                    base: page, token: addToken, source: source, toTerminal: toTerminal, role: .add)
+            } else {
+                lines.append("  add:     \(page) (guests' phones open it from the wall's QR code)")
+            }
+            if reachable.isEmpty { lines.append("  note:    " + AddCodes.unreachable) }
         }
         return lines
     }

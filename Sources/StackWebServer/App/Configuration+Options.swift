@@ -145,6 +145,14 @@ extension Configuration {
             }
             config.allowedHosts.append(value)
         },
+        CommandLineOption(
+            "--public-url", "URL",
+            help: """
+                the address phones and other screens reach this server by, such as `https://frame.example` behind \
+                a proxy: the QR code and the printed addresses use it, and its name is answered to
+                """,
+            default: .description("the LAN address when listening on `0.0.0.0`")
+        ) { config, value throws(Failure) in config.publicURL = try PublicURL(parsing: value) },
         .flag(
             "--allow-embedding",
             help: """

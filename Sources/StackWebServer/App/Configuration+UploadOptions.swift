@@ -32,7 +32,10 @@ extension Configuration {
         ) { config, value throws(Failure) in config.uploads.folder = value },
         CommandLineOption(
             "--uploads-at", "next|front|back",
-            help: "where a guest's photo joins the room's stack: after the front card, in front, or at the back",
+            help: """
+                where a guest's photo joins the room's stack: after the front card, in front, or at the back; \
+                behind the guests' photos still waiting there, so that they show in the order they came
+                """,
             default: .value(UploadSettings.Arrival.next.rawValue)
         ) { config, value throws(Failure) in
             guard let arrival = UploadSettings.Arrival(rawValue: value) else {

@@ -42,6 +42,8 @@ public struct Configuration: Equatable, Sendable {
     /// Extra names the server answers to (the `Host` header), besides IP literals, `localhost` and
     /// this machine's name.
     var allowedHosts: [String] = []
+    /// `--public-url`: the address other devices reach the server by, when not the one it listens on.
+    var publicURL: PublicURL?
     /// `--allow-embedding`: other sites may frame the page.
     var allowEmbedding = false
     /// `--caption-folders`: captions show the photo's folders, not only its file name.

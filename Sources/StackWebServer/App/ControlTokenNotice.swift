@@ -51,14 +51,15 @@ enum ControlTokenNotice {
         case group
     }
 
-    /// The control line(s) start-up prints for `base` (the URL without a query).
+    /// The line start-up prints for `base`: the page without a query for `.control`, the add page
+    /// for `.add` (its token goes in the fragment, as the QR code has it).
     static func lines(base: String, token: String?, source: Source, toTerminal: Bool, role: Role = .control)
         -> [String]
     {
         let shown =
             role == .control
             ? "  control: \(base)?token="
-            : "  add:     Authorization: Bearer <add token> to POST \(base)api/rooms/ROOM/photos; token="
+            : "  add:     \(base)#token="
         if toTerminal, let token { return [shown + token] }
         let where_: String
         switch source {

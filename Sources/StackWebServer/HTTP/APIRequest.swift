@@ -42,6 +42,11 @@ enum APIRequest {
         guard decoded.events.count <= maxEventsPerPost else {
             throw .badRequest("at most \(maxEventsPerPost) events per request")
         }
+        if let scale = decoded.scale, !PointerInput.pixelsPerPointRange.contains(scale) {
+            throw .badRequest(
+                "scale must be \(PointerInput.pixelsPerPointRange.lowerBound) to \(PointerInput.pixelsPerPointRange.upperBound)"
+            )
+        }
         return try decoded.events.enumerated().map { (index, sample) throws(APIError) -> PointerSample in
             guard let phase = PointerInput.Phase(rawValue: sample.type) else {
                 throw .badRequest("events[\(index)].type must be down, move, up or cancel")
@@ -50,7 +55,8 @@ enum APIRequest {
                 throw .badRequest("events[\(index)] has a coordinate or time out of range")
             }
             let input = PointerInput(
-                viewer: decoded.viewer, phase: phase, pointer: sample.pointer, x: sample.x, y: sample.y, t: sample.t)
+                viewer: decoded.viewer, phase: phase, pointer: sample.pointer, x: sample.x, y: sample.y, t: sample.t,
+                pixelsPerPoint: decoded.scale ?? 1)
             return PointerSample(input: input, seq: sample.seq)
         }
     }

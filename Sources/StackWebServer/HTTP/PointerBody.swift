@@ -1,5 +1,5 @@
-/// A pointer POST's body: `{"viewer": "…", "events": [{"type": "…", "pointer": 1, "x": 1.5,
-/// "y": 2, "t": 1000, "seq": 7}, …]}` (docs/wire-protocol.md).
+/// A pointer POST's body: `{"viewer": "…", "scale": 0.38, "events": [{"type": "…", "pointer": 1,
+/// "x": 1.5, "y": 2, "t": 1000, "seq": 7}, …]}` (docs/wire-protocol.md).
 struct PointerBody: Decodable, Equatable {
     struct Sample: Decodable, Equatable {
         var type: String
@@ -12,6 +12,8 @@ struct PointerBody: Decodable, Equatable {
     }
 
     var viewer: String
+    /// The page's CSS pixels per stage point (optional: other clients may leave it out).
+    var scale: Double?
     var events: [Sample]
 
     /// Reads the body straight from its bytes when it has the common, plain shape; `nil` sends it
@@ -20,7 +22,7 @@ struct PointerBody: Decodable, Equatable {
     /// Pointer POSTs are the hot path of a drag (one per frame per dragging page), and
     /// `JSONDecoder` was most of their cost. The scanner accepts a strict subset of what
     /// `JSONShape` + `JSONDecoder` accept — printable-ASCII strings without escapes, each known key
-    /// at most once (`seq` may be left out, the others may not), no other keys, integers (pointer,
+    /// at most once (`seq` and `scale` may be left out, the others may not), no other keys, integers (pointer,
     /// seq) of at most 18 digits, finite numbers — so
     /// anything else gets the decoder's exact answer or error, and the two paths cannot disagree on
     /// what a body means (`PointerBodyTests` and the pointer fuzz target check that they don't).
@@ -44,12 +46,14 @@ private struct Scanner {
 
     mutating func body() -> PointerBody? {
         var viewer: String?
+        var scale: Double??
         var events: [PointerBody.Sample]?
         let complete = object { key, scanner in
             switch key {
             case "viewer" where viewer == nil:
                 viewer = scanner.string()
                 return viewer != nil
+            case "scale": return Self.take(scanner.number().map(Optional.some), into: &scale)
             case "events" where events == nil:
                 events = scanner.samples()
                 return events != nil
@@ -57,7 +61,7 @@ private struct Scanner {
             }
         }
         guard complete, let viewer, let events else { return nil }
-        return PointerBody(viewer: viewer, events: events)
+        return PointerBody(viewer: viewer, scale: scale ?? nil, events: events)
     }
 
     private mutating func samples() -> [PointerBody.Sample]? {

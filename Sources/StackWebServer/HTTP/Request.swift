@@ -62,6 +62,7 @@ enum HeaderName: String, CaseIterable, Sendable {
     case idempotencyKey = "idempotency-key"
     case photoName = "x-photo-name"
     case photoSender = "x-photo-sender"
+    case forwardedProto = "x-forwarded-proto"
 
     static let names = allCases.map(\.rawValue)
 }

@@ -39,6 +39,9 @@ extension Router {
             json.field("version", Configuration.version)
             json.field("commit", Configuration.commit ?? "unknown")
             json.field("pageVersion", staticFiles.version)
+            // A page without the control token asks for nothing it would be refused (a wall's
+            // `?style=` on a LAN server).
+            json.field("controlNeedsToken", access.tokenDigest != nil)
         }
         return .json(writer.bytes, status: failing.isEmpty ? 200 : 503)
     }

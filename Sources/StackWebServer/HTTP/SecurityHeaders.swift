@@ -3,9 +3,9 @@
 /// response sniffed into something it is not.
 ///
 /// The policy allows what `Resources/web` uses and nothing more: its own module scripts and
-/// style sheet, images from itself (`data:` only for the empty favicon), and `fetch`/EventSource to
-/// itself. It has no inline script or style, no worker, and decodes photos from fetched blobs
-/// without a `blob:` URL.
+/// style sheet, images from itself (`data:` only for the empty favicon), `fetch`/EventSource to
+/// itself, and its own shared worker (the one event stream per room that a browser's tabs share).
+/// It has no inline script or style, and decodes photos from fetched blobs without a `blob:` URL.
 struct SecurityHeaders: Sendable, Equatable {
     /// `--allow-embedding`: another site's page may show this one in a frame.
     var allowsEmbedding = false
@@ -13,7 +13,7 @@ struct SecurityHeaders: Sendable, Equatable {
     var contentSecurityPolicy: String {
         var directives = [
             "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:",
-            "connect-src 'self'", "base-uri 'none'", "form-action 'none'",
+            "connect-src 'self'", "worker-src 'self'", "base-uri 'none'", "form-action 'none'",
         ]
         if !allowsEmbedding { directives.append("frame-ancestors 'none'") }
         return directives.joined(separator: "; ")

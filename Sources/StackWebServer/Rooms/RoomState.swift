@@ -249,7 +249,7 @@ struct RoomState {
     ) throws(RoomRefusal) {
         if let sender, senders.count < RoomSettings.maxSenders { senders[photo.id] = sender }
         do {
-            try commandReceived(.insert(photo: photo, at: position), at: now)
+            try commandReceived(.insert(photo: photo, at: position, behindArrivals: true), at: now)
         } catch {
             senders[photo.id] = nil
             throw error

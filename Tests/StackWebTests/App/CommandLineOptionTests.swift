@@ -11,6 +11,7 @@ import Testing
         "--resources": "/r", "--interval": "20", "--transition": "kenburns", "--order": "date",
         "--sleep": "23:00-07:00", "--cache": "/c",
         "--token": "abcdefghijklmnop", "--state": "/s.json", "--allowed-host": "frame.lan", "--rooms": "hall",
+        "--public-url": "https://frame.example",
         "--max-cards": "500", "--max-pixels": "8M", "--album": "kitchen=Kitchen",
         "--tls-cert": "/cert.pem", "--tls-key": "/key.pem",
         "--cache-size": "500M", "--rescan": "60", "--log-format": "json", "--redis": "redis://:secret@10.0.0.5:6380/2",
@@ -140,6 +141,10 @@ import Testing
         #expect(Self.failure(["--style", "cube"]) == "--style must be one of: pile, angles, grid, deck, swipe, frame")
         #expect(Self.failure(["--stage", "10x10"]) == "--stage must be WxH, each 100 to 10000 points")
         #expect(Self.failure(["--allowed-host", "a:80"]) == "--allowed-host takes a host name without port")
+        let publicURL = "--public-url must be http://HOST[:PORT] or https://HOST[:PORT], such as https://frame.example"
+        for wrong in ["frame.example", "ftp://frame.example", "https://", "https://frame.example/wall", "http://a b"] {
+            #expect(Self.failure(["--public-url", wrong]) == publicURL, "\(wrong)")
+        }
         #expect(Self.failure(["--token", "short"]) == "--token must be 16 to 256 printable characters without spaces")
         #expect(Self.failure(["--sleep", "7:00-7:00"]) == "--sleep needs different start and end times")
         #expect(

@@ -38,6 +38,33 @@ import Testing
         #expect(reply.status == 200)
     }
 
+    /// Start-up says what to open on the TV and on a phone, at an address a LAN device reaches.
+    @Test func theWallAndTheAddPageArePrintedAtTheLANAddress() throws {
+        let server = try UploadFixture { configuration in
+            configuration.host = "0.0.0.0"
+            configuration.token = UploadFixture.controlToken
+            configuration.addToken = UploadFixture.addToken
+        }.server
+        let lines = server.app.addressLines(toTerminal: true)
+        let lan = try #require(NetworkAddresses.lanIPv4().first.map { "http://\($0):\(server.port)/" })
+        let wall = "  wall:    \(lan)?kiosk=1&qr=1 (on a TV or frame: full screen, no controls)"
+        #expect(lines.contains(wall), "\(lines)")
+        #expect(lines.contains("  control: \(lan)?token=\(UploadFixture.controlToken)"), "\(lines)")
+        #expect(lines.contains("  add:     \(lan)add?room=main#token=\(UploadFixture.addToken)"), "\(lines)")
+        #expect(!lines.contains { $0.contains("127.0.0.1") })
+    }
+
+    @Test func aLoopbackServerSaysPhonesCannotReachItAndThePublicURLIsUsedWhenGiven() throws {
+        let lines = try UploadFixture().server.app.addressLines(toTerminal: true)
+        #expect(lines.contains("  note:    " + AddCodes.unreachable), "\(lines)")
+        let publicURL = try PublicURL(parsing: "https://frame.example")
+        let behind = try UploadFixture { $0.publicURL = publicURL }.server.app.addressLines(toTerminal: true)
+        #expect(behind.first == "  view:    https://frame.example/")
+        let add = "  add:     https://frame.example/add?room=main (guests' phones open it from the wall's QR code)"
+        #expect(behind.contains(add))
+        #expect(!behind.contains { $0.hasPrefix("  note:") })
+    }
+
     @Test func aGivenTokenIsNotPrinted() throws {
         let token = "given-token-0123456789"
         let server = try ServerProcess.start(arguments: ["--host", "0.0.0.0", "--token", token])

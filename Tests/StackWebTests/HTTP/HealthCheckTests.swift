@@ -29,6 +29,7 @@ import Testing
         #expect(json["status"] as? String == "ok")
         #expect(json["version"] as? String == Configuration.version)
         #expect(json["pageVersion"] is String)
+        #expect(json["controlNeedsToken"] as? Bool == false, "loopback: anyone here may control")
         for name in ["state", "cache", "photoFolder", "indexing"] {
             #expect(Self.check(json, name)?["ok"] as? Bool == true, "\(name): \(json)")
         }
@@ -60,6 +61,12 @@ import Testing
         #expect(chmod(folder, 0o555) == 0)
         defer { chmod(folder, 0o755) }
         #expect(try failing().hasPrefix("state: "))
+    }
+
+    /// A page without the control token learns that commands need it, and asks for none.
+    @Test func aServerWithATokenSaysCommandsNeedIt() throws {
+        let server = try TestServer { $0.token = "a-control-token-0123456789" }
+        #expect(try Self.health(server).1["controlNeedsToken"] as? Bool == true)
     }
 
     @Test func aPhotoFolderGoneIsDegradedUntilItIsBack() throws {

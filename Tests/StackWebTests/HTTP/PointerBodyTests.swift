@@ -57,6 +57,10 @@ import Testing
         var members = [
             #""viewer":"\#(viewer)""#, #""events":\#(space(&random))[\#(samples.joined(separator: ","))]"#,
         ]
+        if random.below(2) == 0 {
+            members.append(
+                #""scale":\#(space(&random))\#(random.pick(["0.381", "1", "2.5e0", "null", "\"1\"", "-0"]))"#)
+        }
         members.shuffle(using: &random)
         return space(&random) + "{" + members.joined(separator: ",") + "}" + space(&random)
     }
@@ -81,6 +85,24 @@ import Testing
         }
         // The generator is biased to plain bodies: most of them must have taken the fast path.
         #expect(fast > 1_000)
+    }
+
+    /// The page's pixels per stage point rides along; out of range it is refused, with its range.
+    @Test func theScaleIsReadAndBounded() throws {
+        let body = #"{"viewer":"v","scale":0.381,"events":[{"type":"down","pointer":1,"x":1,"y":2,"t":3}]}"#
+        let scanned = try #require(PointerBody.scan(Array(body.utf8)))
+        #expect(scanned.scale == 0.381)
+        let samples = try APIRequest.pointerSamples(from: Array(body.utf8))
+        #expect(samples.map(\.input.pixelsPerPoint) == [0.381])
+        let without = try APIRequest.pointerSamples(
+            from: Array(#"{"viewer":"v","events":[{"type":"up","pointer":1,"x":1,"y":2,"t":3}]}"#.utf8))
+        #expect(without.map(\.input.pixelsPerPoint) == [1])
+        for wrong in ["0", "-1", "1000"] {
+            let refused = #"{"viewer":"v","scale":\#(wrong),"events":[]}"#
+            #expect(throws: APIError.badRequest("scale must be 0.01 to 100.0")) {
+                try APIRequest.pointerSamples(from: Array(refused.utf8))
+            }
+        }
     }
 
     @Test func thePagesOwnBodiesTakeTheFastPath() throws {

@@ -69,6 +69,24 @@ import Testing
         #expect(reply.status == status)
     }
 
+    /// Behind a proxy that terminates TLS (docs/scale-out/nginx-http2.conf) the page's Origin is
+    /// `https://` while this server speaks plain HTTP: the proxy's `X-Forwarded-Proto` says so.
+    @Test(arguments: [
+        ("https://127.0.0.1:PORT", "https", 200), ("http://127.0.0.1:PORT", "https", 403),
+        ("https://evil.example", "https", 403), ("http://127.0.0.1:PORT", "http", 200),
+        ("https://127.0.0.1:PORT", "gopher", 403),
+    ])
+    func aProxysForwardedSchemeIsTheOriginsScheme(origin: String, forwarded: String, status: Int) throws {
+        let server = try TestServer()
+        let reply = try server.http.post(
+            "/api/rooms/main/commands", json: #"{"command":"next"}"#,
+            headers: [
+                "Origin": origin.replacingOccurrences(of: "PORT", with: String(server.port)),
+                "X-Forwarded-Proto": forwarded,
+            ])
+        #expect(reply.status == status)
+    }
+
     @Test(arguments: [
         "/../Package.swift", "/%2e%2e/Package.swift", "/..%2fPackage.swift", "/photos/..%2f..%2fetc%2fpasswd",
         "/index.html%00.png",

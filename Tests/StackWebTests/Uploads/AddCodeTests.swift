@@ -43,7 +43,7 @@ import Testing
         let main = try fixture.http.get("/api/rooms/main/add-code.svg")
         #expect(main.status == 404)
         #expect(!main.text.contains(UploadFixture.addToken))
-        #expect(try fixture.http.get("/api/rooms/party/add-code.svg").status == 200)
+        #expect(try fixture.http.get("/api/rooms/party/add-code.svg", headers: ["Host": Self.lanHost]).status == 200)
         #expect(try fixture.http.get("/api/rooms/Bad%20Name/add-code.svg").status == 400)
     }
 
@@ -61,6 +61,41 @@ import Testing
     ])
     func aLoopbackHostBecomesTheLANAddress(host: String, url: String) {
         #expect(AddCodes(addToken: "t", lanHost: "192.168.1.20").url(room: "main", hostHeader: host) == url)
+    }
+
+    /// On a server that listens on this machine only, a code would name the guest's own phone:
+    /// the wall is told why there is none and how to fix it instead.
+    @Test func aLoopbackOnlyServerSaysWhyPhonesCannotReachIt() throws {
+        let fixture = try UploadFixture { $0.addToken = UploadFixture.addToken }
+        for host in ["127.0.0.1:\(fixture.server.port)", "localhost:\(fixture.server.port)"] {
+            let reply = try fixture.http.get("/api/rooms/main/add-code.svg", headers: ["Host": host])
+            #expect(reply.status == 409)
+            #expect(reply.text.contains("--host 0.0.0.0") && reply.text.contains("--public-url"))
+            #expect(!reply.text.contains(UploadFixture.addToken))
+        }
+        // Behind a proxy that passes the name phones used, that name works.
+        #expect(try fixture.http.get("/api/rooms/main/add-code.svg", headers: ["Host": Self.lanHost]).status == 200)
+    }
+
+    /// `--public-url` names the address phones reach, whatever the viewer used (a proxy's).
+    @Test func thePublicURLIsWhatTheCodeNames() throws {
+        let publicURL = try PublicURL(parsing: "https://frame.example/")
+        let fixture = try UploadFixture { configuration in
+            configuration.addToken = UploadFixture.addToken
+            configuration.publicURL = publicURL
+        }
+        let reply = try fixture.http.get("/api/rooms/main/add-code.svg")
+        #expect(reply.status == 200)
+        let url = "https://frame.example/add?room=main#token=\(UploadFixture.addToken)"
+        #expect(try Self.modules(of: reply.text) == QRCode(encoding: url))
+        // Its name is one the server answers to.
+        #expect(try fixture.http.get("/healthz", headers: ["Host": "frame.example"]).status == 200)
+    }
+
+    @Test(arguments: [("127.0.0.1:8080", nil), ("localhost", nil), (nil, nil), ("10.0.0.7:81", "10.0.0.7:81")])
+    func withoutALANAddressALoopbackHostHasNoCode(host: String?, reached: String?) {
+        let url = AddCodes(addToken: nil).url(room: "main", hostHeader: host)
+        #expect(url == reached.map { "http://\($0)/add?room=main" })
     }
 
     @Test func withoutHostTheLANAddressAndPort() {

@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 from .screens import write_flat_png
-from .server import REPO_ROOT, StackWebServer
+from .server import REPO_ROOT, StackWebServer, free_port
 from .waiting import wait_until
 
 CONTROL_TOKEN = "e2e-control-token-0123456789"
@@ -34,9 +34,11 @@ def guest_server(folder):
     for photo in sorted((REPO_ROOT / "Resources/demo-photos").glob("*.jpg"))[:FOLDER_PHOTOS]:
         shutil.copy(photo, folder)
     cache = tempfile.mkdtemp(prefix="stackweb-e2e-cache-")
-    server = StackWebServer(arguments=[
+    # On loopback, the QR code names the address the test's phones reach: --public-url says it.
+    port = free_port()
+    server = StackWebServer(port=port, arguments=[
         "--photos", str(folder), "--cache", cache, "--uploads", "open", "--uploads", f"{REVIEW_ROOM}=review",
-        "--token", CONTROL_TOKEN, "--add-token", ADD_TOKEN]).start()
+        "--token", CONTROL_TOKEN, "--add-token", ADD_TOKEN, "--public-url", f"http://127.0.0.1:{port}"]).start()
     server.uploads = Path(folder) / "Uploads"
     # A first start reads its photos after it listens: a test counting cards waits for them.
     wait_until(lambda: server.snapshot("main", window=None)["count"], lambda count: count == FOLDER_PHOTOS,
