@@ -197,3 +197,24 @@ extension Fixture {
         return notes.joined(separator: "\n")
     }
 }
+
+extension Stack {
+    /// Where the ring and the cards disagree: a card in the order not marked in the stack or whose
+    /// slot does not give its position, or a card marked in the stack that is not in the order (its
+    /// removal would take the card at a stale position, or past the ends). Empty when they agree.
+    /// O(cards), for small stacks.
+    var ringViolations: [String] {
+        var notes: [String] = []
+        for (position, card) in order.enumerated() {
+            if !cards[card].isInStack { notes.append("c\(card) at \(position) is marked out of the stack") }
+            if self.position(of: card) != position {
+                notes.append("c\(card) at \(position) has position \(self.position(of: card))")
+            }
+        }
+        let inOrder = Set(order)
+        for card in cards.indices where cards[card].isInStack && !inOrder.contains(card) {
+            notes.append("c\(card) is marked in the stack, at \(position(of: card)) of \(count), but not in it")
+        }
+        return notes
+    }
+}

@@ -118,7 +118,13 @@ extension Stack {
         unseenRemoved = removed.filter { cardOfPhoto[$0] == nil }
         order = Ring(restored)
         headSlot = 0
-        for (position, card) in restored.enumerated() { cards[card].slot = position }
+        // Every photo's card was made in the stack: those of removed photos are out of it, or a
+        // removal of one (a retry after the restart) would take another card, or none past the ends.
+        for card in cards.indices { cards[card].isInStack = false }
+        for (position, card) in restored.enumerated() {
+            cards[card].slot = position
+            cards[card].isInStack = true
+        }
         if let front = restored.first {
             // Behind the front card: the saved cards after the last one restored, then new photos.
             let behind = newCards.first ?? front
@@ -131,7 +137,7 @@ extension Stack {
         }
         unseen = unseen.filter { !$0.value.isEmpty }
         // Unknown, or not in the ring: the first photo's card, as before the first card was saved.
-        if let card = firstCard, !Set(restored).contains(card) { firstCard = restored.first }
+        if let card = firstCard, !cards[card].isInStack { firstCard = restored.first }
         if let standIn = unseen.first(where: { $0.value.contains(where: \.isFirst) })?.key, standIn != Self.noCard {
             // The first card has not come: `current` counts from the card after it until it does.
             firstCard = standIn
