@@ -19,6 +19,8 @@ struct ClipProbe: Sendable, Equatable {
     var height: Int
     /// Clockwise degrees a player turns the stored frame: 0, 90, 180 or 270.
     var rotation: Int
+    /// A stored pixel's width over its height (1: square pixels).
+    var pixelAspect: Double
     var container: Container
     /// The video codec's short name: "h264", "hevc", "vp8", "vp9", "av1".
     var videoCodec: String
@@ -93,7 +95,8 @@ struct ClipProbe: Sendable, Equatable {
         return .success(
             ClipProbe(
                 duration: info.duration, width: Int(info.width), height: Int(info.height),
-                rotation: Int(info.rotation), container: container, videoCodec: Self.text(info.videoCodec),
+                rotation: Int(info.rotation), pixelAspect: info.pixelAspect, container: container,
+                videoCodec: Self.text(info.videoCodec),
                 audioCodec: audio.isEmpty ? nil : audio, faststart: info.faststart != 0,
                 taken: Self.taken(fromCreationTime: Self.text(info.creationTime))))
     }

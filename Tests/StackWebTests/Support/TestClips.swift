@@ -99,6 +99,16 @@ enum TestClips {
         }
     }
 
+    /// The first frame of `kind` as FFmpeg's CLI decodes it, as a PNG: the reference a poster is
+    /// checked against.
+    static func firstFrame(_ kind: Kind) throws -> String {
+        let path = folder + "/" + kind.rawValue + ".first.png"
+        if !FileManager.default.fileExists(atPath: path) {
+            try run(["-i", try self.path(kind), "-frames:v", "1", path])
+        }
+        return path
+    }
+
     /// Keeps the first half of `whole` at `path`.
     private static func cut(_ whole: String, to path: String) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: whole))
