@@ -598,10 +598,8 @@ static int CFFmpeg_openEncoder(CFFmpeg_Rendition *work, CFFmpeg_RenditionLimits 
             memcpy(copy, matrix, size);
         }
     }
-    work->scaler = sws_getContext(work->decoder->width, work->decoder->height, work->decoder->pix_fmt,
-        encoder->width, encoder->height, AV_PIX_FMT_YUV420P, SWS_BICUBIC, NULL, NULL, NULL);
     work->scaled = av_frame_alloc();
-    if (work->scaler == NULL || work->scaled == NULL) {
+    if (work->scaled == NULL) {
         return AVERROR(ENOMEM);
     }
     work->scaled->format = AV_PIX_FMT_YUV420P;
@@ -684,7 +682,13 @@ static int CFFmpeg_drainDecoder(CFFmpeg_Rendition *work)
             continue;
         }
         work->lastPts = pts;
-        status = av_frame_make_writable(work->scaled);
+        // Made from the first frame: without reading frames ahead (avformat_find_stream_info),
+        // the header need not say the pixel format; a later frame of another size or format
+        // gets a new one.
+        AVFrame *decoded = work->decoded;
+        work->scaler = sws_getCachedContext(work->scaler, decoded->width, decoded->height, decoded->format,
+            work->encoder->width, work->encoder->height, AV_PIX_FMT_YUV420P, SWS_BICUBIC, NULL, NULL, NULL);
+        status = work->scaler != NULL ? av_frame_make_writable(work->scaled) : AVERROR(EINVAL);
         if (status >= 0) {
             sws_scale(work->scaler, (const uint8_t *const *)work->decoded->data, work->decoded->linesize, 0,
                 work->decoded->height, work->scaled->data, work->scaled->linesize);

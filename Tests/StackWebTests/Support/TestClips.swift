@@ -29,7 +29,7 @@ enum TestClips {
         case loopingMOV = "looping.mov"
         /// Not a clip: a text file named like one.
         case textMP4 = "text.mp4"
-        /// 1080p HEVC, longer than the tests' rendition limit.
+        /// 1440p HEVC of 3 s: larger and longer than the tests' rendition limits.
         case longHEVC = "long.mov"
     }
 
@@ -92,7 +92,7 @@ enum TestClips {
             try Data("not a clip at all\n".utf8).write(to: URL(fileURLWithPath: path))
         case .longHEVC:
             try run([
-                "-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=25:duration=4",
+                "-f", "lavfi", "-i", "testsrc2=size=2560x1440:rate=25:duration=3",
                 "-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=error", "-tag:v", "hvc1",
                 "-pix_fmt", "yuv420p", "-f", "mov", path,
             ])
