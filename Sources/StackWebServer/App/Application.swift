@@ -224,6 +224,9 @@ public final class Application {
                 extraHosts: configuration.allowedHosts, hostname: NetworkAddresses.hostname(),
                 scheme: tls == nil ? "http" : "https"),
             photosReading: reading, status: status, stackedPhotos: stacked)
+        router.clips = Application.clipAnswers(
+            folder: folder, ids: photoIDs, variants: photoAnswers.variants,
+            maxSeconds: configuration.maxClipSeconds, log: log)
         if configuration.uploads.anyOpen, let uploadsFolder {
             router.uploads = try PhotoUploads(
                 settings: configuration.uploads, photoFolder: folder, uploads: uploadsFolder, library: library,

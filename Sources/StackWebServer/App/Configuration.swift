@@ -65,6 +65,8 @@ public struct Configuration: Equatable, Sendable {
     var maxRooms = 64
     /// Photos with more pixels than this are skipped (`--max-pixels`).
     var maxPixels = PhotoInspector.defaultMaxPixels
+    /// Seconds of a clip its rendition keeps (`--max-clip-seconds`).
+    var maxClipSeconds = ClipRenditions.defaultMaxSeconds
     /// The most cards one room's stack holds.
     var maxCards = RoomSettings().maxCards
     /// `--rooms`: the only rooms there are; `nil` lets control make any room.

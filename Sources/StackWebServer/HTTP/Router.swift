@@ -24,6 +24,8 @@ struct Router: RequestResponder {
     var uploads: PhotoUploads?
     /// What a room's QR code names (its add page, with the add token).
     var addCodes = AddCodes()
+    /// The clips below the photo folder (`GET /clips/ID`); `nil` in tests that make a router alone.
+    var clips: ClipAnswers?
 
     func refusal(forHead request: Request) -> Response? {
         guard let refusal = headRefusal(request) else { return nil }
@@ -107,6 +109,7 @@ struct Router: RequestResponder {
         case .pointer(let name): return withRoom(name, use: .control) { pointer($0, RoomInput(request)) }
         case .commands(let name): return withRoom(name, use: .control) { command($0, RoomInput(request)) }
         case .photo(let id): return photo(id: id, request: request)
+        case .clip(let id): return clips?.answer(id: id, request: request) ?? .error(404, "no clip \(id.prefix(40))")
         case .uploads: return .error(400, "a photo must be sent as the body of its own request, with its Content-Type")
         case .uploadQueue(let name):
             guard RoomRegistry.isValidName(name) else { return .error(404, "no room \(name.prefix(64))") }
