@@ -118,6 +118,23 @@ struct ClipServingTests {
             "peak resident memory grew by \(Self.residentPeak() - before) bytes")
     }
 
+    @Test(.enabled(if: NginxProxy.isInstalled, "needs nginx"))
+    func rangesWorkThroughNginx() throws {
+        let proxy = try NginxProxy(upstream: server.port)
+        let http = HTTPTestClient(port: proxy.port)
+        let path = "/clips/\(server.photoID("trip/beach.mp4"))"
+        let whole = try beach
+        let etag = try #require(try http.get(path).header("ETag"))
+        let part = try http.get(path, headers: ["Range": "bytes=10-19", "If-Range": etag])
+        #expect(part.status == 206 && part.body == Array(whole[10..<20]))
+        #expect(part.header("Content-Range") == "bytes 10-19/\(whole.count)")
+        #expect(part.header("Accept-Ranges") == "bytes")
+        let stale = try http.get(path, headers: ["Range": "bytes=10-19", "If-Range": "\"older\""])
+        #expect(stale.status == 200 && stale.body == whole)
+        let past = try http.get(path, headers: ["Range": "bytes=\(whole.count)-"])
+        #expect(past.status == 416 && past.header("Content-Range") == "bytes */\(whole.count)")
+    }
+
     /// The process's peak resident memory (VmHWM), in bytes.
     static func residentPeak() -> Int {
         let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
