@@ -168,7 +168,7 @@ test-deb: deb
 	STACKWEB_DEB=$$(ls $(DEB_PATH)/stackweb_*.deb) $(PYTHON) -m pytest -q Tests/package
 
 ## libFuzzer targets (Tests/Fuzz) for the body decoders, the request filter and routes,
-## Last-Event-ID, and the whole router over live rooms and photos: a short run in `make test`,
+## Last-Event-ID, the whole router over live rooms and photos, and the clip probe: a short run in `make test`,
 ## a longer one with `make fuzz FUZZ_SECONDS=600`.
 FUZZ_SECONDS ?= 120
 FUZZ_SMOKE_SECONDS := 10

@@ -334,7 +334,10 @@ CFFmpeg_Status CFFmpeg_probe(const char *path, double seconds, CFFmpeg_ClipInfo 
     info->storedHeight = video->height;
     info->rotation = CFFmpeg_rotation(stream);
     AVRational aspect = av_guess_sample_aspect_ratio(context, stream, NULL);
-    info->pixelAspect = aspect.num > 0 && aspect.den > 0 ? av_q2d(aspect) : 1.0;
+    // A pixel eight times wider than high (or narrower) is no camera's: a crafted header's, which
+    // would make a clip of no width or of millions of pixels. Such a clip is shown with square pixels.
+    double pixelAspect = aspect.num > 0 && aspect.den > 0 ? av_q2d(aspect) : 1.0;
+    info->pixelAspect = pixelAspect >= 0.125 && pixelAspect <= 8.0 ? pixelAspect : 1.0;
     int shownWidth = (int)lround(video->width * info->pixelAspect);
     int quarter = info->rotation == 90 || info->rotation == 270;
     info->width = quarter ? video->height : shownWidth;

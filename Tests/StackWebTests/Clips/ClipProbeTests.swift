@@ -63,6 +63,12 @@ struct ClipProbeTests {
         #expect(Date().timeIntervalSince(started) < 2)
     }
 
+    /// Found by the fuzz target: a header whose pixel aspect made a clip 0 pixels wide.
+    @Test func aCraftedPixelAspectIsShownSquare() throws {
+        let probe = try ClipProbe.read(path: ClipFuzzCorpusTests.folder + "/crafted-pixel-aspect.mp4").get()
+        #expect(probe.width > 0 && probe.height > 0 && probe.pixelAspect == 1)
+    }
+
     @Test(
         arguments: [
             ("2024-06-01T10:20:30.000000Z", "2024-06-01 10:20:30"),

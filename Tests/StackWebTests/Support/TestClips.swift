@@ -109,6 +109,11 @@ enum TestClips {
         return path
     }
 
+    /// A clip of two 64 × 48 frames made with `codecArguments` into `path` (a fuzz target's seed).
+    static func tiny(_ codecArguments: [String], at path: String) throws {
+        try run(["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=10:duration=0.2"] + codecArguments + [path])
+    }
+
     /// Keeps the first half of `whole` at `path`.
     private static func cut(_ whole: String, to path: String) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: whole))
@@ -116,7 +121,7 @@ enum TestClips {
         try FileManager.default.removeItem(atPath: whole)
     }
 
-    private static func run(_ arguments: [String]) throws {
+    static func run(_ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ffmpeg)
         process.arguments = ["-v", "error", "-nostdin", "-y"] + arguments
