@@ -13,6 +13,7 @@ extension Application {
         }
         let renditions = ClipRenditions(
             cacheFolder: variants.cacheFolder, cache: variants.cache, maxSeconds: maxSeconds)
-        return ClipAnswers(shelf: shelf, renditions: renditions, log: log)
+        return ClipAnswers(
+            shelf: shelf, renditions: renditions, posters: ClipPosters(variants: variants), log: log)
     }
 }

@@ -16,14 +16,16 @@ final class ClipAnswers: Sendable {
 
     let shelf: Locked<ClipShelf>
     let renditions: ClipRenditions
+    let posters: ClipPosters
     private let probes = Locked<[String: Result<ClipProbe, ClipProbe.Failure>]>([:])
-    private let files = WorkerPool(
+    let files = WorkerPool(
         name: "stackweb-clips", threads: ClipAnswers.fileThreads, capacity: ClipAnswers.maxQueuedRequests)
-    private let failures: ThrottledLog
+    let failures: ThrottledLog
 
-    init(shelf: Locked<ClipShelf>, renditions: ClipRenditions, log: OperatorLog = .silent) {
+    init(shelf: Locked<ClipShelf>, renditions: ClipRenditions, posters: ClipPosters, log: OperatorLog = .silent) {
         self.shelf = shelf
         self.renditions = renditions
+        self.posters = posters
         failures = ThrottledLog(log: log, event: "clip.failed", interval: 60)
     }
 
@@ -50,20 +52,37 @@ final class ClipAnswers: Sendable {
         var ifNoneMatch: String?
     }
 
-    private func work(_ relative: String, _ conditions: Conditions) -> Response {
+    /// A clip opened beneath the folder, with what is known of it.
+    struct OpenedClip {
+        var file: OpenedFile
+        var identity: FileIdentity
+        var probe: ClipProbe
+        /// Where FFmpeg and libvips read it: the descriptor opened, not the path.
+        var source: String { ClipAnswers.source(file) }
+    }
+
+    /// Opens and probes the clip at `relative`; the answer to give instead when it cannot be shown.
+    func open(_ relative: String) -> Result<OpenedClip, ClipRefusal> {
         let root = shelf.withLock { $0.root }
         guard let file = OpenedFile.open(relative, beneath: root), let identity = FileIdentity.of(Self.source(file))
         else {
-            return .error(404, "this clip is gone")
+            return .failure(ClipRefusal(answer: .error(404, "this clip is gone")))
         }
-        let key = PhotoVariants.key(of: identity)
-        let probe: ClipProbe
-        switch probed(file, key: key) {
-        case .success(let read): probe = read
+        switch probed(file, key: PhotoVariants.key(of: identity)) {
+        case .success(let probe): return .success(OpenedClip(file: file, identity: identity, probe: probe))
         case .failure(let failure):
             failures.record("cannot show clip \(relative): \(failure.description)")
-            return .error(500, "this clip cannot be shown")
+            return .failure(ClipRefusal(answer: .error(500, "this clip cannot be shown")))
         }
+    }
+
+    private func work(_ relative: String, _ conditions: Conditions) -> Response {
+        let clip: OpenedClip
+        switch open(relative) {
+        case .success(let opened): clip = opened
+        case .failure(let refusal): return refusal.answer
+        }
+        let (file, identity, probe, key) = (clip.file, clip.identity, clip.probe, PhotoVariants.key(of: clip.identity))
         if probe.playsAsIs {
             return Self.send(file, etag: "\"\(key)\"", type: probe.contentType, conditions)
         }
@@ -119,11 +138,16 @@ final class ClipAnswers: Sendable {
 
     /// FFmpeg reads the very file opened (through its descriptor), not whatever the path names by
     /// the time it looks.
-    private static func source(_ file: OpenedFile) -> String { "/proc/self/fd/\(file.descriptorNumber)" }
+    static func source(_ file: OpenedFile) -> String { "/proc/self/fd/\(file.descriptorNumber)" }
 
-    private static func later(_ status: Int, _ message: String) -> Response {
+    static func later(_ status: Int, _ message: String) -> Response {
         var response = Response.error(status, message)
         response.headers.append(("Retry-After", String(retryAfter)))
         return response
     }
+}
+
+/// The answer for a clip that cannot be opened or shown.
+struct ClipRefusal: Error {
+    var answer: Response
 }

@@ -88,9 +88,27 @@ struct ClipServingTests {
         #expect(probe.videoCodec == "h264" && probe.playsAsIs)
     }
 
+    @Test func aPosterIsTheFirstFrameUprightAtTheSizeAsked() throws {
+        let path = "/clips/\(server.photoID("phone.MOV"))/poster?w=256"
+        let reply = try server.http.get(path, headers: ["Accept": "image/webp,*/*"])
+        #expect(reply.status == 200 && reply.header("Content-Type") == "image/webp")
+        let (width, height) = try TestPhotos.uprightSize(of: reply.body)
+        // Upright (stored 320 × 240, held a quarter turn), and as a photo: fitted in the box, its long
+        // side rounded up to the ladder (512), never enlarged.
+        #expect(width == 240 && height == 320)
+        let etag = try #require(reply.header("ETag"))
+        #expect(try server.http.get(path, headers: ["Accept": "image/webp", "If-None-Match": etag]).status == 304)
+        let jpeg = try server.http.get("/clips/\(server.photoID("trip/beach.mp4"))/poster?h=128")
+        #expect(jpeg.status == 200 && jpeg.header("Content-Type") == "image/jpeg")
+        // 128 high is 171 wide: the ladder's 256 holds it.
+        #expect(try TestPhotos.uprightSize(of: jpeg.body) == (256, 192))
+        #expect(try server.http.get("/clips/\(server.photoID("phone.MOV"))/poster?w=x").status == 400)
+    }
+
     @Test func anUnknownIDOrAPhotoIsNoClip() throws {
         #expect(try server.http.get("/clips/p0123456789abcdef01234567").status == 404)
         #expect(try server.http.get("/clips/\(server.photoID("still.jpg"))").status == 404)
+        #expect(try server.http.get("/clips/\(server.photoID("still.jpg"))/poster").status == 404)
     }
 
     @Test func aLargeClipIsSentWithoutBeingReadIntoMemory() throws {
