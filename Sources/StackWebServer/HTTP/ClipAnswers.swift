@@ -11,7 +11,7 @@ final class ClipAnswers: Sendable {
     static let maxQueuedRequests = 256
     /// Seconds a client waits before asking again for a clip being converted.
     static let retryAfter = 5
-    /// Probes kept in memory at most; past that the oldest are dropped and read again when asked.
+    /// Probes kept in memory at most; past that all are dropped, and each is read again when asked.
     static let maxProbes = 10_000
 
     let shelf: Locked<ClipShelf>
