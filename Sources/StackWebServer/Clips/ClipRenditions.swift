@@ -45,6 +45,11 @@ final class ClipRenditions: Sendable {
     /// Seconds of a clip a rendition keeps.
     let maxSeconds: Int
     private let lane = WorkerPool(name: "stackweb-renditions", threads: 1, capacity: ClipRenditions.maxWaiting)
+    /// Conversions that failed, by rendition path: not tried again until the clip changes (its
+    /// identity, so the path) or the server restarts.
+    private let failures = Locked<[String: ClipProbe.Failure]>([:])
+    /// Failed conversions remembered at most; past that all are forgotten (and tried again once).
+    static let maxFailures = 10_000
     /// Waiting requests for each rendition being made (by path): the first one's conversion serves all.
     private let inFlight = Locked<[String: [@Sendable (Result<String, Failure>) -> Void]]>([:])
 
@@ -81,7 +86,19 @@ final class ClipRenditions: Sendable {
         if !queued { finish(path, .failure(.busy)) }
     }
 
+    /// Why the rendition of the clip that had `identity` could not be made, if it was tried and failed.
+    func failure(identity: FileIdentity) -> ClipProbe.Failure? {
+        let path = path(identity: identity)
+        return failures.withLock { $0[path] }
+    }
+
     private func finish(_ path: String, _ result: Result<String, Failure>) {
+        if case .failure(.failed(let failure)) = result {
+            failures.withLock { failures in
+                if failures.count >= Self.maxFailures { failures.removeAll() }
+                failures[path] = failure
+            }
+        }
         let waiting = inFlight.withLock { $0.removeValue(forKey: path) ?? [] }
         for completion in waiting { completion(result) }
     }

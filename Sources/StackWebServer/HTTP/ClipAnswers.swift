@@ -92,6 +92,10 @@ final class ClipAnswers: Sendable {
             let etag = "\"\(URL(fileURLWithPath: rendition).deletingPathExtension().lastPathComponent)\""
             return Self.send(made, etag: etag, type: "video/mp4", conditions)
         }
+        // A clip whose conversion failed is not converted again at every request.
+        if renditions.failure(identity: identity) != nil {
+            return .error(500, "this clip cannot be converted for browsers")
+        }
         renditions.make(from: Self.source(file), identity: identity) { [failures] result in
             withExtendedLifetime(file) {}
             if case .failure(.failed(let failure)) = result {

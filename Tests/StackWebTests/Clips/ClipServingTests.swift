@@ -105,6 +105,18 @@ struct ClipServingTests {
         #expect(try server.http.get("/clips/\(server.photoID("phone.MOV"))/poster?w=x").status == 400)
     }
 
+    @Test func aClipThatCannotBeConvertedIsNotConvertedAgainAtEveryRequest() throws {
+        try FileManager.default.copyItem(atPath: TestClips.path(.blankMOV), toPath: folder + "/blank.mov")
+        let restarted = try TestServer { [folder] in $0.photos = folder }
+        let path = "/clips/\(restarted.photoID("blank.mov"))"
+        let http = restarted.http
+        let listed = Poll.until(10) { (try? http.get(path).status) != 404 }
+        #expect(listed)
+        let failed = Poll.until(30) { (try? http.get(path).status) == 500 }
+        #expect(failed)
+        #expect(try http.get(path).json()["error"] as? String == "this clip cannot be converted for browsers")
+    }
+
     @Test func anUnknownIDOrAPhotoIsNoClip() throws {
         #expect(try server.http.get("/clips/p0123456789abcdef01234567").status == 404)
         #expect(try server.http.get("/clips/\(server.photoID("still.jpg"))").status == 404)

@@ -29,6 +29,8 @@ enum TestClips {
         case loopingMOV = "looping.mov"
         /// Not a clip: a text file named like one.
         case textMP4 = "text.mp4"
+        /// An H.264 MOV without faststart whose frames are zeros: its index reads, nothing decodes.
+        case blankMOV = "blank.mov"
         /// 1440p HEVC of 3 s: larger and longer than the tests' rendition limits.
         case longHEVC = "long.mov"
     }
@@ -88,6 +90,16 @@ enum TestClips {
             bytes.reserveCapacity(bytes.count + free.count * (4 << 20))
             for _ in 0..<(4 << 20) { bytes += free }
             try Data(bytes).write(to: URL(fileURLWithPath: path))
+        case .blankMOV:
+            try run(source + x264 + ["-f", "mov", path + ".whole.mov"])
+            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path + ".whole.mov")))
+            // mdat comes first here: everything between its header and moov's becomes zeros.
+            guard let mdat = bytes.firstRange(of: Array("mdat".utf8))?.upperBound,
+                let moov = bytes.firstRange(of: Array("moov".utf8)).map({ $0.lowerBound - 4 }), mdat < moov
+            else { throw CocoaError(.fileReadCorruptFile) }
+            for index in mdat..<moov { bytes[index] = 0 }
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            try FileManager.default.removeItem(atPath: path + ".whole.mov")
         case .textMP4:
             try Data("not a clip at all\n".utf8).write(to: URL(fileURLWithPath: path))
         case .longHEVC:
