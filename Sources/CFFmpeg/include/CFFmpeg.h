@@ -76,6 +76,7 @@ typedef struct {
 CFFmpeg_Status CFFmpeg_firstFrame(const char *path, double seconds, int maxPackets, CFFmpeg_Picture *picture,
     char *error, size_t errorSize);
 
+/// Frees a picture's pixels. Why a shim: they come from av_malloc, which only av_free may free.
 void CFFmpeg_freePicture(CFFmpeg_Picture *picture);
 
 /// Bounds of a rendition.
