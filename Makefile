@@ -19,17 +19,20 @@ PYTHON ?= python3
 # Debian packages, by command (the Swift toolchain itself is installed apart, see README).
 # Building and running (`make build`, `make run`): the C libraries Package.swift links, found through
 # pkg-config — libmicrohttpd, GnuTLS (linked directly too: CMicroHTTPD_limitHandshake), libvips,
-# SQLite, hiredis, libqrencode (the QR code a room shows guests).
-RUN_APT_PACKAGES := pkg-config libmicrohttpd-dev libgnutls28-dev libvips-dev libsqlite3-dev libhiredis-dev libqrencode-dev
+# SQLite, hiredis, libqrencode (the QR code a room shows guests), FFmpeg's libraries (clips: probe,
+# poster, rendition).
+RUN_APT_PACKAGES := pkg-config libmicrohttpd-dev libgnutls28-dev libvips-dev libsqlite3-dev libhiredis-dev libqrencode-dev \
+	libavformat-dev libavcodec-dev libswscale-dev libavutil-dev
 # `make deb` adds dpkg-shlibdeps (and strip).
 DEB_APT_PACKAGES := dpkg-dev
 # `make test` adds the test tools: the browsers and their drivers (e2e), Node (the page's module tests),
 # openssl and curl (TLS tests), groff-base (the manual page's test), redis-server (a group's tests and
 # the history), nginx (the proxy in front of a group), zbar-tools (zbarimg reads the QR code back),
 # vips (a 16:9 photo cut for the README's TV picture), optipng (the README's pictures made
-# smaller, losslessly) and exiftool (writes a phone's location tags, and finds none in what is served).
+# smaller, losslessly), exiftool (writes a phone's location tags, and finds none in what is served) and
+# ffmpeg (the clips the tests make: the CLI is a test tool only).
 TEST_APT_PACKAGES := chromium chromium-driver firefox-esr nodejs openssl curl groff-base redis-server nginx \
-	zbar-tools libvips-tools optipng libimage-exiftool-perl
+	zbar-tools libvips-tools optipng libimage-exiftool-perl ffmpeg
 # promtool, which checks /metrics, comes with prometheus (a 19 MB download): installed without what
 # it recommends (the node exporter and other services Debian would start).
 # lintian, which the package's test runs (no errors, no warnings), likewise without its recommends.
@@ -182,7 +185,7 @@ test-deb: deb
 	STACKWEB_DEB=$$(ls $(DEB_PATH)/stackweb_*.deb) $(PYTHON) -m pytest -q Tests/package
 
 ## libFuzzer targets (Tests/Fuzz) for the body decoders, the request filter and routes,
-## Last-Event-ID, and the whole router over live rooms and photos: a short run in `make test`,
+## Last-Event-ID, the whole router over live rooms and photos, and the clip probe: a short run in `make test`,
 ## a longer one with `make fuzz FUZZ_SECONDS=600`.
 FUZZ_SECONDS ?= 120
 FUZZ_SMOKE_SECONDS := 10

@@ -35,6 +35,17 @@ let package = Package(
             providers: [.apt(["libvips-dev"])]
         ),
         .target(name: "CVips", dependencies: ["CVipsSystem"]),
+        // FFmpeg's libraries (libavformat, libavcodec, libswscale, libavutil) read clips: CFFmpeg
+        // wraps the few calls the server makes, with the demuxers, decoders and protocol limited.
+        .systemLibrary(
+            name: "CFFmpegSystem",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
+        ),
+        // Linked here: the Swift code imports only CFFmpeg, so the system module's own links would not apply.
+        .target(
+            name: "CFFmpeg", dependencies: ["CFFmpegSystem"],
+            linkerSettings: ["avformat", "avcodec", "swscale", "avutil"].map { .linkedLibrary($0) }),
         // SQLite keeps the rooms' lasting state; one shim for a constant Swift cannot import.
         .systemLibrary(
             name: "CSQLiteSystem",
@@ -71,7 +82,8 @@ let package = Package(
         .target(
             name: "StackWebServer",
             dependencies: [
-                "StackModel", "CMicroHTTPD", "CVips", "CSQLite", "CHiredis", "CGnuTLS", "CQREncode", "CBuildInfo",
+                "StackModel", "CMicroHTTPD", "CVips", "CFFmpeg", "CSQLite", "CHiredis", "CGnuTLS", "CQREncode",
+                "CBuildInfo",
             ],
             swiftSettings: strictSettings
         ),

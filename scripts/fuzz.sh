@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets in Tests/Fuzz with -sanitize=fuzzer,address and runs each for
 # SECONDS (default 15). The seed corpus in Tests/Fuzz/corpus is copied, never written to.
-#   scripts/fuzz.sh [SECONDS] [TARGET…]     targets: pointer command route last-event-id router
+#   scripts/fuzz.sh [SECONDS] [TARGET…]     targets: pointer command route last-event-id router clip
 # The server is the StackWebServer library product (with StackModel and the C shims in its
 # archive), built by SwiftPM instrumented for the fuzzer and ASan in a scratch folder of its own,
 # .build/fuzz-pkg, so a second run only relinks. Each target is then one swiftc over its harness,
 # Tests/Fuzz/<Name>.swift, which `@testable import`s the library (its types are internal), linked
 # against that archive. `router` adds Tests/Fuzz/Router/*.swift, the tests' RecordingSink and the test images' C shims
 # (the CVipsTestSupport product) and drives the whole router over real rooms, photos (libvips) and
-# page files. Tests/Fuzz/<target>.dict is used if present.
+# page files. `clip` probes any bytes as a clip (FFmpeg's mov and matroska demuxers behind CFFmpeg);
+# its seed corpus is made by ClipFuzzCorpusTests. Tests/Fuzz/<target>.dict is used if present.
 # FUZZ_CORPUS=DIR keeps each target's grown corpus in DIR/<target> instead of a temporary folder.
 #   scripts/fuzz.sh --build-only [TARGET…]          builds the targets, runs none (`make test` builds
 #                                                    them beside other suites)
@@ -25,7 +26,7 @@ if [ "$run" = 1 ]; then
   seconds=${1:-15}
   shift || true
 fi
-targets=("${@:-pointer command route last-event-id router}")
+targets=("${@:-pointer command route last-event-id router clip}")
 read -r -a targets <<< "${targets[*]}"
 out=.build/fuzz
 mkdir -p "$out"
@@ -41,6 +42,7 @@ harness_for() {
     command) echo Tests/Fuzz/CommandDecoderFuzz.swift ;;
     route) echo Tests/Fuzz/RouteFuzz.swift ;;
     last-event-id) echo Tests/Fuzz/LastEventIDFuzz.swift ;;
+    clip) echo Tests/Fuzz/ClipProbeFuzz.swift ;;
     router) echo Tests/Fuzz/RouterFuzz.swift Tests/Fuzz/Router/*.swift Tests/StackWebTests/Support/RecordingSink.swift ;;
     *) echo "unknown fuzz target $1" >&2; exit 2 ;;
   esac
@@ -68,8 +70,8 @@ build_targets() {
   # What a harness needs to import the library: the Swift modules, the module maps of the C modules it
   # imports (SwiftPM's own: generated ones for the shim targets, the packaged ones for the system
   # libraries) and the C libraries' headers and flags, as SwiftPM gets them from pkg-config.
-  read -r -a c_include <<< "$(pkg-config --cflags-only-I libmicrohttpd gnutls vips hiredis libqrencode | sed 's/-I/-Xcc -I/g')"
-  read -r -a c_libs <<< "$(pkg-config --libs libmicrohttpd gnutls vips sqlite3 hiredis libqrencode)"
+  read -r -a c_include <<< "$(pkg-config --cflags-only-I libmicrohttpd gnutls vips hiredis libqrencode libavformat | sed 's/-I/-Xcc -I/g')"
+  read -r -a c_libs <<< "$(pkg-config --libs libmicrohttpd gnutls vips sqlite3 hiredis libqrencode libavformat libavcodec libswscale libavutil)"
   flags=(-sanitize=fuzzer,address -parse-as-library -g -O -swift-version 6 -I "$bin/Modules")
   flags+=("${c_include[@]}")
   for map in "$bin"/*.build/module.modulemap Sources/*/module.modulemap; do

@@ -325,3 +325,29 @@ int CVips_thumbnailToFile(const char *input, const char *output, int width, int 
     }
     return CVips_finish(thumbnail, status, error, errorSize);
 }
+
+int CVips_rgbToFile(const unsigned char *pixels, int width, int height, int rotation, double pixelAspect,
+    const char *output, int quality, char *error, size_t errorSize)
+{
+    // Wraps the caller's pixels without copying them; they outlive the image, which is freed here.
+    VipsImage *image = vips_image_new_from_memory(pixels, (size_t)width * (size_t)height * 3, width, height, 3,
+        VIPS_FORMAT_UCHAR);
+    int status = image == NULL ? -1 : 0;
+    if (status == 0 && fabs(pixelAspect - 1.0) > 0.001) {
+        VipsImage *stretched = NULL;
+        status = vips_resize(image, &stretched, pixelAspect, "vscale", 1.0, NULL);
+        g_object_unref(image);
+        image = stretched;
+    }
+    if (status == 0 && rotation != 0) {
+        VipsImage *turned = NULL;
+        VipsAngle angle = rotation == 90 ? VIPS_ANGLE_D90 : rotation == 180 ? VIPS_ANGLE_D180 : VIPS_ANGLE_D270;
+        status = vips_rot(image, &turned, angle, NULL);
+        g_object_unref(image);
+        image = turned;
+    }
+    if (status == 0) {
+        status = vips_image_write_to_file(image, output, "Q", quality, "strip", TRUE, NULL);
+    }
+    return CVips_finish(image, status, error, errorSize);
+}

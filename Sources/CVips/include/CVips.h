@@ -76,4 +76,13 @@ void CVips_threadShutdown(void);
 int CVips_thumbnailToFile(const char *input, const char *output, int width, int height, int quality,
     int allPages, char *error, size_t errorSize);
 
+/// Writes a decoded video frame (packed RGB, 3 bytes a pixel, rows without padding) to `output`,
+/// stretched to square pixels by `pixelAspect` (a stored pixel's width over its height) and turned
+/// clockwise by `rotation` degrees (0, 90, 180, 270), as JPEG or WebP by `output`'s suffix, with no
+/// metadata. A clip's poster is made this way once, at its full size, and its variants from it as
+/// a photo's are. Why a shim: vips_image_new_from_memory, vips_resize, vips_rot and the savers are
+/// variadic. Returns 0 on success; on failure copies libvips' message into `error`.
+int CVips_rgbToFile(const unsigned char *pixels, int width, int height, int rotation, double pixelAspect,
+    const char *output, int quality, char *error, size_t errorSize);
+
 #endif

@@ -240,6 +240,9 @@ public final class Application {
                 scheme: tls == nil ? "http" : "https"),
             photosReading: reading, status: status, stackedPhotos: stacked)
         router.keepsLocation = configuration.keepLocation
+        router.clips = Application.clipAnswers(
+            folder: folder, ids: photoIDs, variants: photoAnswers.variants,
+            maxSeconds: configuration.maxClipSeconds, log: log)
         if configuration.uploads.anyOpen, let uploadsFolder {
             router.uploads = try PhotoUploads(
                 settings: configuration.uploads, photoFolder: folder, uploads: uploadsFolder, library: library,

@@ -196,6 +196,19 @@ extension Configuration {
                 """,
             sets: \.keepLocation),
         CommandLineOption(
+            "--max-clip-seconds", "N",
+            help: """
+                a clip converted for browsers (HEVC, a MOV without faststart) keeps its first `N` seconds
+                """,
+            details: """
+                Each conversion runs at the lowest CPU priority, one at a time, at most 1080p; its copy is kept \
+                in the cache folder beside the photo variants.
+                """,
+            default: .value(String(ClipRenditions.defaultMaxSeconds))
+        ) { config, value throws(Failure) in
+            config.maxClipSeconds = try number(value, option: "--max-clip-seconds", in: 1...3600)
+        },
+        CommandLineOption(
             "--max-cards", "N", help: "the most cards one room's stack holds; an `insert` past it gets 409",
             default: .value(String(RoomSettings().maxCards))
         ) { config, value throws(Failure) in

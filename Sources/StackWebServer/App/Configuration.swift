@@ -77,6 +77,8 @@ public struct Configuration: Equatable, Sendable {
     var maxPixels = PhotoInspector.defaultMaxPixels
     /// `--keep-location`: originals are served to anyone, with where they were taken.
     var keepLocation = false
+    /// Seconds of a clip its rendition keeps (`--max-clip-seconds`).
+    var maxClipSeconds = ClipRenditions.defaultMaxSeconds
     /// The most cards one room's stack holds.
     var maxCards = RoomSettings().maxCards
     /// `--rooms`: the only rooms there are; `nil` lets control make any room.

@@ -13,6 +13,7 @@ extension Route {
         case .commands: "commands"
         case .uploads, .uploadQueue, .uploadDecision, .uploadPreview, .addCode: "uploads"
         case .photo: "photo"
+        case .clip, .clipPoster: "clip"
         case .file: "file"
         }
     }

@@ -59,6 +59,8 @@ enum HeaderName: String, CaseIterable, Sendable {
     case transferEncoding = "transfer-encoding"
     case lastEventID = "last-event-id"
     case ifNoneMatch = "if-none-match"
+    case range
+    case ifRange = "if-range"
     case idempotencyKey = "idempotency-key"
     case photoName = "x-photo-name"
     case photoSender = "x-photo-sender"

@@ -5,6 +5,9 @@ struct Response: Sendable {
         /// A file already opened (off libmicrohttpd's thread), streamed from its descriptor, never
         /// read whole into memory.
         case file(OpenedFile)
+        /// `length` bytes of a file from `offset` (a `Range` request's 206), sent from its
+        /// descriptor the same way.
+        case filePart(OpenedFile, offset: Int64, length: Int64)
         /// A Server-Sent Events stream: the closure is handed the sink once the stream is open.
         case eventStream(@Sendable (any EventSink) -> Void)
         /// An answer that takes time (an image conversion): the server parks the connection, runs

@@ -19,6 +19,10 @@ enum Route: Equatable {
     /// (control only).
     case uploadPreview(room: String, id: String)
     case photo(id: String)
+    /// `GET /clips/ID`: a clip's video, with `Range` (`ClipAnswers`).
+    case clip(id: String)
+    /// `GET /clips/ID/poster`: its first frame, `?w=`/`?h=` as a photo's.
+    case clipPoster(id: String)
     /// Anything else: maybe one of the page's files.
     case file
 
@@ -28,8 +32,10 @@ enum Route: Equatable {
         case 1 where parts[0] == "healthz": self = .health
         case 1 where parts[0] == "metrics": self = .metrics
         case 2 where parts[0] == "photos": self = .photo(id: parts[1])
+        case 2 where parts[0] == "clips": self = .clip(id: parts[1])
         case 2 where parts[0] == "api" && parts[1] == "rooms": self = .rooms
         case 3 where parts[0] == "api" && parts[1] == "rooms": self = .snapshot(room: parts[2])
+        case 3 where parts[0] == "clips" && parts[2] == "poster": self = .clipPoster(id: parts[1])
         case 4 where parts[0] == "api" && parts[1] == "rooms":
             switch parts[3] {
             case "events": self = .events(room: parts[2])
@@ -61,7 +67,9 @@ enum Route: Equatable {
     /// The methods this route answers.
     var methods: [String] {
         switch self {
-        case .health, .metrics, .rooms, .snapshot, .events, .photo, .file, .uploadQueue, .uploadPreview, .addCode:
+        case .health, .metrics, .rooms, .snapshot, .events, .photo, .clip, .clipPoster, .file, .uploadQueue,
+            .uploadPreview,
+            .addCode:
             ["GET", "HEAD"]
         case .pointer, .commands, .uploads, .uploadDecision: ["POST"]
         }

@@ -26,6 +26,8 @@ struct Router: RequestResponder {
     var keepsLocation = false
     /// What a room's QR code names (its add page, with the add token).
     var addCodes = AddCodes()
+    /// The clips below the photo folder (`GET /clips/ID`); `nil` in tests that make a router alone.
+    var clips: ClipAnswers?
 
     func refusal(forHead request: Request) -> Response? {
         guard let refusal = headRefusal(request) else { return nil }
@@ -111,6 +113,9 @@ struct Router: RequestResponder {
         case .pointer(let name): return withRoom(name, use: .control) { pointer($0, RoomInput(request)) }
         case .commands(let name): return withRoom(name, use: .control) { command($0, RoomInput(request)) }
         case .photo(let id): return photo(id: id, request: request)
+        case .clip(let id): return clips?.answer(id: id, request: request) ?? .error(404, "no clip \(id.prefix(40))")
+        case .clipPoster(let id):
+            return clips?.poster(id: id, request: request) ?? .error(404, "no clip \(id.prefix(40))")
         case .uploads: return .error(400, "a photo must be sent as the body of its own request, with its Content-Type")
         case .uploadQueue(let name):
             guard RoomRegistry.isValidName(name) else { return .error(404, "no room \(name.prefix(64))") }
@@ -402,23 +407,16 @@ struct Router: RequestResponder {
         // WebP for browsers that say they take it (every current one): about a third smaller.
         let webP = request.header(.accept)?.contains("image/webp") == true
         var ask = PhotoAnswers.Ask(entry: entry, box: nil, acceptsWebP: webP, ifNoneMatch: request.header(.ifNoneMatch))
-        let width = request.query["w"]
-        let height = request.query["h"]
-        guard width != nil || height != nil else {
+        switch AskedBox(request) {
+        case .original:
             // A variant is made without the original's EXIF, XMP and IPTC: no GPS position, place or creator.
             if !keepsLocation && !access.carriesControlToken(request) { ask.box = (Int.max, Int.max) }
             return photoAnswers.answer(ask)
+        case .invalid: return AskedBox.invalidAnswer
+        case .box(let width, let height):
+            ask.box = (width, height)
+            return photoAnswers.answer(ask)
         }
-        let sizes = [width, height].map { $0.map { Int($0) } }
-        guard !sizes.contains(where: { $0 == .some(nil) }),
-            sizes.allSatisfy({ ($0 ?? 1).map { (1...100_000).contains($0) } ?? false })
-        else {
-            return .error(400, "w and h must be whole numbers of pixels")
-        }
-        // A missing side is unbounded; the others are snapped up to the ladder (a handful of boxes).
-        let box = sizes.map { side in (side ?? nil).map(PhotoVariants.snapped) ?? Int.max }
-        ask.box = (box[0], box[1])
-        return photoAnswers.answer(ask)
     }
 
     private func staticFile(_ request: Request) -> Response {

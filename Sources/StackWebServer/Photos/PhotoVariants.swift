@@ -135,11 +135,15 @@ final class PhotoVariants: Sendable {
 
     /// The variant of the file that had `identity`, whether or not that file can be opened now.
     func variant(identity file: FileIdentity, longSide: Int, format: Format = .jpeg) -> Variant? {
-        let identity = "\(file.device)-\(file.inode)-\(file.size)-\(file.seconds).\(file.nanoseconds)"
-        let key = FNV1a.hex(Array(identity.utf8))
-        let name = "\(key)-\(longSide)\(format == .webp ? Self.webPRecipe : "").\(format.rawValue)"
+        let name = "\(Self.key(of: file))-\(longSide)\(format == .webp ? Self.webPRecipe : "").\(format.rawValue)"
         cache.used(name)
         return Variant(path: "\(cacheFolder)/\(name)", etag: "\"\(name)\"", format: format, longSide: longSide)
+    }
+
+    /// What names every file the cache keeps of one original (its variants, a clip's poster and
+    /// rendition): a hash of the original's identity, so a replaced file gets new names unread.
+    static func key(of file: FileIdentity) -> String {
+        FNV1a.hex(Array("\(file.device)-\(file.inode)-\(file.size)-\(file.seconds).\(file.nanoseconds)".utf8))
     }
 
     /// Makes the variant file unless it is there, and reports on a conversion thread (or on the

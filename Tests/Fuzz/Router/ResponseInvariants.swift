@@ -33,6 +33,13 @@ enum ResponseInvariants {
             precondition(response.status == 200 && descriptor != nil, "a file answer without its descriptor")
             if let descriptor { close(descriptor) }
             return nil
+        case .filePart(let file, let offset, let length):
+            // A Range's span: within the file, and answered 206.
+            let descriptor = file.take()
+            precondition(response.status == 206 && descriptor != nil, "a file part without its descriptor")
+            precondition(offset >= 0 && length > 0 && offset + length <= file.size, "a span outside the file")
+            if let descriptor { close(descriptor) }
+            return nil
         case .deferred(let work):
             return check(waitFor(work))
         case .eventStream(let attach):

@@ -12,7 +12,7 @@ import Testing
         "--sleep": "23:00-07:00", "--cache": "/c",
         "--token": "abcdefghijklmnop", "--state": "/s.json", "--allowed-host": "frame.lan", "--rooms": "hall",
         "--public-url": "https://frame.example",
-        "--max-cards": "500", "--max-pixels": "8M", "--album": "kitchen=Kitchen",
+        "--max-cards": "500", "--max-pixels": "8M", "--max-clip-seconds": "20", "--album": "kitchen=Kitchen",
         "--tls-cert": "/cert.pem", "--tls-key": "/key.pem",
         "--cache-size": "500M", "--rescan": "60", "--log-format": "json", "--redis": "redis://:secret@10.0.0.5:6380/2",
         "--instance-id": "web-1", "--token-file": secretFile, "--redis-password-file": secretFile,

@@ -440,6 +440,12 @@ private func queue(_ response: Response, on connection: OpaquePointer, context: 
         }
         // MHD owns the descriptor from here and closes it with the response.
         mhdResponse = MHD_create_response_from_fd64(UInt64(file.size), descriptor)
+    case .filePart(let file, let offset, let length):
+        guard let descriptor = file.take() else {
+            return queue(.error(500, "internal error"), on: connection, context: context)
+        }
+        // As for a whole file: MHD reads the span with pread (or sendfile) and closes the descriptor.
+        mhdResponse = MHD_create_response_from_fd_at_offset64(UInt64(length), descriptor, UInt64(offset))
     case .shared(let answer):
         // Queued as is, again and again: libmicrohttpd counts the response's uses.
         guard let shared = context.sharedResponses.response(for: answer) else { return .NO }
