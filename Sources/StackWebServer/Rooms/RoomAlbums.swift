@@ -22,6 +22,9 @@ struct RoomAlbums: Sendable, Equatable {
 
     var isEmpty: Bool { prefixes.isEmpty }
 
+    /// Whether `room` has an album of its own (the operator named it).
+    func names(_ room: String) -> Bool { prefixes[room] != nil }
+
     /// Whether the photo at `relative` (below the photo folder) shows in `room`.
     func shows(_ relative: String, in room: String) -> Bool {
         guard let prefixes = prefixes[room] else { return true }

@@ -94,10 +94,10 @@ final class PhotoUploads: Sendable {
 
     /// Whether `room` is one a guest's photo may go to: uploads never make rooms (a guest with the
     /// add token could otherwise fill the room limit, the state and the folder with junk). It is
-    /// `main`, one `--rooms` lists, one with its own `--uploads ROOM=MODE`, or one that is kept
-    /// already (here, in the group, or in the store).
+    /// `main`, one `--rooms` lists, one with its own `--uploads ROOM=MODE` or `--album`, or one that
+    /// is kept already (here, in the group, or in the store).
     func exists(_ room: String) -> Bool {
-        if room == RoomRegistry.mainRoom || settings.rooms[room] != nil { return true }
+        if room == RoomRegistry.mainRoom || settings.rooms[room] != nil || rooms.albums.names(room) { return true }
         if let listed = rooms.listedRooms { return listed.contains(room) }
         if rooms.kept.contains(where: { $0.name == room }) { return true }
         if let group = rooms.group { return group.listing?[room] != nil }

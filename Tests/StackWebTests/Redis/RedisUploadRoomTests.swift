@@ -26,7 +26,8 @@ struct RedisUploadRoomTests {
                 return now == before
             })
         for index in 0..<20 {
-            let reply = try UploadFixture.raw(port: server.port, head: UploadFixture.headOfALargePhoto(room: "junk-\(index)"))
+            let reply = try UploadFixture.raw(
+                port: server.port, head: UploadFixture.headOfALargePhoto(room: "junk-\(index)"))
             #expect(reply?.status == 404)
         }
         // Two presence rounds later (they run every second), still nothing new.

@@ -22,7 +22,8 @@ import Testing
         for _ in 0..<1000 {
             let name = "r" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
             names.append(name)
-            let reply = try UploadFixture.raw(port: fixture.server.port, head: UploadFixture.headOfALargePhoto(room: name))
+            let reply = try UploadFixture.raw(
+                port: fixture.server.port, head: UploadFixture.headOfALargePhoto(room: name))
             statuses[reply?.status ?? 0, default: 0] += 1
         }
         #expect(statuses == [404: 1000])
