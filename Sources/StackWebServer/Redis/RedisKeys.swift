@@ -1,9 +1,10 @@
 /// The names of a group's keys in Redis. Every key of one room carries the room's name as a hash tag
-/// (`{main}`), so a room's own keys would share a slot under Redis Cluster. Its scripts do not keep to
-/// them: the fenced write (`RedisRoomStore.fencedWrite`) and the publication (`RoomPublisher`) also add
-/// the room's name to `stackweb:rooms`, a key of no room, so under Redis Cluster they would fail with
-/// CROSSSLOT. The group runs on one Redis (or a primary with replicas); for Cluster the list of rooms
-/// would have to be kept per slot (or each room's name set outside the scripts) first.
+/// (`{main}`), so a room's own keys would share a slot under Redis Cluster. Not every command keeps to
+/// one slot: the publication script (`RoomPublisher.publish`) also adds the room's name to
+/// `stackweb:rooms`, a key of no room, and the blocking reads (`RoomFollower`'s `XREAD`,
+/// `RoomInputReader`'s `XREADGROUP`) name several rooms' streams at once, so under Redis Cluster they
+/// would fail with CROSSSLOT. The group runs on one Redis (or a primary with replicas); what Cluster
+/// would need is listed in docs/scale-out.md, "Keys".
 enum RedisKeys {
     /// Every room of the group that has lasting state (a set of names).
     static let rooms = Array("stackweb:rooms".utf8)
