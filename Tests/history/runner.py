@@ -474,11 +474,11 @@ class ColdReaders(threading.Thread):
         """GETs, then first snapshots of streams, at `instance`, each polled until one shows `expect`
         or COLD_POLL s passed. Every answer is recorded."""
         reads = []
-        for kind, reader in (("get", self.get), ("stream", self.first_snapshot)):
+        for kind, reader in (("get", self.get), ("stream", self.opening)):
             deadline = now() + COLD_POLL
             while True:
                 entry = {"kind": kind, "instance": instance.id, "start": now()}
-                entry |= reader(instance, name)
+                entry |= reader(instance, name, expect)
                 entry["end"] = now()
                 reads.append(entry)
                 if shows_state(entry.get("state"), expect) or now() >= deadline:
@@ -487,7 +487,7 @@ class ColdReaders(threading.Thread):
         return reads
 
     @staticmethod
-    def get(instance, name):
+    def get(instance, name, expect):
         try:
             status, _, text = http_request(instance.port, "GET", f"/api/rooms/{name}", timeout=COLD_POLL)
             if status != 200:
@@ -497,44 +497,64 @@ class ColdReaders(threading.Thread):
             return {"status": None, "error": f"{type(error).__name__}: {error}"[:200]}
 
     @staticmethod
-    def first_snapshot(instance, name):
+    def opening(instance, name, expect):
+        """A new stream's opening as a page draws it: its first snapshot (which must be of the
+        group's history, not a private one), folded with the changes that follow it at once — a
+        viewer at an instance that does not run the room starts from the group's last snapshot and
+        the changes after it. Read until an event reaches the acknowledged seq, or COLD_POLL s."""
         try:
-            status, event = first_event(instance.port, name, timeout=COLD_POLL)
+            status, events = opening_events(instance.port, name, timeout=COLD_POLL, until_seq=expect.get("seq"))
         except (OSError, ValueError) as error:
             return {"status": None, "error": f"{type(error).__name__}: {error}"[:200]}
-        if status != 200 or event is None:
+        snapshots = [e for e in events if e[1] == "snapshot"]
+        if status != 200 or not snapshots:
             return {"status": status, "error": "no snapshot" if status == 200 else None}
-        return {"status": status, "id": event[0], "type": event[1], "state": summary_state(event[2])}
+        first = events.index(snapshots[0])
+        folded = summary_state(events[first][2])
+        for _, kind, data in events[first + 1:]:
+            if kind in ("change", "snapshot"):
+                folded = summary_state(data)
+        return {"status": status, "id": snapshots[0][0], "type": "snapshot", "state": folded,
+                "first": summary_state(snapshots[0][2])}
 
 
-def first_event(port, room, timeout):
-    """(status, (id, type, data) of the first event with data, or None) of a new stream of `room`."""
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
-        sock.sendall(f"GET /api/rooms/{room}/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                     f"Accept: text/event-stream\r\n\r\n".encode())
-        stream = sock.makefile("rb")
-        parts = stream.readline().decode(errors="replace").split()
-        status = int(parts[1]) if len(parts) >= 2 and parts[1].isdigit() else None
-        while True:
-            line = stream.readline()
-            if not line or line in (b"\r\n", b"\n"):
-                break
-        if status != 200:
-            return status, None
-        fields = {}
-        while True:
-            line = stream.readline()
-            if not line:
-                return status, None
-            line = line.decode(errors="replace").rstrip("\r\n")
-            if line == "" and "data" in fields:
-                raw = fields.get("id")
-                return status, (int(raw) if raw and raw.isdigit() else raw, fields.get("event", "message"),
-                                json.loads(fields["data"]))
-            if line == "" or line.startswith(":"):
-                continue
-            name, _, value = line.partition(":")
-            fields[name] = value[1:] if value.startswith(" ") else value
+def opening_events(port, room, timeout, until_seq=None):
+    """(status, [(id, type, data)…]) of a new stream of `room`: its events until one has an id at
+    least `until_seq`, or until `timeout` s pass with nothing more."""
+    events = []
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+            sock.sendall(f"GET /api/rooms/{room}/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                         f"Accept: text/event-stream\r\n\r\n".encode())
+            stream = sock.makefile("rb")
+            parts = stream.readline().decode(errors="replace").split()
+            status = int(parts[1]) if len(parts) >= 2 and parts[1].isdigit() else None
+            while True:
+                line = stream.readline()
+                if not line or line in (b"\r\n", b"\n"):
+                    break
+            if status != 200:
+                return status, events
+            fields = {}
+            while True:
+                line = stream.readline()
+                if not line:
+                    return status, events
+                line = line.decode(errors="replace").rstrip("\r\n")
+                if line == "" and "data" in fields:
+                    raw = fields.get("id")
+                    event_id = int(raw) if raw and raw.isdigit() else raw
+                    events.append((event_id, fields.get("event", "message"), json.loads(fields["data"])))
+                    fields = {}
+                    if until_seq is not None and isinstance(event_id, int) and event_id >= until_seq:
+                        return status, events
+                    continue
+                if line == "" or line.startswith(":"):
+                    continue
+                name, _, value = line.partition(":")
+                fields[name] = value[1:] if value.startswith(" ") else value
+    except socket.timeout:
+        return (200 if events else None), events
 
 
 # --- Photo probes -----------------------------------------------------------------------------------------
