@@ -57,8 +57,12 @@ def test_the_code_on_a_lan_server_names_the_lan_address(browser, room):
 
 @pytest.mark.allow_console("add-code.svg")
 def test_a_loopback_server_says_why_phones_cannot_reach_it(browser, room):
+    # A folder of its own: guests' photos go to an Uploads/ folder inside it (never the repository's).
+    folder = Path(tempfile.mkdtemp(prefix="stackweb-e2e-photos-"))
+    for photo in sorted((REPO_ROOT / "Resources/demo-photos").glob("*.jpg"))[:2]:
+        shutil.copy(photo, folder)
     server = StackWebServer(arguments=[
-        "--photos", str(REPO_ROOT / "Resources/demo-photos"), "--uploads", "open",
+        "--photos", str(folder), "--uploads", "open",
         "--cache", tempfile.mkdtemp(prefix="stackweb-e2e-cache-")]).start()
     try:
         assert "  note:    Guests' phones cannot reach this server" in server.output()

@@ -759,8 +759,7 @@ def check_cold_reads(history):
             reads = [r for r in record["reads"] if r["kind"] == kind]
             if not reads:
                 continue
-            if history.across_wipe(record["start"] - 30.0 if record["phase"] == "later" else record["start"],
-                                   reads[-1]["end"]):
+            if history.across_wipe(cold_acked_at(record), reads[-1]["end"]):
                 unjudged += 1
                 continue
             judged += 1
@@ -780,6 +779,13 @@ def check_cold_reads(history):
                            f"answered {last.get('status')} {shown} in {len(reads)} tries",
                 "round": record["round"]})
     return violations, {"judged": judged, "unavailable": unavailable, "not_judged": unjudged}
+
+
+def cold_acked_at(record):
+    """When a cold-reader round's first command was acknowledged (its later read is judged from
+    then: what was acknowledged before a Redis wipe may be gone after it)."""
+    acked = [a["end"] for c in record.get("commands", []) for a in c.get("attempts", []) if a.get("status") == 200]
+    return min(acked) if acked else record["start"]
 
 
 def shows_state(state, expect):

@@ -23,7 +23,9 @@ extension PhotoUploads {
         guard let group = rooms.group, let entry = library.withLock({ $0.entry(id: photo.id) }),
             let body = try? JSONEncoder().encode(
                 ArrivedElsewhere(path: entry.relative, sender: arrival.sender, name: arrival.name))
-        else { return complete(.error(503, "the photo is kept but the room could not take it now")) }
+        else {
+            return complete(RoomOutcome.unavailable("the photo is kept but the room could not take it now").response)
+        }
         let input = ForwardedInput(
             path: "/api/rooms/\(arrival.room.name)/photos", body: Array(body), client: "",
             key: arrival.key ?? "forwarded-" + AccessPolicy.generateToken(), lasting: true,

@@ -360,7 +360,7 @@ final class PhotoUploads: Sendable {
             return forwardArrival(of: photo, arrival, complete)
         } catch {
             // The photo is kept and will join at the back as any photo found in the folder.
-            return complete(.error(503, "the photo is kept but the room could not take it now"))
+            return complete(RoomOutcome.unavailable("the photo is kept but the room could not take it now").response)
         }
         let body = Self.body(id: photo.id, seq: applied.seq, existing: false)
         guard let durability = applied.durability else { return complete(Self.created(body, id: photo.id)) }

@@ -41,6 +41,8 @@ struct ColdInstanceReadTests {
         let instance = try redis.startInstance("a")
         defer { instance.end() }
         let http = HTTPTestClient(port: instance.port)
+        // `main` is the group's once an instance has taken it.
+        #expect(Poll.until(10) { (try? http.get("/api/rooms/main").status) == 200 })
         let main = try #require(try http.get("/api/rooms/main").json()["seq"] as? Int)
         let nobodys = try http.get("/api/rooms/nobodys")
         #expect(nobodys.status == 200)
