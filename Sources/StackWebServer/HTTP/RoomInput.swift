@@ -19,6 +19,8 @@ struct RoomInput: Sendable {
     /// The poster's shape class (`?shape=`): its pointer samples are in that class's stage points.
     /// Input carried from another instance carries it too.
     var shape: ShapeClass?
+    /// Whether `key` is the client's own, not one made for carrying the input here.
+    var keyedByClient = true
 }
 
 extension RoomInput {

@@ -324,6 +324,11 @@ struct Router: RequestResponder {
                 body: .deferred { [rooms] complete in
                     rooms.group?.forward(input, of: room.name) { complete(Self.response(forwarded: $0)) }
                 })
+        } catch .runElsewhere where key != nil && request.keyedByClient {
+            // Input carried here by an instance that took this one for the owner, which it no
+            // longer is: a client's key may have been applied by an earlier attempt, and this
+            // instance has not looked it up.
+            return RoomOutcome.unknown("the instance that ran this room no longer does").response
         } catch {
             return RoomOutcome.refused(error).response
         }
@@ -348,7 +353,7 @@ struct Router: RequestResponder {
     ) {
         let input = RoomInput(
             path: carried.path, body: carried.body, client: carried.client, key: carried.key, forwarded: true,
-            keepBy: deadline, shape: carried.shape)
+            keepBy: deadline, shape: carried.shape, keyedByClient: carried.keyedByClient)
         let response: Response
         switch Route(path: carried.path) {
         case .pointer(let name): response = withRoom(name, use: .control) { pointer($0, input) }
